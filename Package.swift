@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Tapedeck: an AFNetworking-style HTTP client for Swift on Linux over a pluggable transport
+/// (live libcurl, cassette record/replay, or an embedded libmicrohttpd stub server).
+let package = Package(
+    name: "Tapedeck",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "TapedeckCore", targets: ["TapedeckCore"]),
+        .library(name: "TapedeckCurl", targets: ["TapedeckCurl"]),
+        .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
+        .executable(name: "tapedeck", targets: ["tapedeck"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "TapedeckCore"),
+        .target(name: "TapedeckCurl", dependencies: ["CCurl", "TapedeckCore"]),
+        .target(
+            name: "TapedeckStubServer",
+            dependencies: [
+                "CMicroHTTPD", "TapedeckCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "tapedeck",
+            dependencies: [
+                "TapedeckCore", "TapedeckCurl", "TapedeckStubServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/tapedeck"
+        ),
+        .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore"]),
+        .testTarget(
+            name: "TapedeckCurlTests",
+            dependencies: [
+                "TapedeckCurl", "TapedeckStubServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "TapedeckStubServerTests", dependencies: ["TapedeckStubServer", "TapedeckCurl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+// Typed wrappers around libmicrohttpd's variadic start function, so Swift never makes a variadic call.
+#ifndef TAPEDECK_CMICROHTTPD_SHIM_H
+#define TAPEDECK_CMICROHTTPD_SHIM_H
+
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <stdint.h>
+#include <microhttpd.h>
+
+/// Starts a daemon whose options are all given as an `MHD_OPTION_END`-terminated array.
+static inline struct MHD_Daemon *tdk_mhd_start(unsigned int flags, uint16_t port,
+                                               MHD_AccessHandlerCallback handler, void *handler_context,
+                                               struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+static inline struct MHD_OptionItem tdk_mhd_option_int(enum MHD_OPTION option, intptr_t value) {
+    struct MHD_OptionItem item = { option, value, NULL };
+    return item;
+}
+
+static inline struct MHD_OptionItem tdk_mhd_option_pointer(enum MHD_OPTION option, void *pointer) {
+    struct MHD_OptionItem item = { option, 0, pointer };
+    return item;
+}
+
+static inline struct MHD_OptionItem tdk_mhd_option_notify_completed(MHD_RequestCompletedCallback callback,
+                                                                    void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callback, context };
+    return item;
+}
+
+typedef void *(*tdk_mhd_uri_log_callback)(void *context, const char *uri, struct MHD_Connection *connection);
+
+static inline struct MHD_OptionItem tdk_mhd_option_uri_log(tdk_mhd_uri_log_callback callback, void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, context };
+    return item;
+}
+
+static inline struct MHD_OptionItem tdk_mhd_option_end(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
+
+/// The port the daemon is bound to (useful after binding port 0).
+static inline uint16_t tdk_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+static inline ssize_t tdk_mhd_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t tdk_mhd_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+static inline uint64_t tdk_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+
+#endif

@@ -1,0 +1,221 @@
+import CCurl
+import Foundation
+import Synchronization
+import TapedeckCore
+
+/// One thread driving a libcurl multi handle with `curl_multi_poll`; other threads talk to it only through a
+/// mailbox and `curl_multi_wakeup`, so every easy handle is touched by this thread alone.
+final class CurlEventLoop: Sendable {
+    enum Command: Sendable {
+        case start(id: UInt64, request: HTTPRequest, continuation: HTTPEventStream.Continuation)
+        case cancel(id: UInt64)
+        case resumeBody(id: UInt64)
+        case shutdown
+    }
+
+    /// The multi handle, shared with other threads only for `curl_multi_wakeup`, which libcurl documents as safe
+    /// to call from any thread. Every other use happens on the loop thread.
+    private struct MultiHandle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
+
+    private let multi: MultiHandle
+    /// Commands for the loop thread, queued by any thread.
+    final class Mailbox: Sendable {
+        private let pending = Mutex<[Command]>([])
+        func post(_ command: Command) { pending.withLock { $0.append(command) } }
+        func takeAll() -> [Command] {
+            pending.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+        }
+    }
+
+    private let mailbox = Mailbox()
+    private let nextID = Atomic<UInt64>(1)
+    private let stopped = Mutex(false)
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(configuration: CurlTransport.Configuration) {
+        CurlGlobal.initialize()
+        guard let pointer = curl_multi_init() else {
+            fatalError("curl_multi_init failed: libcurl is out of memory")
+        }
+        multi = MultiHandle(pointer: pointer)
+        if let limit = configuration.maximumConnectionsPerHost {
+            _ = tdk_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
+        }
+        _ = tdk_multi_setopt_long(pointer, CURLMOPT_MAXCONNECTS, configuration.connectionCacheSize)
+        let mailbox = self.mailbox
+        let multi = self.multi
+        let exited = self.exited
+        let thread = Thread {
+            var loop = LoopState(multi: multi.pointer, configuration: configuration)
+            loop.run(mailbox: mailbox) { id in
+                // A stream body pump has bytes for a paused transfer.
+                mailbox.post(.resumeBody(id: id))
+                curl_multi_wakeup(multi.pointer)
+            }
+            curl_multi_cleanup(multi.pointer)
+            exited.signal()
+        }
+        thread.name = "tapedeck.curl"
+        thread.start()
+    }
+
+    /// A fresh transfer identifier.
+    func makeID() -> UInt64 { nextID.add(1, ordering: .relaxed).oldValue }
+
+    /// Queues a command and wakes the loop.
+    func send(_ command: Command) {
+        let accepted = stopped.withLock { stopped -> Bool in
+            guard !stopped else { return false }
+            mailbox.post(command)
+            if case .shutdown = command { stopped = true }
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi.pointer)
+        } else if case .start(_, let request, let continuation) = command {
+            continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "the transport was shut down"))
+        }
+    }
+
+    /// Stops the loop: running transfers fail with `URLError.cancelled`; waits for the thread to exit.
+    func shutdown() {
+        let first = stopped.withLock { !$0 }
+        guard first else { return }
+        send(.shutdown)
+        exited.wait()
+    }
+}
+
+/// What the loop thread owns. Not `Sendable`: it never leaves that thread.
+private struct LoopState {
+    let multi: UnsafeMutableRawPointer
+    let configuration: CurlTransport.Configuration
+    var transfers: [UInt64: CurlTransfer] = [:]
+    /// Peer chains by endpoint, for responses on reused connections (libcurl reports certificates per handshake).
+    var certificateCache: [String: [Data]] = [:]
+
+    init(multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
+        self.multi = multi
+        self.configuration = configuration
+    }
+
+    mutating func run(mailbox: CurlEventLoop.Mailbox, wake: @escaping @Sendable (UInt64) -> Void) {
+        while true {
+            let commands = mailbox.takeAll()
+            for command in commands {
+                guard handle(command, wake: wake) else {
+                    cancelAll()
+                    return
+                }
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            let now = MonotonicClock.nanoseconds()
+            stopIdleTransfers(at: now)
+            curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(at: now), nil)
+        }
+    }
+
+    typealias Command = CurlEventLoop.Command
+
+    /// Returns `false` on shutdown.
+    private mutating func handle(_ command: Command, wake: @escaping @Sendable (UInt64) -> Void) -> Bool {
+        switch command {
+        case .start(let id, let request, let continuation):
+            start(id: id, request: request, continuation: continuation, wake: wake)
+        case .cancel(let id):
+            if let transfer = transfers[id] {
+                remove(transfer)
+                transfer.continuation.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "cancelled"))
+            }
+        case .resumeBody(let id):
+            transfers[id]?.resumeBody()
+        case .shutdown:
+            return false
+        }
+        return true
+    }
+
+    private mutating func start(
+        id: UInt64, request: HTTPRequest, continuation: HTTPEventStream.Continuation,
+        wake: @escaping @Sendable (UInt64) -> Void
+    ) {
+        if let problem = CurlTransport.preflightError(for: request) {
+            continuation.finish(throwing: problem)
+            return
+        }
+        do {
+            let transfer = try CurlTransfer(
+                id: id, request: request, configuration: configuration, continuation: continuation,
+                onBodyReadable: { wake(id) })
+            let code = curl_multi_add_handle(multi, transfer.easy.handle)
+            guard code == CURLM_OK else {
+                throw URLError(.unknown, failingURL: request.url,
+                               reason: "libcurl could not start the transfer: \(String(cString: curl_multi_strerror(code)))")
+            }
+            transfers[id] = transfer
+        } catch let error as URLError {
+            continuation.finish(throwing: error)
+        } catch {
+            continuation.finish(throwing: URLError(.unknown, failingURL: request.url, reason: "\(error)"))
+        }
+    }
+
+    private mutating func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let result = message.pointee.data.result
+            var privatePointer: UnsafeMutableRawPointer?
+            _ = tdk_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &privatePointer)
+            guard let privatePointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            remove(transfer)
+            transfer.complete(with: result, certificateCache: &certificateCache)
+        }
+    }
+
+    private mutating func stopIdleTransfers(at now: UInt64) {
+        for transfer in transfers.values where transfer.isIdle(at: now) && !transfer.isPausedForBody {
+            transfer.stopForIdling()
+            remove(transfer)
+            transfer.complete(with: CURLE_OPERATION_TIMEDOUT, certificateCache: &certificateCache)
+        }
+    }
+
+    private func pollTimeoutMilliseconds(at now: UInt64) -> Int32 {
+        var milliseconds: UInt64 = 1000
+        for transfer in transfers.values where !transfer.isPausedForBody {
+            milliseconds = min(milliseconds, transfer.nanosecondsUntilIdle(at: now) / 1_000_000 + 1)
+        }
+        return Int32(milliseconds)
+    }
+
+    private mutating func remove(_ transfer: CurlTransfer) {
+        curl_multi_remove_handle(multi, transfer.easy.handle)
+        transfer.releaseBody()
+        transfers[transfer.id] = nil
+    }
+
+    private mutating func cancelAll() {
+        for transfer in transfers.values {
+            remove(transfer)
+            transfer.continuation.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "the transport was shut down"))
+        }
+    }
+}
+
+/// `curl_global_init`, exactly once per process.
+enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(tdk_global_default()) == CURLE_OK
+    }()
+
+    static func initialize() { _ = initialized }
+}

@@ -1,0 +1,410 @@
+import CCurl
+import Foundation
+import TapedeckCore
+
+/// One request in flight on the event loop: its easy handle, its body reader and writer, and the state the
+/// libcurl callbacks update. Created, driven and destroyed on the event-loop thread only.
+final class CurlTransfer {
+    /// Why Tapedeck itself stopped a transfer (libcurl then reports `ABORTED_BY_CALLBACK` or `WRITE_ERROR`).
+    enum StopReason {
+        case idleTimeout
+        case bodyStreamFailed(any Error)
+        case bodyReadFailed(any Error)
+    }
+
+    let id: UInt64
+    let request: HTTPRequest
+    let continuation: HTTPEventStream.Continuation
+    let easy: CurlEasy
+    private let headerList: CurlStringList
+    private let routeList: CurlStringList
+    private let connectToList: CurlStringList
+    private let bodyReader: RequestBodyReader
+    private let bodyWriter: ResponseBodyWriter
+    private var headParser: ResponseHeadParser
+    private(set) var head: HTTPResponseHead?
+    private(set) var stopReason: StopReason?
+    private(set) var isPausedForBody = false
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    /// Monotonic nanoseconds of the last byte moved in either direction.
+    private(set) var lastActivity: UInt64
+    let idleTimeoutNanoseconds: UInt64
+    private var lastProgressEmission: UInt64 = 0
+    private var lastDownloadProgress: Int64 = -1
+    private var lastUploadProgress: Int64 = -1
+
+    init(
+        id: UInt64,
+        request: HTTPRequest,
+        configuration: CurlTransport.Configuration,
+        continuation: HTTPEventStream.Continuation,
+        onBodyReadable: @escaping @Sendable () -> Void
+    ) throws {
+        self.id = id
+        self.request = request
+        self.continuation = continuation
+        guard let handle = curl_easy_init() else {
+            throw URLError(.unknown, failingURL: request.url, reason: "libcurl could not create a transfer")
+        }
+        self.easy = CurlEasy(handle: handle)
+        self.lastActivity = MonotonicClock.nanoseconds()
+        self.idleTimeoutNanoseconds = UInt64(max(0.001, request.timeoutInterval) * 1_000_000_000)
+        self.headParser = ResponseHeadParser(followsRedirects: request.redirectPolicy != .none)
+        self.headerList = CurlStringList(CurlTransfer.headerLines(for: request))
+        self.routeList = CurlStringList(configuration.resolve)
+        self.connectToList = CurlStringList(configuration.connectTo)
+        errorBuffer.initialize(to: 0)
+        do {
+            self.bodyReader = try RequestBodyReader(body: request.body, url: request.url, onStreamReadable: onBodyReadable)
+            self.bodyWriter = try ResponseBodyWriter(destination: request.responseBody, url: request.url, continuation: continuation)
+            try configure(configuration)
+        } catch {
+            curl_easy_cleanup(handle)
+            errorBuffer.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        curl_easy_cleanup(easy.handle)
+        errorBuffer.deallocate()
+    }
+
+    /// The raw pointer libcurl hands back to the callbacks.
+    var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    // MARK: - Setup
+
+    static func headerLines(for request: HTTPRequest) -> [String] {
+        var lines = request.headers.map { field in
+            // curl drops "Name:" with no value; "Name;" sends it empty.
+            field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        }
+        // No 100-continue round trip before large bodies.
+        if !request.headers.contains("Expect") { lines.append("Expect:") }
+        // curl would otherwise invent a form content type for POST bodies.
+        if !request.headers.contains("Content-Type") { lines.append("Content-Type:") }
+        return lines
+    }
+
+    private func configure(_ configuration: CurlTransport.Configuration) throws {
+        try easy.set(CURLOPT_URL, request.url.absoluteString)
+        try easy.set(CURLOPT_PRIVATE, pointer: opaque)
+        try easy.set(CURLOPT_NOSIGNAL, true)
+        try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_HTTPHEADER, list: headerList.pointer)
+        if routeList.pointer != nil { try easy.set(CURLOPT_RESOLVE, list: routeList.pointer) }
+        if connectToList.pointer != nil { try easy.set(CURLOPT_CONNECT_TO, list: connectToList.pointer) }
+        if configuration.automaticDecompression { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
+        try easy.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
+        try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.sendBufferSize)
+
+        switch request.redirectPolicy {
+        case .none:
+            try easy.set(CURLOPT_FOLLOWLOCATION, false)
+        case .follow(let maximum):
+            try easy.set(CURLOPT_FOLLOWLOCATION, true)
+            try easy.set(CURLOPT_MAXREDIRS, max(0, maximum))
+        }
+
+        let idleMilliseconds = Int((request.timeoutInterval * 1000).rounded(.up))
+        let totalMilliseconds = request.totalTimeout.map { Int(($0 * 1000).rounded(.up)) }
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, min(idleMilliseconds, totalMilliseconds ?? .max)))
+        if let totalMilliseconds { try easy.set(CURLOPT_TIMEOUT_MS, max(1, totalMilliseconds)) }
+
+        switch request.httpVersion {
+        case .automatic:
+            try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        case .http1_1:
+            try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2:
+            let isTLS = request.url.scheme?.lowercased() == "https"
+            let version = isTLS ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+            try easy.set(CURLOPT_HTTP_VERSION, version)
+        }
+
+        try configureTLS(configuration)
+        try configureMethodAndBody()
+
+        try check(tdk_easy_set_write_callback(easy.handle, curlWriteCallback, opaque))
+        try check(tdk_easy_set_header_callback(easy.handle, curlHeaderCallback, opaque))
+        try check(tdk_easy_set_xferinfo_callback(easy.handle, curlProgressCallback, opaque))
+    }
+
+    private func configureTLS(_ configuration: CurlTransport.Configuration) throws {
+        guard request.url.scheme?.lowercased() == "https" else { return }
+        let tls = request.tls
+        try easy.set(CURLOPT_CERTINFO, true)
+        try easy.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        let anchors = configuration.trustedCertificates + tls.trustedCertificates
+        if !anchors.isEmpty {
+            let bundle = anchors.reduce(into: Data()) { $0.append($1.pemData) }
+            try easy.set(CURLOPT_CAINFO_BLOB, blob: bundle)
+        }
+        if !tls.pinnedPublicKeyHashes.isEmpty {
+            let pins = tls.pinnedPublicKeyHashes.map { "sha256//\($0)" }.joined(separator: ";")
+            try easy.set(CURLOPT_PINNEDPUBLICKEY, pins)
+        }
+    }
+
+    private func configureMethodAndBody() throws {
+        let method = request.method
+        let hasBody = !request.body.isEmpty
+        switch method {
+        case .get where !hasBody:
+            try easy.set(CURLOPT_HTTPGET, true)
+        case .head:
+            try easy.set(CURLOPT_NOBODY, true)
+        case .post:
+            try easy.set(CURLOPT_POST, true)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: bodyReader.length ?? -1)
+        default:
+            if hasBody {
+                try easy.set(CURLOPT_UPLOAD, true)
+                try easy.set(CURLOPT_INFILESIZE_LARGE, offset: bodyReader.length ?? -1)
+            }
+            if method != .put || !hasBody {
+                try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            }
+        }
+        if hasBody || method == .post {
+            try check(tdk_easy_set_read_callback(easy.handle, curlReadCallback, opaque))
+            try check(tdk_easy_set_seek_callback(easy.handle, curlSeekCallback, opaque))
+        }
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else {
+            throw URLError(.unknown, failingURL: request.url,
+                           reason: "libcurl refused a callback: \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+
+    // MARK: - Callbacks (event-loop thread)
+
+    fileprivate func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        touch()
+        let line = String(decoding: bytes, as: UTF8.self)
+        guard case .final(let status, let reason, let version, let headers)? = headParser.consume(line: line[...]) else {
+            return true
+        }
+        let effectiveURL = easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? request.url
+        emitHead(HTTPResponseHead(statusCode: status, reasonPhrase: reason, version: version, headers: headers, url: effectiveURL))
+        return true
+    }
+
+    private func emitHead(_ newHead: HTTPResponseHead) {
+        head = newHead
+        if request.method != .head, let length = newHead.expectedContentLength { bodyWriter.expect(length: length) }
+        continuation.yield(.responseHead(newHead))
+    }
+
+    fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        touch()
+        return bodyWriter.write(bytes)
+    }
+
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        switch bodyReader.read(into: buffer) {
+        case .bytes(let count):
+            if count > 0 { touch() }
+            return count
+        case .wouldBlock:
+            isPausedForBody = true
+            return tdk_readfunc_pause()
+        case .failed(let error):
+            stopReason = request.body.isStream ? .bodyStreamFailed(error) : .bodyReadFailed(error)
+            return tdk_readfunc_abort()
+        }
+    }
+
+    fileprivate func seekBody(to offset: Int64) -> Int32 {
+        bodyReader.rewind(to: offset) ? tdk_seekfunc_ok() : tdk_seekfunc_cantseek()
+    }
+
+    fileprivate func progress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
+        if stopReason != nil { return 1 }
+        let now = MonotonicClock.nanoseconds()
+        // At most one progress event per 10 ms per direction, so a fast transfer does not flood the stream.
+        guard now &- lastProgressEmission >= 10_000_000 else { return 0 }
+        lastProgressEmission = now
+        emitProgress(downloadTotal: downloadTotal, downloaded: downloaded, uploadTotal: uploadTotal, uploaded: uploaded)
+        return 0
+    }
+
+    private func emitProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+        if uploaded > lastUploadProgress, uploaded > 0 || uploadTotal > 0 {
+            lastUploadProgress = uploaded
+            let total = bodyReader.length ?? (uploadTotal > 0 ? uploadTotal : nil)
+            continuation.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
+        }
+        if head != nil, downloaded > lastDownloadProgress {
+            lastDownloadProgress = downloaded
+            continuation.yield(.downloadProgress(TransferProgress(completed: downloaded, total: downloadTotal > 0 ? downloadTotal : nil)))
+        }
+    }
+
+    // MARK: - Loop hooks
+
+    private func touch() { lastActivity = MonotonicClock.nanoseconds() }
+
+    /// Whether the idle timeout has passed at `now`.
+    func isIdle(at now: UInt64) -> Bool {
+        now > lastActivity && now - lastActivity > idleTimeoutNanoseconds
+    }
+
+    /// Nanoseconds until the idle timeout would pass.
+    func nanosecondsUntilIdle(at now: UInt64) -> UInt64 {
+        let deadline = lastActivity + idleTimeoutNanoseconds
+        return deadline > now ? deadline - now : 0
+    }
+
+    /// Marks the transfer as stopped for idling; the loop then removes it.
+    func stopForIdling() { stopReason = .idleTimeout }
+
+    /// Resumes a transfer that paused waiting for stream body bytes.
+    func resumeBody() {
+        guard isPausedForBody else { return }
+        isPausedForBody = false
+        touch()
+        _ = curl_easy_pause(easy.handle, tdk_pause_continue())
+    }
+
+    /// Releases the body reader (closing a file or stopping a stream pump).
+    func releaseBody() { bodyReader.close() }
+
+    /// Finishes the event stream with the response or the error libcurl reported.
+    func complete(with code: CURLcode, certificateCache: inout [String: [Data]]) {
+        releaseBody()
+        if code == CURLE_OK, stopReason == nil {
+            continuation.yield(.completed(makeResponse(certificateCache: &certificateCache)))
+            continuation.finish()
+        } else {
+            continuation.finish(throwing: error(for: code))
+        }
+    }
+
+    private func makeResponse(certificateCache: inout [String: [Data]]) -> HTTPResponse {
+        let metrics = collectMetrics()
+        let finalHead = head ?? HTTPResponseHead(
+            statusCode: easy.long(CURLINFO_RESPONSE_CODE), version: metrics.httpVersion, url: request.url)
+        if head == nil { continuation.yield(.responseHead(finalHead)) }
+        let body = bodyWriter.finish()
+        // Final progress, so observers always see the end.
+        let uploaded = easy.offset(CURLINFO_SIZE_UPLOAD_T)
+        if uploaded > lastUploadProgress, uploaded > 0 {
+            continuation.yield(.uploadProgress(TransferProgress(completed: uploaded, total: bodyReader.length ?? uploaded)))
+        }
+        if body.byteCount > lastDownloadProgress {
+            continuation.yield(.downloadProgress(TransferProgress(completed: body.byteCount, total: body.byteCount)))
+        }
+        var chain: [Data] = []
+        if request.url.scheme?.lowercased() == "https" {
+            let endpoint = "\(metrics.remoteAddress):\(metrics.remotePort)/\(finalHead.url.host ?? "")"
+            chain = easy.certificateChain()
+            if chain.isEmpty, metrics.connectionReused {
+                chain = certificateCache[endpoint] ?? []
+            } else if !chain.isEmpty {
+                certificateCache[endpoint] = chain
+            }
+        }
+        return HTTPResponse(head: finalHead, body: body, metrics: metrics, peerCertificates: chain)
+    }
+
+    private func collectMetrics() -> TransferMetrics {
+        let version: String
+        switch easy.long(CURLINFO_HTTP_VERSION) {
+        case CURL_HTTP_VERSION_1_0: version = "HTTP/1.0"
+        case CURL_HTTP_VERSION_2_0: version = "HTTP/2"
+        case CURL_HTTP_VERSION_3: version = "HTTP/3"
+        default: version = "HTTP/1.1"
+        }
+        return TransferMetrics(
+            nameLookup: easy.seconds(CURLINFO_NAMELOOKUP_TIME_T),
+            connect: easy.seconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: easy.seconds(CURLINFO_APPCONNECT_TIME_T),
+            timeToFirstByte: easy.seconds(CURLINFO_STARTTRANSFER_TIME_T),
+            total: easy.seconds(CURLINFO_TOTAL_TIME_T),
+            bytesSent: Int64(easy.long(CURLINFO_REQUEST_SIZE)) + easy.offset(CURLINFO_SIZE_UPLOAD_T),
+            bytesReceived: Int64(easy.long(CURLINFO_HEADER_SIZE)) + easy.offset(CURLINFO_SIZE_DOWNLOAD_T),
+            connectionReused: easy.long(CURLINFO_NUM_CONNECTS) == 0,
+            httpVersion: version,
+            remoteAddress: easy.string(CURLINFO_PRIMARY_IP) ?? "",
+            remotePort: easy.long(CURLINFO_PRIMARY_PORT),
+            redirectCount: easy.long(CURLINFO_REDIRECT_COUNT)
+        )
+    }
+
+    /// The `URLError` for a failed transfer.
+    func error(for code: CURLcode) -> URLError {
+        let url = request.url
+        switch stopReason {
+        case .idleTimeout:
+            return URLError(.timedOut, failingURL: url,
+                            reason: "The request timed out: no data moved for \(request.timeoutInterval) s.")
+        case .bodyStreamFailed(let underlying), .bodyReadFailed(let underlying):
+            var info: [String: Any] = [
+                NSLocalizedDescriptionKey: "The request body could not be read: \(underlying)",
+                NSURLErrorFailingURLErrorKey: url,
+                NSUnderlyingErrorKey: underlying as NSError,
+            ]
+            info[URLError.transportCodeKey] = Int(code.rawValue)
+            return URLError(.unknown, userInfo: info)
+        case nil:
+            break
+        }
+        let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        if code == CURLE_WRITE_ERROR, let errno = bodyWriter.writeFailure {
+            return URLError(.cannotWriteToFile, failingURL: url,
+                            reason: "The response body could not be written: \(String(cString: strerror(errno)))",
+                            transportCode: Int(code.rawValue), transportMessage: message)
+        }
+        let urlCode = CurlErrorMapping.urlErrorCode(
+            curlCode: Int(code.rawValue), tlsVerifyResult: easy.long(CURLINFO_SSL_VERIFYRESULT))
+        return URLError(urlCode, failingURL: url, reason: message, transportCode: Int(code.rawValue), transportMessage: message)
+    }
+}
+
+extension HTTPRequestBody {
+    var isStream: Bool {
+        if case .stream = self { return true }
+        return false
+    }
+}
+
+// MARK: - C callbacks
+
+private func transfer(_ userdata: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let curlWriteCallback: tdk_data_callback = { buffer, size, count, userdata in
+    let length = size * count
+    let ok = transfer(userdata).didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: length))
+    return ok ? length : 0
+}
+
+private let curlHeaderCallback: tdk_data_callback = { buffer, size, count, userdata in
+    let length = size * count
+    _ = transfer(userdata).didReceiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
+    return length
+}
+
+private let curlReadCallback: tdk_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlSeekCallback: tdk_seek_callback = { userdata, offset, origin in
+    guard origin == SEEK_SET else { return tdk_seekfunc_cantseek() }
+    return transfer(userdata).seekBody(to: Int64(offset))
+}
+
+private let curlProgressCallback: tdk_xferinfo_callback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
+    transfer(userdata).progress(
+        downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
+        uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+}

@@ -1,0 +1,115 @@
+import CCurl
+import Foundation
+import TapedeckCore
+
+/// The live transport: real HTTP/1.1 and HTTP/2 (over TLS) through libcurl's multi interface, driven by one
+/// event-loop thread, so many requests run at once and connections are reused.
+///
+/// Bodies stream in both directions: a file upload is read as it is sent and a download to a file is written as it
+/// arrives, so memory stays flat at any size. Failures are `URLError`s with the code Foundation would use (see
+/// ``CurlErrorMapping``), the failing URL, and curl's own code and message in `userInfo`.
+///
+/// ```swift
+/// let transport = CurlTransport()
+/// let response = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:8080/get")!))
+/// print(response.statusCode, response.metrics.connectionReused)
+/// ```
+///
+/// Copies share one event loop; it stops when the last copy is gone or on ``shutdown()``.
+public struct CurlTransport: HTTPTransport {
+    /// Settings shared by every request of a transport.
+    public struct Configuration: Sendable {
+        /// `HOST:PORT:ADDRESS` entries that pin host names to addresses (`CURLOPT_RESOLVE`).
+        public var resolve: [String]
+        /// `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT` entries that send a host's traffic elsewhere while the
+        /// request keeps its URL, `Host` header and TLS name (`CURLOPT_CONNECT_TO`).
+        public var connectTo: [String]
+        /// Anchors trusted by every HTTPS request, in addition to each request's own.
+        public var trustedCertificates: [TLSSettings.Certificate]
+        /// Ask for compressed responses and decode them, as `URLSession` does. Default `true`.
+        public var automaticDecompression: Bool
+        /// Most connections open to one host at once, or `nil` for no limit.
+        public var maximumConnectionsPerHost: Int?
+        /// Idle connections kept for reuse.
+        public var connectionCacheSize: Int
+        /// libcurl's receive buffer in bytes (`CURLOPT_BUFFERSIZE`).
+        public var receiveBufferSize: Int
+        /// libcurl's upload buffer in bytes (`CURLOPT_UPLOAD_BUFFERSIZE`).
+        public var sendBufferSize: Int
+
+        /// Creates a configuration.
+        public init(
+            resolve: [String] = [],
+            connectTo: [String] = [],
+            trustedCertificates: [TLSSettings.Certificate] = [],
+            automaticDecompression: Bool = true,
+            maximumConnectionsPerHost: Int? = nil,
+            connectionCacheSize: Int = 64,
+            receiveBufferSize: Int = 128 * 1024,
+            sendBufferSize: Int = 128 * 1024
+        ) {
+            self.resolve = resolve
+            self.connectTo = connectTo
+            self.trustedCertificates = trustedCertificates
+            self.automaticDecompression = automaticDecompression
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.connectionCacheSize = connectionCacheSize
+            self.receiveBufferSize = receiveBufferSize
+            self.sendBufferSize = sendBufferSize
+        }
+    }
+
+    /// Owns the loop; when the last transport copy releases it, the loop shuts down.
+    private final class Engine: Sendable {
+        let loop: CurlEventLoop
+        init(configuration: Configuration) { loop = CurlEventLoop(configuration: configuration) }
+        deinit { loop.send(.shutdown) }
+    }
+
+    private let engine: Engine
+    /// The settings this transport was made with.
+    public let configuration: Configuration
+
+    /// Creates a transport with its own event loop and connection pool.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.engine = Engine(configuration: configuration)
+    }
+
+    /// Starts `request`; see ``HTTPTransport``.
+    public func execute(_ request: HTTPRequest) -> HTTPEventStream {
+        let (stream, continuation) = HTTPEventStream.makeStream()
+        let loop = engine.loop
+        let id = loop.makeID()
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { loop.send(.cancel(id: id)) }
+        }
+        loop.send(.start(id: id, request: request, continuation: continuation))
+        return stream
+    }
+
+    /// Stops the event loop now: running transfers fail with `URLError.cancelled` and later ones are refused.
+    public func shutdown() {
+        engine.loop.shutdown()
+    }
+
+    /// The libcurl version in use, e.g. `"7.88.1"`.
+    public static var libcurlVersion: String {
+        String(cString: tdk_version_info().pointee.version)
+    }
+
+    /// Problems found before libcurl sees the request.
+    static func preflightError(for request: HTTPRequest) -> URLError? {
+        guard let scheme = request.url.scheme?.lowercased() else {
+            return URLError(.badURL, failingURL: request.url, reason: "the URL has no scheme: \(request.url)")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return URLError(.unsupportedURL, failingURL: request.url,
+                            reason: "unsupported URL scheme \"\(scheme)\": only http and https are supported")
+        }
+        if case .file(let fileURL) = request.body, !FileManager.default.fileExists(atPath: fileURL.path) {
+            return URLError(.fileDoesNotExist, failingURL: request.url, reason: "the upload file \(fileURL.path) does not exist")
+        }
+        return nil
+    }
+}

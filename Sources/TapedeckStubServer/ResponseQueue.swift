@@ -1,0 +1,74 @@
+import CMicroHTTPD
+import Foundation
+import Glibc
+import TapedeckCore
+
+/// Turns a ``StubResponse`` into a libmicrohttpd response and queues it.
+enum ResponseQueue {
+    /// In-memory bodies up to this size are copied into libmicrohttpd; larger ones are read from the `Data`.
+    static let copyLimit = 64 * 1024
+    /// Block size for bodies produced through the content-reader callback.
+    static let blockSize = 256 * 1024
+
+    static func queue(_ stub: StubResponse, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
+        var stub = stub
+        guard let response = makeResponse(&stub, connection: connection, core: core) else { return .NO }
+        for field in stub.headers where !isFramingHeader(field.name) {
+            _ = MHD_add_response_header(response, field.name, field.value)
+        }
+        let status = (100...999).contains(stub.status) ? UInt32(stub.status) : 500
+        let result = MHD_queue_response(connection.pointer, status, response)
+        MHD_destroy_response(response)
+        return result
+    }
+
+    private static func isFramingHeader(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower == "content-length" || lower == "transfer-encoding"
+    }
+
+    private static func makeResponse(_ stub: inout StubResponse, connection: ConnectionHandle, core: StubServerCore) -> OpaquePointer? {
+        switch stub.body {
+        case .empty:
+            return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .data(let data) where data.count <= copyLimit:
+            return data.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .data(let data):
+            let producer = BodyProducer(source: .data(data), length: Int64(data.count), chunkSize: blockSize,
+                                        interval: .zero, connection: connection, core: core)
+            return callbackResponse(size: UInt64(data.count), producer: producer)
+        case .generated(let length):
+            let producer = BodyProducer(source: .generated, length: length, chunkSize: blockSize,
+                                        interval: .zero, connection: connection, core: core)
+            return callbackResponse(size: UInt64(max(0, length)), producer: producer)
+        case .chunked(let chunked):
+            let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated
+            let producer = BodyProducer(source: source, length: chunked.length, chunkSize: chunked.chunkSize,
+                                        interval: chunked.interval, connection: connection, core: core)
+            return callbackResponse(size: tdk_mhd_size_unknown(), producer: producer, blockSize: chunked.chunkSize)
+        case .file(let url):
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                stub = .text("Stub file \(url.path) cannot be read: \(reason)\n", status: 500)
+                return makeResponse(&stub, connection: connection, core: core)
+            }
+            return MHD_create_response_from_fd64(UInt64(info.st_size), fd)
+        }
+    }
+
+    private static func callbackResponse(size: UInt64, producer: BodyProducer, blockSize: Int = blockSize) -> OpaquePointer? {
+        MHD_create_response_from_callback(
+            size, max(1, min(blockSize, ResponseQueue.blockSize)),
+            { context, position, buffer, maximum in
+                let producer = Unmanaged<BodyProducer>.fromOpaque(context!).takeUnretainedValue()
+                return producer.read(at: Int64(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: maximum))
+            },
+            Unmanaged.passRetained(producer).toOpaque(),
+            { context in Unmanaged<BodyProducer>.fromOpaque(context!).release() })
+    }
+}

@@ -1,0 +1,206 @@
+import CMicroHTTPD
+import Foundation
+import Glibc
+import Synchronization
+import TapedeckCore
+
+/// An HTTP server embedded in the test process, on libmicrohttpd: real sockets, real HTTP parsing,
+/// deterministic answers. It listens on 127.0.0.1 and a free port by default and records every request.
+///
+/// ```swift
+/// let server = try StubServer()
+/// server.route(.get, "/hello", response: .text("world"))
+/// let response = try await CurlTransport().send(HTTPRequest(url: server.url("/hello")))
+/// #expect(server.journal.entries.count == 1)
+/// server.stop()
+/// ```
+public final class StubServer: Sendable {
+    /// How the server listens and what it keeps.
+    public struct Configuration: Sendable {
+        /// The address to bind: an IPv4 or IPv6 literal. Default `127.0.0.1`.
+        public var host: String
+        /// The port, or `0` for any free port (the default). The bound port is ``StubServer/port``.
+        public var port: UInt16
+        /// Daemon threads, each running its own epoll loop. Default 2.
+        public var threadCount: Int
+        /// Requests kept in the journal before the oldest are dropped.
+        public var journalCapacity: Int
+        /// Bytes of each request body kept in memory for handlers and the journal; longer bodies are counted and
+        /// hashed in full but truncated (``RecordedRequest/bodyTruncated``), so huge uploads cost no memory.
+        public var maximumBodyInMemory: Int
+        /// Seconds an idle connection is kept open, or `0` for no limit.
+        public var connectionTimeout: Int
+        /// Serve HTTPS with this identity instead of plain HTTP.
+        public var tls: TLSIdentity?
+
+        /// Creates a configuration.
+        public init(
+            host: String = "127.0.0.1",
+            port: UInt16 = 0,
+            threadCount: Int = 2,
+            journalCapacity: Int = 10_000,
+            maximumBodyInMemory: Int = 8 << 20,
+            connectionTimeout: Int = 60,
+            tls: TLSIdentity? = nil
+        ) {
+            self.tls = tls
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.journalCapacity = journalCapacity
+            self.maximumBodyInMemory = maximumBodyInMemory
+            self.connectionTimeout = connectionTimeout
+        }
+    }
+
+    /// Why a server could not start.
+    public enum StartError: Error, CustomStringConvertible {
+        /// `host` is not an IPv4 or IPv6 literal.
+        case invalidHost(String)
+        /// libmicrohttpd refused to start (port in use, no permission, …).
+        case daemonFailed(host: String, port: UInt16, reason: String)
+
+        public var description: String {
+            switch self {
+            case .invalidHost(let host):
+                return "StubServer cannot bind \"\(host)\": give an IPv4 or IPv6 address literal such as 127.0.0.1 or ::1"
+            case .daemonFailed(let host, let port, let reason):
+                return "StubServer could not listen on \(host):\(port): \(reason)"
+            }
+        }
+    }
+
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private let core: StubServerCore
+    private let daemon = Mutex<Daemon?>(nil)
+    /// The port the server listens on.
+    public let port: UInt16
+    /// The address the server listens on.
+    public let host: String
+
+    /// Starts a server; it listens as soon as this returns.
+    public init(configuration: Configuration = Configuration()) throws {
+        let core = StubServerCore(configuration: configuration)
+        self.core = core
+        self.host = configuration.host
+        let started = try Self.startDaemon(configuration: configuration, core: core)
+        self.port = tdk_mhd_bound_port(started.pointer)
+        daemon.withLock { $0 = started }
+    }
+
+    deinit { stop() }
+
+    /// Whether the server speaks HTTPS.
+    public var usesTLS: Bool { core.configuration.tls != nil }
+
+    /// The base URL, e.g. `http://127.0.0.1:49152`.
+    public var baseURL: URL {
+        let literal = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "\(usesTLS ? "https" : "http")://\(literal):\(port)")!
+    }
+
+    /// `path` (with an optional query) on this server, e.g. `url("/get?a=1")`.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path))!
+    }
+
+    /// Every request received so far (bounded by ``Configuration/journalCapacity``).
+    public var journal: RequestJournal { core.journal }
+
+    /// Answers `method` + `path` with a fixed response. A later route for the same request wins.
+    public func route(_ method: HTTPMethod?, _ path: String, response: StubResponse) {
+        core.routes.add(StubRoute(method: method, path: path) { _ in response })
+    }
+
+    /// Answers `method` + `path` with what `handler` builds from the request.
+    public func route(_ method: HTTPMethod?, _ path: String, handler: @escaping @Sendable (RecordedRequest) -> StubResponse) {
+        core.routes.add(StubRoute(method: method, path: path, responder: handler))
+    }
+
+    /// Adds a route.
+    public func add(_ route: StubRoute) {
+        core.routes.add(route)
+    }
+
+    /// Removes every route; the journal is kept.
+    public func removeAllRoutes() {
+        core.routes.removeAll()
+    }
+
+    /// Stops listening, closes every connection and joins the daemon's threads. Safe to call more than once.
+    public func stop() {
+        guard let running = daemon.withLock({ current -> Daemon? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        core.beginStopping()
+        MHD_stop_daemon(running.pointer)
+        Unmanaged.passUnretained(core).release()
+    }
+
+    /// Whether the server is still listening.
+    public var isRunning: Bool { daemon.withLock { $0 != nil } }
+
+    // MARK: - Starting libmicrohttpd
+
+    private static func startDaemon(configuration: Configuration, core: StubServerCore) throws -> Daemon {
+        let context = Unmanaged.passRetained(core).toOpaque()
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let started: OpaquePointer? = try withSocketAddress(configuration.host, port: configuration.port) { address, isIPv6 in
+            if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            var tlsOptions: [MHD_OptionItem] = []
+            if let tls = core.tlsStrings {
+                flags |= MHD_USE_TLS.rawValue
+                tlsOptions = [
+                    tdk_mhd_option_pointer(.HTTPS_MEM_CERT, tls.certificate),
+                    tdk_mhd_option_pointer(.HTTPS_MEM_KEY, tls.key),
+                ]
+            }
+            var options: [MHD_OptionItem] = tlsOptions + [
+                tdk_mhd_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: address)),
+                tdk_mhd_option_int(.THREAD_POOL_SIZE, max(1, configuration.threadCount)),
+                tdk_mhd_option_int(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
+                tdk_mhd_option_int(.LISTEN_BACKLOG_SIZE, 1024),
+                tdk_mhd_option_uri_log(stubURICallback, context),
+                tdk_mhd_option_notify_completed(stubCompletedCallback, context),
+                tdk_mhd_option_end(),
+            ]
+            return options.withUnsafeMutableBufferPointer { buffer in
+                tdk_mhd_start(flags, configuration.port, stubAccessHandler, context, buffer.baseAddress)
+            }
+        }
+        guard let started else {
+            Unmanaged<StubServerCore>.fromOpaque(context).release()
+            let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
+            throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: reason)
+        }
+        return Daemon(pointer: started)
+    }
+
+    /// Calls `body` with a `sockaddr` for `host:port`, and whether it is IPv6.
+    private static func withSocketAddress<T>(
+        _ host: String, port: UInt16,
+        _ body: (UnsafePointer<sockaddr>, Bool) throws -> T
+    ) throws -> T {
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            return try withUnsafePointer(to: &v4) {
+                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, false) }
+            }
+        }
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            return try withUnsafePointer(to: &v6) {
+                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, true) }
+            }
+        }
+        throw StartError.invalidHost(host)
+    }
+}

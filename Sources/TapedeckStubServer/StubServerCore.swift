@@ -1,0 +1,81 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+import TapedeckCore
+
+/// A libmicrohttpd connection pointer, compared by identity. libmicrohttpd documents `MHD_resume_connection`
+/// as safe to call from any thread; nothing else is done with it off the daemon's threads.
+struct ConnectionHandle: Hashable, @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What the daemon's callbacks share: routes, journal, limits, and the connections paused for pacing.
+final class StubServerCore: Sendable {
+    let routes = RouteTable()
+    let journal: RequestJournal
+    let configuration: StubServer.Configuration
+    private let suspended = Mutex<Set<ConnectionHandle>?>([])
+    /// The TLS identity as C strings, alive as long as the daemon that reads them.
+    let tlsStrings: TLSStrings?
+
+    init(configuration: StubServer.Configuration) {
+        self.configuration = configuration
+        self.journal = RequestJournal(capacity: configuration.journalCapacity)
+        self.tlsStrings = configuration.tls.map(TLSStrings.init)
+    }
+
+    /// Whether the server is shutting down (connections are then being resumed so the daemon can stop).
+    var isStopping: Bool { suspended.withLock { $0 == nil } }
+
+    /// Suspends `connection` (from its content-reader callback) and resumes it at `deadline`.
+    func suspend(_ connection: ConnectionHandle, until deadline: ContinuousClock.Instant) {
+        let accepted = suspended.withLock { set -> Bool in
+            guard set != nil else { return false }
+            MHD_suspend_connection(connection.pointer)
+            set!.insert(connection)
+            return true
+        }
+        guard accepted else { return }
+        let delay = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+            resume(connection)
+        }
+    }
+
+    private func resume(_ connection: ConnectionHandle) {
+        suspended.withLock { set in
+            if set?.remove(connection) != nil {
+                MHD_resume_connection(connection.pointer)
+            }
+        }
+    }
+
+    /// Marks the server as stopping and resumes every suspended connection, as `MHD_stop_daemon` requires.
+    func beginStopping() {
+        suspended.withLock { set in
+            for connection in set ?? [] {
+                MHD_resume_connection(connection.pointer)
+            }
+            set = nil
+        }
+    }
+}
+
+/// NUL-terminated copies of a certificate chain and key for libmicrohttpd, freed with their owner.
+final class TLSStrings: @unchecked Sendable {
+    // Immutable after init; libmicrohttpd only reads them.
+    let certificate: UnsafeMutablePointer<CChar>
+    let key: UnsafeMutablePointer<CChar>
+
+    init(_ identity: TLSIdentity) {
+        certificate = strdup(identity.certificateChainPEM)
+        key = strdup(identity.privateKeyPEM)
+    }
+
+    deinit {
+        free(certificate)
+        free(key)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TapedeckCore
+import TapedeckStubServer
+
+/// Test fixtures shipped with this target.
+enum Fixtures {
+    static func url(_ name: String) -> URL {
+        Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!
+    }
+
+    static func data(_ name: String) -> Data {
+        try! Data(contentsOf: url(name))
+    }
+
+    static var localhostIdentity: TLSIdentity {
+        try! TLSIdentity(certificateChainFile: url("localhost.pem"), privateKeyFile: url("localhost-key.pem"))
+    }
+
+    static var localhostPin: String {
+        String(decoding: data("localhost.pin"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// A fresh temporary file path, removed by `cleanup`.
+func temporaryFile(_ name: String = UUID().uuidString) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-tests-\(name)")
+}
+
+/// Runs `body` with a started server and stops it afterwards.
+func withStubServer<T>(
+    _ configuration: StubServer.Configuration = .init(),
+    _ body: (StubServer) async throws -> T
+) async throws -> T {
+    let server = try StubServer(configuration: configuration)
+    defer { server.stop() }
+    return try await body(server)
+}
+
+/// The process's resident memory, from /proc.
+enum ProcessMemory {
+    /// Current resident set size in bytes.
+    static var residentBytes: Int64 { field("VmRSS") }
+    /// Peak resident set size in bytes since the last ``resetPeak()``.
+    static var peakResidentBytes: Int64 { field("VmHWM") }
+
+    /// Resets the kernel's peak-RSS mark to the current RSS (`/proc/self/clear_refs`, value 5).
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func field(_ name: String) -> Int64 {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let digits = line.split(separator: " ").dropFirst().first { Int64($0) != nil }
+            return (digits.flatMap { Int64($0) } ?? 0) * 1024
+        }
+        return 0
+    }
+}
+
+extension URLError.Code: @retroactive CustomTestStringConvertible {
+    public var testDescription: String { "URLError(\(rawValue))" }
+}
+
+/// The `URLError` code `body` threw, or `nil` if it threw something else or nothing.
+func urlErrorCode(_ body: () async throws -> Void) async -> URLError.Code? {
+    do {
+        try await body()
+        return nil
+    } catch let error as URLError {
+        return error.code
+    } catch {
+        return nil
+    }
+}
