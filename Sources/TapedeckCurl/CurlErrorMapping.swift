@@ -4,7 +4,8 @@ import Foundation
 ///
 /// | CURLcode | meaning | URLError.Code |
 /// |---|---|---|
-/// | 1 `UNSUPPORTED_PROTOCOL` | scheme other than http/https | `.unsupportedURL` (-1002) |
+/// | 1 `UNSUPPORTED_PROTOCOL` | scheme other than http/https (also on redirect) | `.unsupportedURL` (-1002) |
+/// | 1 after connecting, with no status line received | the server answered without HTTP framing | `.badServerResponse` (-1011) |
 /// | 3 `URL_MALFORMAT` | URL curl cannot parse (e.g. no host) | `.badURL` (-1000) |
 /// | 5, 6 `COULDNT_RESOLVE_PROXY/HOST` | name resolution failed | `.cannotFindHost` (-1003) |
 /// | 7 `COULDNT_CONNECT`, 45 `INTERFACE_FAILED`, 97 `PROXY` | connection refused or unroutable | `.cannotConnectToHost` (-1004) |

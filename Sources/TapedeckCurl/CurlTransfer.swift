@@ -363,8 +363,12 @@ final class CurlTransfer {
                             reason: "The response body could not be written: \(String(cString: strerror(errno)))",
                             transportCode: Int(code.rawValue), transportMessage: message)
         }
-        let urlCode = CurlErrorMapping.urlErrorCode(
+        var urlCode = CurlErrorMapping.urlErrorCode(
             curlCode: Int(code.rawValue), tlsVerifyResult: easy.long(CURLINFO_SSL_VERIFYRESULT))
+        if code == CURLE_UNSUPPORTED_PROTOCOL, headParser.statusCode == 0, easy.string(CURLINFO_PRIMARY_IP)?.isEmpty == false {
+            // A server that answered without a status line (curl calls it HTTP/0.9): the scheme was fine.
+            urlCode = .badServerResponse
+        }
         return URLError(urlCode, failingURL: url, reason: message, transportCode: Int(code.rawValue), transportMessage: message)
     }
 }

@@ -47,9 +47,12 @@ public enum StubBody: Sendable {
     /// A body sent with chunked transfer encoding, at a set chunk size and pace.
     case chunked(ChunkedBody)
 
-    /// Byte `index` of a ``generated(length:)`` body.
-    @inlinable
-    public static func generatedByte(at index: Int64) -> UInt8 { UInt8(truncatingIfNeeded: index % 251) }
+    /// `count` bytes of a ``generated(length:)`` body starting at `offset`, to check what a client received.
+    public static func generatedBytes(from offset: Int64, count: Int) -> Data {
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { GeneratedBytes.fill($0, from: offset) }
+        return data
+    }
 }
 
 /// A body dribbled out in chunks with chunked transfer encoding.

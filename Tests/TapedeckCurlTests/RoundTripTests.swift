@@ -13,6 +13,7 @@ private func echoHandler(_ request: RecordedRequest) -> StubResponse {
     return StubResponse(status: 200, headers: headers, body: .data(request.body))
 }
 
+extension Loopback {
 @Suite struct RoundTripTests {
     let transport = CurlTransport()
 
@@ -215,4 +216,5 @@ private func echoHandler(_ request: RecordedRequest) -> StubResponse {
         #expect(response.headers.values(for: "X-Dup") == ["1", "2"])
         #expect(response.data == Data("ok".utf8))
     }
+}
 }

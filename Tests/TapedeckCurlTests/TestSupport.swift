@@ -74,3 +74,7 @@ func urlErrorCode(_ body: () async throws -> Void) async -> URLError.Code? {
         return nil
     }
 }
+
+/// Every suite that opens sockets or starts threads nests in here and runs one test at a time, so memory,
+/// thread and descriptor accounting sees only the test being measured.
+@Suite(.serialized) enum Loopback {}
