@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TapedeckCore
+@testable import TapedeckCurl
+
+@Suite struct ResponseHeadParserTests {
+    private func feed(_ lines: [String], follows: Bool = true) -> [ResponseHeadParser.BlockOutcome] {
+        var parser = ResponseHeadParser(followsRedirects: follows)
+        return lines.compactMap { parser.consume(line: Substring($0 + "\r\n")) }
+    }
+
+    @Test func informationalResponsesAreSkipped() {
+        let outcomes = feed(["HTTP/1.1 100 Continue", "", "HTTP/1.1 200 OK", "A: 1", ""])
+        #expect(outcomes.first == .skipped)
+        #expect(outcomes.last == .final(statusCode: 200, reasonPhrase: "OK", version: "HTTP/1.1", headers: ["A": "1"]))
+    }
+
+    @Test func followedRedirectsAreSkippedButKeptWhenNotFollowing() {
+        let lines = ["HTTP/1.1 301 Moved Permanently", "Location: /next", ""]
+        #expect(feed(lines) == [.skipped])
+        #expect(feed(lines, follows: false).first
+            == .final(statusCode: 301, reasonPhrase: "Moved Permanently", version: "HTTP/1.1", headers: ["Location": "/next"]))
+        // A 3xx with no Location is final even when following.
+        #expect(feed(["HTTP/1.1 304 Not Modified", ""]).first
+            == .final(statusCode: 304, reasonPhrase: "Not Modified", version: "HTTP/1.1", headers: [:]))
+    }
+
+    @Test func http2StatusLinesHaveNoReason() {
+        #expect(feed(["HTTP/2 204", "x: y", ""]).first
+            == .final(statusCode: 204, reasonPhrase: "", version: "HTTP/2", headers: ["x": "y"]))
+    }
+
+    @Test func valuesAreTrimmedAndColonsInValuesKept() {
+        #expect(feed(["HTTP/1.1 200 OK", "Location:   http://h:1/p  ", ""]).first
+            == .final(statusCode: 200, reasonPhrase: "OK", version: "HTTP/1.1", headers: ["Location": "http://h:1/p"]))
+    }
+}
+
+@Suite struct CertificateChainParserTests {
+    @Test func everyPEMBlockBecomesOneDERCertificate() {
+        let first = Data([1, 2, 3, 4]).base64EncodedString()
+        let second = Data(repeating: 9, count: 100).base64EncodedString(options: .lineLength64Characters)
+        let text = "-----BEGIN CERTIFICATE-----\n\(first)\n-----END CERTIFICATE-----\nnoise\n"
+            + "-----BEGIN CERTIFICATE-----\n\(second)\n-----END CERTIFICATE-----\n"
+        #expect(CertificateChainParser.derCertificates(inPEM: text) == [Data([1, 2, 3, 4]), Data(repeating: 9, count: 100)])
+        #expect(CertificateChainParser.derCertificates(inPEM: "no certificates").isEmpty)
+    }
+}
+
+@Suite struct HeaderLineTests {
+    @Test func curlGetsEmptyValuesWithASemicolonAndNoExpectOrInventedContentType() {
+        let request = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1/")!, headers: ["A": "1", "Empty": ""])
+        #expect(CurlTransfer.headerLines(for: request) == ["A: 1", "Empty;", "Expect:", "Content-Type:"])
+        let typed = HTTPRequest(url: URL(string: "http://127.0.0.1/")!, headers: ["Content-Type": "text/plain", "Expect": "100-continue"])
+        #expect(CurlTransfer.headerLines(for: typed) == ["Content-Type: text/plain", "Expect: 100-continue"])
+    }
+}

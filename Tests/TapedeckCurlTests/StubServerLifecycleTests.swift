@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import Testing
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+/// Names of this process's threads, from /proc.
+private func threadNames() -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+private func openDescriptorCount() -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+}
+
+/// One blocking HTTP/1.0 exchange over a plain socket, so the test itself starts no threads.
+private func rawGet(port: UInt16, path: String) throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
+    let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var response = Data()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        response.append(contentsOf: buffer[..<count])
+    }
+    return String(decoding: response, as: UTF8.self)
+}
+
+extension Loopback {
+    @Suite struct StubServerLifecycleTests {
+        @Test func startAndStopLeaveNoThreadSocketOrPortBehind() async throws {
+            let threadsBefore = threadNames().filter { $0.hasPrefix("MHD") }.count
+            let descriptorsBefore = openDescriptorCount()
+            var ports: [UInt16] = []
+            for cycle in 0..<5 {
+                let server = try StubServer(configuration: .init(threadCount: 3))
+                server.route(.get, "/ping", response: .text("pong \(cycle)"))
+                #expect(try rawGet(port: server.port, path: "/ping").hasSuffix("pong \(cycle)"))
+                #expect(threadNames().filter { $0.hasPrefix("MHD") }.count > threadsBefore)
+                ports.append(server.port)
+                server.stop()
+                server.stop()  // idempotent
+                #expect(!server.isRunning)
+            }
+            #expect(threadNames().filter { $0.hasPrefix("MHD") }.count == threadsBefore, "\(threadNames())")
+            #expect(openDescriptorCount() == descriptorsBefore)
+            for port in ports {
+                #expect(throws: POSIXError.self) { try rawGet(port: port, path: "/ping") }
+            }
+            // The port is free again: a new server can take it.
+            let again = try StubServer(configuration: .init(port: ports[0]))
+            #expect(again.port == ports[0])
+            again.stop()
+        }
+
+        @Test func stoppingWithPacedResponsesInFlightDoesNotHang() async throws {
+            let server = try StubServer()
+            server.route(.get, "/drip", response: StubResponse(body: .chunked(ChunkedBody(
+                data: Data(count: 1000), chunkSize: 1, interval: .seconds(1)))))
+            let client = Task.detached { try? rawGet(port: server.port, path: "/drip") }
+            try await Task.sleep(for: .milliseconds(200))
+            server.stop()
+            let partial = await client.value
+            #expect(partial?.contains("200 OK") == true)
+        }
+
+        @Test func anOccupiedPortIsAClearError() throws {
+            let first = try StubServer()
+            defer { first.stop() }
+            #expect {
+                try StubServer(configuration: .init(port: first.port))
+            } throws: { error in
+                "\(error)".contains("127.0.0.1:\(first.port)")
+            }
+        }
+
+        @Test func anInvalidHostIsAClearError() {
+            #expect {
+                try StubServer(configuration: .init(host: "localhost"))
+            } throws: { error in
+                "\(error)".contains("IPv4 or IPv6 address literal")
+            }
+        }
+
+        @Test func ipv6LoopbackWorks() async throws {
+            let server = try StubServer(configuration: .init(host: "::1"))
+            defer { server.stop() }
+            server.route(.get, "/six", response: .text("six"))
+            #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
+            let response = try await CurlTransport().send(HTTPRequest(url: server.url("/six")))
+            #expect(response.data == Data("six".utf8))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+extension Loopback {
+    /// The stub server's response kinds, seen through the live transport.
+    @Suite struct StubServerResponseTests {
+        let transport = CurlTransport()
+
+        @Test func fileBodiesAreServedWithTheirLength() async throws {
+            try await withStubServer { server in
+                let file = temporaryFile()
+                let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+                try content.write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                server.route(.get, "/file", response: StubResponse(headers: ["Content-Type": "application/octet-stream"], body: .file(file)))
+                let response = try await transport.send(HTTPRequest(url: server.url("/file")))
+                #expect(response.data == content)
+                #expect(response.headers["Content-Length"] == "200000")
+                #expect(response.head.mimeType == "application/octet-stream")
+            }
+        }
+
+        @Test func aMissingFileIsA500ThatSaysWhy() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/file", response: StubResponse(body: .file(URL(fileURLWithPath: "/no/such/file"))))
+                let response = try await transport.send(HTTPRequest(url: server.url("/file")))
+                #expect(response.statusCode == 500)
+                #expect(String(decoding: response.data ?? Data(), as: UTF8.self).contains("/no/such/file"))
+            }
+        }
+
+        @Test func largeInMemoryAndGeneratedBodiesArriveIntact() async throws {
+            try await withStubServer { server in
+                let large = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                server.route(.get, "/large", response: StubResponse(body: .data(large)))
+                server.route(.get, "/generated", response: StubResponse(body: .generated(length: 777_777)))
+                #expect(try await transport.send(HTTPRequest(url: server.url("/large"))).data == large)
+                let generated = try await transport.send(HTTPRequest(url: server.url("/generated")))
+                #expect(generated.data == StubBody.generatedBytes(from: 0, count: 777_777))
+            }
+        }
+
+        @Test func chunkedBodiesArriveInPacedChunks() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/drip", response: StubResponse(body: .chunked(ChunkedBody(
+                    data: Data("abcdefghij".utf8), chunkSize: 2, interval: .milliseconds(30)))))
+                var request = HTTPRequest(url: server.url("/drip"))
+                request.responseBody = .stream
+                var chunks: [Data] = []
+                let started = ContinuousClock.now
+                _ = try await transport.send(request) { event in
+                    if case .bodyChunk(let chunk) = event { chunks.append(chunk) }
+                }
+                #expect(chunks.reduce(Data(), +) == Data("abcdefghij".utf8))
+                #expect(chunks.count >= 3)
+                // Four pauses of 30 ms between five chunks: pacing happened (a lower bound only).
+                #expect(ContinuousClock.now - started >= .milliseconds(120))
+            }
+        }
+
+        @Test func unmatchedRequestsGetA404ThatListsTheRoutes() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/known", response: .text("k"))
+                let response = try await transport.send(HTTPRequest(method: .post, url: server.url("/unknown")))
+                #expect(response.statusCode == 404)
+                let text = String(decoding: response.data ?? Data(), as: UTF8.self)
+                #expect(text.contains("POST /unknown"))
+                #expect(text.contains("GET /known"))
+            }
+        }
+
+        @Test func handlersSeeTheWholeRequest() async throws {
+            try await withStubServer { server in
+                server.route(.post, "/inspect") { request in
+                    .text("\(request.method) \(request.path) \(request.query ?? "-") \(request.headers["X-A"] ?? "-") \(String(decoding: request.body, as: UTF8.self))")
+                }
+                let response = try await transport.send(HTTPRequest(
+                    method: .post, url: server.url("/inspect?q=1"), headers: ["X-A": "b"], body: .data(Data("payload".utf8))))
+                #expect(String(decoding: response.data ?? Data(), as: UTF8.self) == "POST /inspect q=1 b payload")
+            }
+        }
+
+        @Test func theJournalIsCappedByConfiguration() async throws {
+            try await withStubServer(.init(journalCapacity: 2)) { server in
+                server.route(.get, "/n", response: .text("n"))
+                for index in 0..<4 {
+                    _ = try await transport.send(HTTPRequest(url: server.url("/n?\(index)")))
+                }
+                #expect(server.journal.entries.map(\.query) == ["2", "3"])
+                #expect(server.journal.droppedCount == 2)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Benchmarks for Tapedeck, kept out of the main package so that its users never resolve the benchmark
+/// dependencies. Run from this folder: `swift package benchmark`; see Tools/bench/README.md.
+let package = Package(
+    name: "TapedeckBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tapedeck", path: "../.."),
+        // Only the MallocInterposer trait: the default "RuntimeInterposer" trait would pull
+        // ordo-one/swift-runtime-interposer (Swift 6.3 on Linux), which this machine's package mirror lacks.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "TapedeckBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
+            ],
+            path: "Benchmarks/TapedeckBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Helper for Tools/bench/compare-download.sh: a stub server process and Tapedeck client processes.
+        .executableTarget(
+            name: "tapedeck-bench-download",
+            dependencies: [
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
