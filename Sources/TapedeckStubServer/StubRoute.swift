@@ -2,11 +2,14 @@ import Foundation
 import Synchronization
 import TapedeckCore
 
-/// A route: requests with this method (or any, when `nil`) and exactly this path get the responder's answer.
+/// A route: requests with this method (or any, when `nil`) and this path get the responder's answer.
+///
+/// The path is matched segment by segment; a segment written `{name}` matches any one non-empty segment:
+/// `/bytes/{n}` matches `/bytes/1024` but not `/bytes` or `/bytes/1/2`.
 public struct StubRoute: Sendable {
     /// The method to match, or `nil` for any.
     public var method: HTTPMethod?
-    /// The path to match, compared with the request's path both as sent and percent-decoded.
+    /// The path (or path template) to match, against the request's path both as sent and percent-decoded.
     public var path: String
     /// Builds the answer from the request.
     public var responder: @Sendable (RecordedRequest) -> StubResponse
@@ -21,7 +24,20 @@ public struct StubRoute: Sendable {
     /// Whether this route answers `request`.
     public func matches(_ request: RecordedRequest) -> Bool {
         if let method, method != request.method { return false }
-        return path == request.path || path == request.decodedPath
+        return Self.path(request.path, matches: path) || Self.path(request.decodedPath, matches: path)
+    }
+
+    /// Whether `path` fits `template`, where `{name}` segments match any one non-empty segment.
+    static func path(_ path: String, matches template: String) -> Bool {
+        if path == template { return true }
+        guard template.contains("{") else { return false }
+        let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let templateSegments = template.split(separator: "/", omittingEmptySubsequences: false)
+        guard pathSegments.count == templateSegments.count else { return false }
+        return zip(pathSegments, templateSegments).allSatisfy { segment, pattern in
+            if pattern.hasPrefix("{") && pattern.hasSuffix("}") { return !segment.isEmpty }
+            return segment == pattern
+        }
     }
 
     var summary: String { "\(method?.rawValue ?? "ANY") \(path)" }

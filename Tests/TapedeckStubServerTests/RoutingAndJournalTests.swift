@@ -96,3 +96,18 @@ import TapedeckCore
         #expect(middle == whole[500..<800])
     }
 }
+
+@Suite struct PathTemplateTests {
+    @Test(arguments: [
+        ("/bytes/1024", "/bytes/{n}", true),
+        ("/bytes", "/bytes/{n}", false),
+        ("/bytes/", "/bytes/{n}", false),
+        ("/bytes/1/2", "/bytes/{n}", false),
+        ("/users/7/posts/9", "/users/{id}/posts/{post}", true),
+        ("/exact", "/exact", true),
+        ("/exact/", "/exact", false),
+    ])
+    func templatesMatchOneSegmentPerPlaceholder(path: String, template: String, matches: Bool) {
+        #expect(StubRoute.path(path, matches: template) == matches)
+    }
+}

@@ -1,1 +1,78 @@
-print("x")
+import Foundation
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+// Helper for Tools/bench/compare-download.sh. The server and each client run in separate processes so that
+// `/usr/bin/time` measures a client's peak RSS without the server's.
+//
+//   tapedeck-bench-download serve                 serve /big (1 GiB generated) and /small on 127.0.0.1;
+//                                                 print the port, exit when stdin closes or on a signal
+//   tapedeck-bench-download download URL FILE     one GET with responseBody .file(FILE)
+//   tapedeck-bench-download gets URL COUNT        COUNT sequential GETs on one CurlTransport
+//
+// The clients print one line of `key=value` pairs (in-process figures; the script times whole processes).
+
+let bigLength: Int64 = 1 << 30
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tapedeck-bench-download: \(message)\n".utf8))
+    exit(1)
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+func serve() throws {
+    let server = try StubServer()
+    server.route(.get, "/small", response: .text("ok"))
+    server.route(.get, "/big", response: StubResponse(body: .generated(length: bigLength)))
+    print(server.port)
+    fflush(stdout)
+    // Block until stdin reaches end of file (the script closes its end, or dies); SIGTERM/SIGINT end the process
+    // through their default action.
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while read(STDIN_FILENO, &buffer, buffer.count) > 0 {}
+    server.stop()
+}
+
+func download(url: URL, to file: URL) async throws {
+    let transport = CurlTransport()
+    let start = ContinuousClock.now
+    let response = try await transport.send(HTTPRequest(url: url, responseBody: .file(file)))
+    let elapsed = seconds(ContinuousClock.now - start)
+    guard response.statusCode == 200 else { fail("GET \(url) answered \(response.statusCode)") }
+    let bytes = response.body.byteCount
+    print("bytes=\(bytes) seconds=\(elapsed) mib_per_s=\(Double(bytes) / 1_048_576 / elapsed)")
+}
+
+func gets(url: URL, count: Int) async throws {
+    let transport = CurlTransport()
+    let request = HTTPRequest(url: url)
+    var reused = 0
+    let start = ContinuousClock.now
+    for _ in 0..<count {
+        let response = try await transport.send(request)
+        guard response.statusCode == 200 else { fail("GET \(url) answered \(response.statusCode)") }
+        if response.metrics.connectionReused { reused += 1 }
+    }
+    let elapsed = seconds(ContinuousClock.now - start)
+    print("requests=\(count) reused=\(reused) seconds=\(elapsed) per_request_us=\(elapsed / Double(count) * 1e6)")
+}
+
+let arguments = CommandLine.arguments
+switch arguments.dropFirst().first {
+case "serve" where arguments.count == 2:
+    try serve()
+case "download" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
+    try await download(url: url, to: URL(fileURLWithPath: arguments[3]))
+case "gets" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
+        fail("usage: gets URL COUNT")
+    }
+    try await gets(url: url, count: count)
+default:
+    fail("usage: tapedeck-bench-download serve | download URL FILE | gets URL COUNT")
+}

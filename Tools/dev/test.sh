@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds Tapedeck with zero warnings allowed in its own code, then runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash Tools/dev/install-system-packages.sh
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift build --build-tests 2>&1 | tee "$log"
+# Only Tapedeck's own files count; dependencies' warnings are theirs.
+if grep -E "^$PWD/(Sources|Tests|Tools)/.*warning:" "$log"; then
+    echo "error: the build has warnings (above); Tapedeck builds with zero warnings." >&2
+    exit 1
+fi
+swift test --skip-build

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `tapedeck` command-line tool.
+@main
+struct TapedeckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tapedeck",
+        abstract: "Record, replay and serve HTTP traffic for deterministic tests.",
+        version: "0.1.0",
+        subcommands: [DemoCommand.self]
+    )
+}
