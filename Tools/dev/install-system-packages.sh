@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tapedeck builds against, if any is missing. Safe to run any number of times.
+# Installs the Debian packages Tapedeck builds against (plus any named as arguments), if any is missing.
+# Safe to run any number of times.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libmicrohttpd-dev pkg-config curl)
+packages=(libcurl4-openssl-dev libmicrohttpd-dev pkg-config curl "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -2,7 +2,8 @@
 # Builds Tapedeck with zero warnings allowed in its own code, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bash Tools/dev/install-system-packages.sh
+# nghttp2-server provides nghttpd, the HTTP/2 peer of the HTTP/2 tests.
+bash Tools/dev/install-system-packages.sh nghttp2-server
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

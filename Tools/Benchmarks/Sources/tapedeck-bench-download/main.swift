@@ -28,8 +28,7 @@ func serve() throws {
     let server = try StubServer()
     server.route(.get, "/small", response: .text("ok"))
     server.route(.get, "/big", response: StubResponse(body: .generated(length: bigLength)))
-    print(server.port)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
     // Block until stdin reaches end of file (the script closes its end, or dies); SIGTERM/SIGINT end the process
     // through their default action.
     var buffer = [UInt8](repeating: 0, count: 256)
