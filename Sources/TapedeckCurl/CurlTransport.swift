@@ -79,12 +79,13 @@ public struct CurlTransport: HTTPTransport {
     /// Starts `request`; see ``HTTPTransport``.
     public func execute(_ request: HTTPRequest) -> HTTPEventStream {
         let (stream, continuation) = HTTPEventStream.makeStream()
-        let loop = engine.loop
-        let id = loop.makeID()
+        let engine = self.engine
+        let id = engine.loop.makeID()
+        // The stream keeps the engine alive, so a transfer outlives a transport value dropped while it runs.
         continuation.onTermination = { termination in
-            if case .cancelled = termination { loop.send(.cancel(id: id)) }
+            if case .cancelled = termination { engine.loop.send(.cancel(id: id)) }
         }
-        loop.send(.start(id: id, request: request, continuation: continuation))
+        engine.loop.send(.start(id: id, request: request, continuation: continuation))
         return stream
     }
 

@@ -62,13 +62,17 @@ enum ResponseQueue {
     }
 
     private static func callbackResponse(size: UInt64, producer: BodyProducer, blockSize: Int = blockSize) -> OpaquePointer? {
-        MHD_create_response_from_callback(
+        let context = Unmanaged.passRetained(producer)
+        let response = MHD_create_response_from_callback(
             size, max(1, min(blockSize, ResponseQueue.blockSize)),
             { context, position, buffer, maximum in
                 let producer = Unmanaged<BodyProducer>.fromOpaque(context!).takeUnretainedValue()
                 return producer.read(at: Int64(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: maximum))
             },
-            Unmanaged.passRetained(producer).toOpaque(),
+            context.toOpaque(),
             { context in Unmanaged<BodyProducer>.fromOpaque(context!).release() })
+        // libmicrohttpd calls the free callback only for a response it created.
+        if response == nil { context.release() }
+        return response
     }
 }

@@ -56,6 +56,19 @@ extension Loopback {
             }
         }
 
+        @Test func aTransferOutlivesTheTransportValueThatStartedIt() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/slow", response: StubResponse(body: .chunked(ChunkedBody(
+                    data: Data(count: 5), chunkSize: 1, interval: .milliseconds(20)))))
+                let events = CurlTransport().execute(HTTPRequest(url: server.url("/slow")))
+                var completed: HTTPResponse?
+                for try await event in events {
+                    if case .completed(let response) = event { completed = response }
+                }
+                #expect(completed?.data == Data(count: 5))
+            }
+        }
+
         @Test func copiesOfATransportShareTheirConnections() async throws {
             try await withStubServer { server in
                 server.route(.get, "/x", response: .text("x"))
