@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TapedeckCore", targets: ["TapedeckCore"]),
         .library(name: "TapedeckCurl", targets: ["TapedeckCurl"]),
         .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
+        .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
@@ -54,6 +56,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TapedeckStubServerTests", dependencies: ["TapedeckStubServer", "TapedeckCurl"]),
+        .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck", "TapedeckCurl", "TapedeckStubServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
