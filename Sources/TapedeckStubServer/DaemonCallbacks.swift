@@ -37,9 +37,20 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         return .YES
     }
     let server = core(context)
+    let handle = ConnectionHandle(pointer: connection)
+    if let delayed = request.delayedResponse {
+        // Called again after the delay's resume: answer now.
+        request.delayedResponse = nil
+        return ResponseQueue.queue(delayed, on: handle, core: server)
+    }
     let recorded = server.journal.append(request.recorded())
     let response = server.routes.response(for: recorded)
-    return ResponseQueue.queue(response, on: ConnectionHandle(pointer: connection), core: server)
+    if response.delay > .zero, !server.isStopping {
+        request.delayedResponse = response
+        server.suspend(handle, until: ContinuousClock.now + response.delay)
+        return .YES
+    }
+    return ResponseQueue.queue(response, on: handle, core: server)
 }
 
 private func collectHeaders(_ connection: OpaquePointer) -> HTTPHeaders {

@@ -11,6 +11,8 @@ final class IncomingRequest {
     var version = ""
     var headers = HTTPHeaders()
     var headersCollected = false
+    /// A response waiting out its delay while the connection is suspended.
+    var delayedResponse: StubResponse?
     private(set) var body = Data()
     private(set) var bodyLength: Int64 = 0
     private(set) var bodyTruncated = false

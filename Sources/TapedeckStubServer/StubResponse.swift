@@ -15,12 +15,16 @@ public struct StubResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: StubBody
+    /// How long the server waits before answering. The connection is suspended meanwhile, so a delay never
+    /// blocks a daemon thread.
+    public var delay: Duration
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty) {
+    public init(status: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty, delay: Duration = .zero) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.delay = delay
     }
 
     /// A `text/plain; charset=utf-8` response.

@@ -28,7 +28,7 @@ final class StubServerCore: Sendable {
     /// Whether the server is shutting down (connections are then being resumed so the daemon can stop).
     var isStopping: Bool { suspended.withLock { $0 == nil } }
 
-    /// Suspends `connection` (from its content-reader callback) and resumes it at `deadline`.
+    /// Suspends `connection` (from its access-handler or content-reader callback) and resumes it at `deadline`.
     func suspend(_ connection: ConnectionHandle, until deadline: ContinuousClock.Instant) {
         let accepted = suspended.withLock { set -> Bool in
             guard set != nil else { return false }

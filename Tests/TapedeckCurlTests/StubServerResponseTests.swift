@@ -95,3 +95,40 @@ extension Loopback {
         }
     }
 }
+
+extension Loopback.StubServerResponseTests {
+    @Test func delayedResponsesWaitWithoutBlockingOtherRequests() async throws {
+        try await withStubServer(.init(threadCount: 1)) { server in
+            server.route(.get, "/slow", response: StubResponse(body: .data(Data("late".utf8)), delay: .milliseconds(500)))
+            server.route(.get, "/fast", response: .text("fast"))
+            let transport = CurlTransport()
+            let order = EventLog()
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await transport.send(HTTPRequest(url: server.url("/slow")))
+                    order.append("slow")
+                }
+                group.addTask {
+                    // Sent once the slow request is surely waiting on the server's only thread.
+                    while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                    _ = try await transport.send(HTTPRequest(url: server.url("/fast")))
+                    order.append("fast")
+                }
+                try await group.waitForAll()
+            }
+            #expect(order.entries == ["fast", "slow"])
+            #expect(ContinuousClock.now - started >= .milliseconds(500))
+        }
+    }
+
+    @Test func aDelayLongerThanTheClientTimeoutTimesOut() async throws {
+        try await withStubServer { server in
+            server.route(.get, "/never", response: StubResponse(delay: .seconds(30)))
+            let code = await urlErrorCode {
+                _ = try await CurlTransport().send(HTTPRequest(url: server.url("/never"), timeoutInterval: 0.2))
+            }
+            #expect(code == .timedOut)
+        }
+    }
+}

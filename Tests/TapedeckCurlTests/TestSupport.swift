@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TapedeckCore
 import TapedeckStubServer
@@ -78,3 +79,10 @@ func urlErrorCode(_ body: () async throws -> Void) async -> URLError.Code? {
 /// Every suite that opens sockets or starts threads nests in here and runs one test at a time, so memory,
 /// thread and descriptor accounting sees only the test being measured.
 @Suite(.serialized) enum Loopback {}
+
+/// A thread-safe list of labels, for asserting the order things happened in.
+final class EventLog: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ label: String) { storage.withLock { $0.append(label) } }
+    var entries: [String] { storage.withLock { $0 } }
+}
