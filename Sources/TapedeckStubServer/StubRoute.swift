@@ -5,7 +5,8 @@ import TapedeckCore
 /// A route: requests with this method (or any, when `nil`) and this path get the responder's answer.
 ///
 /// The path is matched segment by segment; a segment written `{name}` matches any one non-empty segment:
-/// `/bytes/{n}` matches `/bytes/1024` but not `/bytes` or `/bytes/1/2`.
+/// `/bytes/{n}` matches `/bytes/1024` but not `/bytes` or `/bytes/1/2`. A final `**` matches the rest of the path,
+/// however many segments (none included): `/anything/**` matches `/anything` and `/anything/a/b`.
 public struct StubRoute: Sendable {
     /// The method to match, or `nil` for any.
     public var method: HTTPMethod?
@@ -30,9 +31,14 @@ public struct StubRoute: Sendable {
     /// Whether `path` fits `template`, where `{name}` segments match any one non-empty segment.
     static func path(_ path: String, matches template: String) -> Bool {
         if path == template { return true }
-        guard template.contains("{") else { return false }
-        let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
-        let templateSegments = template.split(separator: "/", omittingEmptySubsequences: false)
+        guard template.contains("{") || template.hasSuffix("/**") else { return false }
+        var pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var templateSegments = template.split(separator: "/", omittingEmptySubsequences: false)
+        if templateSegments.last == "**" {
+            templateSegments.removeLast()
+            guard pathSegments.count >= templateSegments.count else { return false }
+            pathSegments = Array(pathSegments.prefix(templateSegments.count))
+        }
         guard pathSegments.count == templateSegments.count else { return false }
         return zip(pathSegments, templateSegments).allSatisfy { segment, pattern in
             if pattern.hasPrefix("{") && pattern.hasSuffix("}") { return !segment.isEmpty }
