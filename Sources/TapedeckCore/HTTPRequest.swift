@@ -84,4 +84,8 @@ public enum ResponseBodyDestination: Hashable, Sendable {
     case file(URL)
     /// Delivered chunk by chunk as ``HTTPTransportEvent/bodyChunk(_:)`` events and not kept.
     case stream
+    /// Continues a partial download in this file: when the answer is `206 Partial Content` the body is written after
+    /// the file's first `existingLength` bytes; any other answer replaces the file, so a server that ignores `Range`
+    /// restarts the download cleanly. Pair it with a `Range: bytes=<existingLength>-` request header.
+    case resumingFile(URL, existingLength: Int64)
 }

@@ -199,6 +199,7 @@ final class CurlTransfer {
 
     private func emitHead(_ newHead: HTTPResponseHead) {
         head = newHead
+        bodyWriter.didReceiveHead(statusCode: newHead.statusCode)
         if request.method != .head, let length = newHead.expectedContentLength { bodyWriter.expect(length: length) }
         continuation.yield(.responseHead(newHead))
     }

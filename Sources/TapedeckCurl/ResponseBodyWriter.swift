@@ -24,14 +24,38 @@ final class ResponseBodyWriter {
         case .stream:
             sink = .stream(continuation)
         case .file(let fileURL):
-            let fd = open(fileURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw URLError(.cannotCreateFile, failingURL: url, reason: "cannot create \(fileURL.path): \(reason)")
-            }
-            sink = .file(fd: fd, url: fileURL)
+            sink = .file(fd: try Self.open(fileURL, truncating: true, for: url), url: fileURL)
+        case .resumingFile(let fileURL, let existingLength):
+            sink = .file(fd: try Self.open(fileURL, truncating: false, for: url), url: fileURL)
+            resumeOffset = max(0, existingLength)
         }
     }
+
+    /// Where a resumed download continues, until the response head says whether the server honoured the range.
+    private var resumeOffset: Int64?
+
+    private static func open(_ fileURL: URL, truncating: Bool, for url: URL) throws -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0)
+        let fd = Glibc.open(fileURL.path, flags, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw URLError(.cannotCreateFile, failingURL: url, reason: "cannot create \(fileURL.path): \(reason)")
+        }
+        return fd
+    }
+
+    /// Positions a resumed download: after the kept bytes for `206 Partial Content`, at the start otherwise.
+    func didReceiveHead(statusCode: Int) {
+        guard case .file(let fd, _) = sink, let offset = resumeOffset else { return }
+        let keep = statusCode == 206 ? offset : 0
+        _ = ftruncate(fd, off_t(keep))
+        _ = lseek(fd, off_t(keep), SEEK_SET)
+        resumedLength = keep
+        resumeOffset = nil
+    }
+
+    /// Bytes kept from an earlier partial download (0 unless a range was honoured).
+    private(set) var resumedLength: Int64 = 0
 
     deinit { closeFile() }
 
@@ -80,7 +104,7 @@ final class ResponseBodyWriter {
             return .streamed(byteCount: byteCount)
         case .file(_, let url):
             closeFile()
-            return .file(url, byteCount: byteCount)
+            return .file(url, byteCount: resumedLength + byteCount)
         }
     }
 

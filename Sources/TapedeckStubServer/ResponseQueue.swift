@@ -40,11 +40,11 @@ enum ResponseQueue {
                                         interval: .zero, connection: connection, core: core)
             return callbackResponse(size: UInt64(data.count), producer: producer)
         case .generated(let length):
-            let producer = BodyProducer(source: .generated, length: length, chunkSize: blockSize,
-                                        interval: .zero, connection: connection, core: core)
-            return callbackResponse(size: UInt64(max(0, length)), producer: producer)
+            return generatedResponse(offset: 0, length: length, connection: connection, core: core)
+        case .generatedRange(let offset, let length):
+            return generatedResponse(offset: offset, length: length, connection: connection, core: core)
         case .chunked(let chunked):
-            let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated
+            let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated(offset: 0)
             let producer = BodyProducer(source: source, length: chunked.length, chunkSize: chunked.chunkSize,
                                         interval: chunked.interval, connection: connection, core: core)
             return callbackResponse(size: tdk_mhd_size_unknown(), producer: producer, blockSize: chunked.chunkSize)
@@ -59,6 +59,12 @@ enum ResponseQueue {
             }
             return MHD_create_response_from_fd64(UInt64(info.st_size), fd)
         }
+    }
+
+    private static func generatedResponse(offset: Int64, length: Int64, connection: ConnectionHandle, core: StubServerCore) -> OpaquePointer? {
+        let producer = BodyProducer(source: .generated(offset: max(0, offset)), length: max(0, length), chunkSize: blockSize,
+                                    interval: .zero, connection: connection, core: core)
+        return callbackResponse(size: UInt64(max(0, length)), producer: producer)
     }
 
     private static func callbackResponse(size: UInt64, producer: BodyProducer, blockSize: Int = blockSize) -> OpaquePointer? {

@@ -48,6 +48,9 @@ public enum StubBody: Sendable {
     case file(URL)
     /// `length` bytes generated on the fly, so huge bodies cost no memory: byte `i` is `UInt8(i % 251)`.
     case generated(length: Int64)
+    /// `length` bytes of the same generated pattern starting at byte `offset`: a range of a ``generated(length:)``
+    /// body, for `206 Partial Content` answers.
+    case generatedRange(offset: Int64, length: Int64)
     /// A body sent with chunked transfer encoding, at a set chunk size and pace.
     case chunked(ChunkedBody)
 

@@ -111,3 +111,15 @@ import TapedeckCore
         #expect(StubRoute.path(path, matches: template) == matches)
     }
 }
+
+@Suite struct ByteRangeTests {
+    @Test func singleRangesParse() {
+        #expect(ByteRange(header: "bytes=10-", totalLength: 100) == ByteRange(header: "bytes=10-99", totalLength: 100))
+        #expect(ByteRange(header: "bytes=10-", totalLength: 100)?.first == 10)
+        #expect(ByteRange(header: "bytes=0-1000", totalLength: 100)?.last == 99)
+        #expect(ByteRange(header: "bytes=-30", totalLength: 100)?.first == 70)
+        #expect(ByteRange(header: "bytes=1-2,5-6", totalLength: 100) == nil)
+        #expect(ByteRange(header: "items=1-2", totalLength: 100) == nil)
+        #expect(ByteRange(header: "bytes=5-2", totalLength: 100) == nil)
+    }
+}

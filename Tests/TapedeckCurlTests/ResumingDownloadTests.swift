@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+extension Loopback {
+    @Suite struct ResumingDownloadTests {
+        let transport = CurlTransport()
+        let total: Int64 = 300_000
+
+        @Test func aHonouredRangeIsAppendedAfterTheKeptBytes() async throws {
+            try await withStubServer { server in
+                let total = self.total
+                server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: total) }
+                let file = temporaryFile()
+                defer { try? FileManager.default.removeItem(at: file) }
+                // A partial download of 1000 bytes, plus junk past it that must be cut off.
+                try (StubBody.generatedBytes(from: 0, count: 1000) + Data(repeating: 0xEE, count: 50)).write(to: file)
+                let request = HTTPRequest(url: server.url("/file"), headers: ["Range": "bytes=1000-"],
+                                          responseBody: .resumingFile(file, existingLength: 1000))
+                let response = try await transport.send(request)
+                #expect(response.statusCode == 206)
+                #expect(response.body == .file(file, byteCount: total))
+                #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
+            }
+        }
+
+        @Test func aServerThatIgnoresRangeReplacesTheFile() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/file", response: StubResponse(body: .generated(length: total)))
+                let file = temporaryFile()
+                defer { try? FileManager.default.removeItem(at: file) }
+                try Data(repeating: 0xEE, count: 5000).write(to: file)
+                let request = HTTPRequest(url: server.url("/file"), headers: ["Range": "bytes=5000-"],
+                                          responseBody: .resumingFile(file, existingLength: 5000))
+                let response = try await transport.send(request)
+                #expect(response.statusCode == 200)
+                #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
+            }
+        }
+    }
+}
