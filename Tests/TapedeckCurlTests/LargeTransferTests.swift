@@ -48,7 +48,7 @@ extension Loopback {
         static let memoryBudget: Int64 = 64 << 20
 
         @Test func downloadOf256MiBToAFileKeepsMemoryFlat() async throws {
-            try await withStubServer { server in
+            try await inIsolatedProcess("downloadOf256MiBToAFileKeepsMemoryFlat") { try await withStubServer { server in
                 server.route(.get, "/big", response: StubResponse(body: .generated(length: Self.size)))
                 let destination = temporaryFile()
                 defer { try? FileManager.default.removeItem(at: destination) }
@@ -67,11 +67,11 @@ extension Loopback {
                 #expect(fractions.last == 1.0)
                 #expect(fractions == fractions.sorted(), "download progress went backwards")
                 #expect(try fileSHA256(destination) == generatedSHA256(length: Self.size))
-            }
+            } }
         }
 
         @Test func uploadOf256MiBFromAFileKeepsMemoryFlat() async throws {
-            try await withStubServer { server in
+            try await inIsolatedProcess("uploadOf256MiBFromAFileKeepsMemoryFlat") { try await withStubServer { server in
                 server.route(.put, "/upload", response: StubResponse(status: 201))
                 let source = temporaryFile()
                 try writeGeneratedFile(source, length: Self.size)
@@ -94,7 +94,7 @@ extension Loopback {
                 #expect(received.bodyLength == Self.size)
                 #expect(received.bodyTruncated)
                 #expect(received.bodySHA256 == generatedSHA256(length: Self.size))
-            }
+            } }
         }
 
         @Test func cancellingMidDownloadEndsWithCancelledAndStopsTheServerStream() async throws {

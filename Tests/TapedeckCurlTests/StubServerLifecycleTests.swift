@@ -43,6 +43,10 @@ private func rawGet(port: UInt16, path: String) throws -> String {
 extension Loopback {
     @Suite struct StubServerLifecycleTests {
         @Test func startAndStopLeaveNoThreadSocketOrPortBehind() async throws {
+            try await inIsolatedProcess("startAndStopLeaveNoThreadSocketOrPortBehind") { try countThreadsAndDescriptors() }
+        }
+
+        private func countThreadsAndDescriptors() throws {
             let threadsBefore = threadNames().filter { $0.hasPrefix("MHD") }.count
             let descriptorsBefore = openDescriptorCount()
             var ports: [UInt16] = []

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// Runs a test's body in a fresh copy of the test process, filtered to that one test, so process-wide accounting
+/// (peak RSS, threads, descriptors) sees nothing but it, whatever other test targets run meanwhile.
+///
+/// Inside the child (marked by `TAPEDECK_ISOLATED_TEST`), `body` runs; in the parent, the child's exit status and
+/// output become the test's result.
+func inIsolatedProcess(_ testName: String, _ body: () async throws -> Void) async throws {
+    let marker = "TAPEDECK_ISOLATED_TEST"
+    if ProcessInfo.processInfo.environment[marker] == testName {
+        try await body()
+        return
+    }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--testing-library", "swift-testing", "--filter", testName]
+    child.environment = ProcessInfo.processInfo.environment.merging([marker: testName]) { _, new in new }
+    let output = Pipe()
+    child.standardOutput = output
+    child.standardError = output
+    try child.run()
+    let transcript = output.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    let text = String(decoding: transcript, as: UTF8.self)
+    #expect(child.terminationStatus == 0, "isolated run of \(testName) failed:\n\(text)")
+    // The child must really have run the test, not filtered it away.
+    #expect(text.contains("Test \(testName)") && text.contains("passed"), "isolated run of \(testName) did not run it:\n\(text)")
+}
