@@ -9,10 +9,18 @@ extension StubResponse {
     /// ```swift
     /// server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: 100 << 20) }
     /// ```
-    public static func generatedHonoringRange(of request: RecordedRequest, totalLength: Int64) -> StubResponse {
+    /// With `pace`, the body is dribbled in chunks of `chunkSize` bytes every `interval`, so a client can be
+    /// interrupted part way.
+    public static func generatedHonoringRange(
+        of request: RecordedRequest, totalLength: Int64, pace: (chunkSize: Int, interval: Duration)? = nil
+    ) -> StubResponse {
+        func body(offset: Int64, length: Int64) -> StubBody {
+            guard let pace else { return offset == 0 ? .generated(length: length) : .generatedRange(offset: offset, length: length) }
+            return .chunked(ChunkedBody(generatedLength: length, offset: offset, chunkSize: pace.chunkSize, interval: pace.interval))
+        }
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes", "ETag": "\"generated-\(totalLength)\""]
         guard let header = request.headers["Range"], let range = ByteRange(header: header, totalLength: totalLength) else {
-            return StubResponse(headers: headers, body: .generated(length: totalLength))
+            return StubResponse(headers: headers, body: body(offset: 0, length: totalLength))
         }
         guard range.first < totalLength, range.first <= range.last else {
             headers["Content-Range"] = "bytes */\(totalLength)"
@@ -20,7 +28,7 @@ extension StubResponse {
         }
         headers["Content-Range"] = "bytes \(range.first)-\(range.last)/\(totalLength)"
         return StubResponse(status: 206, headers: headers,
-                            body: .generatedRange(offset: range.first, length: range.last - range.first + 1))
+                            body: body(offset: range.first, length: range.last - range.first + 1))
     }
 }
 

@@ -44,7 +44,7 @@ enum ResponseQueue {
         case .generatedRange(let offset, let length):
             return generatedResponse(offset: offset, length: length, connection: connection, core: core)
         case .chunked(let chunked):
-            let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated(offset: 0)
+            let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated(offset: chunked.generatedOffset)
             let producer = BodyProducer(source: source, length: chunked.length, chunkSize: chunked.chunkSize,
                                         interval: chunked.interval, connection: connection, core: core)
             return callbackResponse(size: tdk_mhd_size_unknown(), producer: producer, blockSize: chunked.chunkSize)

@@ -41,3 +41,16 @@ extension Loopback {
         }
     }
 }
+
+extension Loopback.ResumingDownloadTests {
+    @Test func pacedRangesStartAtTheirOffset() async throws {
+        try await withStubServer { server in
+            let total = self.total
+            server.route(.get, "/paced") { .generatedHonoringRange(of: $0, totalLength: total, pace: (50_000, .milliseconds(1))) }
+            let response = try await transport.send(HTTPRequest(url: server.url("/paced"), headers: ["Range": "bytes=123-"]))
+            #expect(response.statusCode == 206)
+            #expect(response.headers["Content-Range"] == "bytes 123-\(total - 1)/\(total)")
+            #expect(response.data == StubBody.generatedBytes(from: 123, count: Int(total) - 123))
+        }
+    }
+}
