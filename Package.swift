@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "TapedeckCore", targets: ["TapedeckCore"]),
         .library(name: "TapedeckCurl", targets: ["TapedeckCurl"]),
+        .library(name: "TapedeckCassette", targets: ["TapedeckCassette"]),
         .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
@@ -16,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     ],
     targets: [
         .systemLibrary(
@@ -30,11 +32,13 @@ let package = Package(
         ),
         .target(name: "TapedeckCore"),
         .target(name: "TapedeckCurl", dependencies: ["CCurl", "TapedeckCore"]),
+        .target(name: "TapedeckCassette", dependencies: ["TapedeckCore"]),
         .target(
             name: "TapedeckStubServer",
             dependencies: [
-                "CMicroHTTPD", "TapedeckCore",
+                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
@@ -56,7 +60,17 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TapedeckStubServerTests", dependencies: ["TapedeckStubServer", "TapedeckCurl"]),
-        .testTarget(name: "TapedeckTests", dependencies: ["Tapedeck", "TapedeckCurl", "TapedeckStubServer"]),
+        .testTarget(
+            name: "TapedeckCassetteTests",
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+        ),
+        .testTarget(
+            name: "TapedeckTests",
+            dependencies: [
+                "Tapedeck", "TapedeckCurl", "TapedeckStubServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,9 @@ final class Fixture: Sendable {
     let directory: URL
 
     init() throws {
-        server = try StubServer()
+        // A short journal: the default keeps 10,000 requests, which would grow the process's RSS while the
+        // round-trip benchmark runs and be counted as Tapedeck's.
+        server = try StubServer(configuration: .init(journalCapacity: 16))
         server.route(.get, "/small", response: .text("ok"))
         server.route(.get, "/big", response: StubResponse(body: .generated(length: Self.bigLength)))
         transport = CurlTransport()

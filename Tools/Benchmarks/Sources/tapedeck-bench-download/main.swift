@@ -25,7 +25,7 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 func serve() throws {
-    let server = try StubServer()
+    let server = try StubServer(configuration: .init(journalCapacity: 16))
     server.route(.get, "/small", response: .text("ok"))
     server.route(.get, "/big", response: StubResponse(body: .generated(length: bigLength)))
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A request serializer that sends parameters as a JSON body (AFNetworking's `AFJSONRequestSerializer`).
+///
+/// Methods in ``HTTPRequestSerializer/methodsEncodingParametersInURI`` (`GET`, `HEAD`, `DELETE`) still put the
+/// parameters in the query string, exactly as ``HTTPRequestSerializer`` does. Otherwise, when there are parameters,
+/// the body is `JSONSerialization` output of `parameters.foundationObject` and `Content-Type` is
+/// `application/json` unless the request already has one; without parameters the body is left alone.
+///
+/// Everything else (default headers, timeout, URI methods) comes from ``base``, whose properties can also be
+/// set directly on this serializer.
+///
+/// ```swift
+/// var serializer = JSONRequestSerializer()
+/// serializer.timeoutInterval = 10
+/// let request = try serializer.request(method: .post, url: URL(string: "http://127.0.0.1:8080/post")!,
+///                                      parameters: ["key": "value"])
+/// // body {"key":"value"}, Content-Type: application/json
+/// ```
+@dynamicMemberLookup
+public struct JSONRequestSerializer: RequestSerializer {
+    /// The default headers, timeout, URI methods and query encoding this serializer shares with
+    /// ``HTTPRequestSerializer``.
+    public var base: HTTPRequestSerializer
+    /// Options for `JSONSerialization` (e.g. `.sortedKeys`). Default none, as AFNetworking.
+    public var writingOptions: JSONSerialization.WritingOptions
+
+    /// Creates a serializer.
+    public init(
+        base: HTTPRequestSerializer = HTTPRequestSerializer(),
+        writingOptions: JSONSerialization.WritingOptions = []
+    ) {
+        self.base = base
+        self.writingOptions = writingOptions
+    }
+
+    /// Reads and writes ``base``'s properties, e.g. `serializer.defaultHeaders["X-Key"] = "1"`.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPRequestSerializer, Value>) -> Value {
+        get { base[keyPath: keyPath] }
+        set { base[keyPath: keyPath] = newValue }
+    }
+
+    /// A new request with ``base``'s defaults applied and `parameters` serialized.
+    ///
+    /// - Throws: ``RequestSerializationError/invalidJSONParameters(url:underlying:)`` (code -1016) when the
+    ///   parameters are not a JSON array or object or contain a NaN or infinite number.
+    public func request(method: HTTPMethod, url: URL, parameters: JSONValue?) throws -> HTTPRequest {
+        try serialize(base.makeRequest(method: method, url: url), parameters: parameters)
+    }
+
+    /// `request` with ``base``'s default headers added and `parameters` in its query (URI methods) or as a
+    /// JSON body.
+    ///
+    /// - Throws: as ``request(method:url:parameters:)``.
+    public func serialize(_ request: HTTPRequest, parameters: JSONValue?) throws -> HTTPRequest {
+        if base.encodesParametersInURI(request.method) {
+            return try base.serialize(request, parameters: parameters)
+        }
+        var result = base.applyingDefaultHeaders(to: request)
+        guard let parameters else { return result }
+        if !result.headers.contains("Content-Type") {
+            result.headers["Content-Type"] = "application/json"
+        }
+        let object = parameters.foundationObject
+        guard JSONSerialization.isValidJSONObject(object) else {
+            throw RequestSerializationError.invalidJSONParameters(url: request.url, underlying: nil)
+        }
+        do {
+            result.body = .data(try JSONSerialization.data(withJSONObject: object, options: writingOptions))
+        } catch {
+            throw RequestSerializationError.invalidJSONParameters(url: request.url, underlying: error)
+        }
+        return result
+    }
+
+    /// Sends `Authorization: Basic …` with every request; see
+    /// ``HTTPRequestSerializer/setAuthorization(username:password:)``.
+    public mutating func setAuthorization(username: String, password: String) {
+        base.setAuthorization(username: username, password: password)
+    }
+
+    /// Stops sending a default `Authorization` header.
+    public mutating func clearAuthorization() {
+        base.clearAuthorization()
+    }
+}

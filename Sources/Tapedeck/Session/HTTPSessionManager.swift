@@ -1,0 +1,290 @@
+import Foundation
+import Synchronization
+import TapedeckCurl
+
+/// HTTP verbs over a base URL with request and response serializers: AFNetworking's `AFHTTPSessionManager`.
+///
+/// Relative paths join the base URL the way AFNetworking joins them: a base path without a trailing slash gets one,
+/// relative paths resolve by RFC 3986 (`"users"` → `/v1/users`, `"/users"` → `/users`), and an absolute URL string
+/// replaces the base. Every verb comes in two styles: `async throws`, and AFNetworking's progress/success/failure
+/// closures (run on the completion queue).
+///
+/// ```swift
+/// let api = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1")!)
+/// let result = try await api.get("users", parameters: ["page": 2])
+/// let users = result.value as? JSONValue
+///
+/// api.post("users", parameters: ["name": "Ada"], success: { task, object in print(object ?? "") },
+///          failure: { task, error in print(error) })
+/// ```
+public final class HTTPSessionManager: Sendable {
+    /// The URL relative paths are resolved against (normalized to end with `/`).
+    public let baseURL: URL?
+    /// The underlying task manager (its response serializer and completion queue are this manager's).
+    public let session: SessionManager
+    private let serializer: Mutex<any RequestSerializer>
+
+    /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - baseURL: where relative paths point; `nil` means every path must be an absolute URL.
+    ///   - transport: where requests go; the live libcurl transport by default.
+    ///   - requestSerializer: how parameters are encoded; form/query encoding by default.
+    ///   - responseSerializer: how bodies are decoded; JSON by default.
+    public init(
+        baseURL: URL? = nil,
+        transport: any HTTPTransport = CurlTransport(),
+        requestSerializer: any RequestSerializer = HTTPRequestSerializer(),
+        responseSerializer: any ResponseSerializer = JSONResponseSerializer()
+    ) {
+        self.baseURL = baseURL.map(Self.normalizedBase)
+        session = SessionManager(transport: transport, responseSerializer: responseSerializer)
+        serializer = Mutex(requestSerializer)
+    }
+
+    /// How parameters become requests.
+    public var requestSerializer: any RequestSerializer {
+        get { serializer.withLock { $0 } }
+        set { serializer.withLock { $0 = newValue } }
+    }
+
+    /// How response bodies become values.
+    public var responseSerializer: any ResponseSerializer {
+        get { session.responseSerializer }
+        set { session.responseSerializer = newValue }
+    }
+
+    /// Where closures run.
+    public var completionQueue: DispatchQueue {
+        get { session.completionQueue }
+        set { session.completionQueue = newValue }
+    }
+
+    /// AFNetworking's rule: a base URL with a non-empty path gets a trailing slash, so relative paths append to it.
+    static func normalizedBase(_ url: URL) -> URL {
+        let path = url.path
+        guard !path.isEmpty, !path.hasSuffix("/") else { return url }
+        return url.appendingPathComponent("")
+    }
+
+    /// `path` resolved against ``baseURL`` (or parsed as an absolute URL).
+    public func url(for path: String) throws -> URL {
+        if let url = URL(string: path, relativeTo: baseURL)?.absoluteURL, url.scheme != nil, url.host != nil {
+            return url
+        }
+        throw RequestSerializationError.invalidURLString(path)
+    }
+
+    // MARK: - async
+
+    /// Sends a request built from `method`, `path` and `parameters`, and returns the serialized result.
+    ///
+    /// - Throws: ``RequestSerializationError`` before anything is sent; then the transport's `URLError` or a
+    ///   ``ResponseSerializationError``.
+    @discardableResult
+    public func request(
+        _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil
+    ) async throws -> SessionTaskResult {
+        let request = try makeRequest(method, path, parameters: parameters, headers: headers)
+        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress)
+        task.resume()
+        let result = await task.result
+        if let error = result.error { throw error }
+        return result
+    }
+
+    /// `GET`.
+    @discardableResult
+    public func get(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+                    progress: (@Sendable (Progress) -> Void)? = nil) async throws -> SessionTaskResult {
+        try await request(.get, path, parameters: parameters, headers: headers, downloadProgress: progress)
+    }
+
+    /// `HEAD`.
+    @discardableResult
+    public func head(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]) async throws -> SessionTaskResult {
+        try await request(.head, path, parameters: parameters, headers: headers)
+    }
+
+    /// `POST`.
+    @discardableResult
+    public func post(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+                     progress: (@Sendable (Progress) -> Void)? = nil) async throws -> SessionTaskResult {
+        try await request(.post, path, parameters: parameters, headers: headers, uploadProgress: progress)
+    }
+
+    /// `PUT`.
+    @discardableResult
+    public func put(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]) async throws -> SessionTaskResult {
+        try await request(.put, path, parameters: parameters, headers: headers)
+    }
+
+    /// `PATCH`.
+    @discardableResult
+    public func patch(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]) async throws -> SessionTaskResult {
+        try await request(.patch, path, parameters: parameters, headers: headers)
+    }
+
+    /// `DELETE`.
+    @discardableResult
+    public func delete(_ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]) async throws -> SessionTaskResult {
+        try await request(.delete, path, parameters: parameters, headers: headers)
+    }
+
+    /// A multipart `POST`: form fields from `parameters`, then the parts `constructingBody` adds. The body streams,
+    /// so large files keep memory flat.
+    @discardableResult
+    public func post(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        constructingBody: (inout MultipartFormData) throws -> Void,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async throws -> SessionTaskResult {
+        var request = try requestSerializer.multipartRequest(
+            method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
+        for field in headers { request.headers[field.name] = field.value }
+        let task = session.uploadTask(with: request, from: request.body, progress: progress)
+        task.resume()
+        let result = await task.result
+        if let error = result.error { throw error }
+        return result
+    }
+
+    // MARK: - AFNetworking-style closures
+
+    /// Creates and starts a task for `method` and `path`, AFNetworking style. When the request cannot be serialized,
+    /// no task is created (the result is `nil`) and `failure` runs asynchronously on the completion queue with the
+    /// serialization error.
+    @discardableResult
+    public func dataTask(
+        _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)? = nil,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)? = nil
+    ) -> SessionTask? {
+        let request: HTTPRequest
+        do {
+            request = try makeRequest(method, path, parameters: parameters, headers: headers)
+        } catch {
+            if let failure { completionQueue.async { failure(nil, error) } }
+            return nil
+        }
+        let box = TaskBox()
+        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress) { result in
+            let task = box.task
+            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
+        }
+        box.task = task
+        task.resume()
+        return task
+    }
+
+    /// `GET`, AFNetworking style.
+    @discardableResult
+    public func get(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.get, path, parameters: parameters, headers: headers, downloadProgress: progress, success: success, failure: failure)
+    }
+
+    /// `POST`, AFNetworking style.
+    @discardableResult
+    public func post(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.post, path, parameters: parameters, headers: headers, uploadProgress: progress, success: success, failure: failure)
+    }
+
+    /// Multipart `POST`, AFNetworking style.
+    @discardableResult
+    public func post(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        constructingBody: (inout MultipartFormData) throws -> Void,
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        var request: HTTPRequest
+        do {
+            request = try requestSerializer.multipartRequest(
+                method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
+            for field in headers { request.headers[field.name] = field.value }
+        } catch {
+            if let failure { completionQueue.async { failure(nil, error) } }
+            return nil
+        }
+        let box = TaskBox()
+        let task = session.uploadTask(with: request, from: request.body, progress: progress) { result in
+            let task = box.task
+            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
+        }
+        box.task = task
+        task.resume()
+        return task
+    }
+
+    /// `HEAD`, AFNetworking style.
+    @discardableResult
+    public func head(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.head, path, parameters: parameters, headers: headers, success: { task, _ in success?(task) }, failure: failure)
+    }
+
+    /// `PUT`, AFNetworking style.
+    @discardableResult
+    public func put(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.put, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+
+    /// `PATCH`, AFNetworking style.
+    @discardableResult
+    public func patch(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.patch, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+
+    /// `DELETE`, AFNetworking style.
+    @discardableResult
+    public func delete(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.delete, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+
+    // MARK: - Building requests
+
+    private func makeRequest(_ method: HTTPMethod, _ path: String, parameters: JSONValue?, headers: HTTPHeaders) throws -> HTTPRequest {
+        var request = try requestSerializer.request(method: method, url: try url(for: path), parameters: parameters)
+        for field in headers { request.headers[field.name] = field.value }
+        return request
+    }
+}
+
+/// Hands a task to its own completion closure, which is created before the task exists.
+private final class TaskBox: Sendable {
+    private let storage = Mutex<SessionTask?>(nil)
+    var task: SessionTask? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,280 @@
+import Crypto
+import Foundation
+import Synchronization
+import Testing
+import Tapedeck
+import TapedeckCurl
+import TapedeckStubServer
+
+/// A thread-safe box for values handed to closures.
+final class Collected<Value: Sendable>: Sendable {
+    private let storage: Mutex<[Value]>
+    init() { storage = Mutex([]) }
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
+}
+
+private func temporaryURL(_ name: String = UUID().uuidString) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-session-\(name)")
+}
+
+private func sha256(_ url: URL) throws -> String {
+    SHA256.hash(data: try Data(contentsOf: url)).map { String(format: "%02x", $0) }.joined()
+}
+
+@Suite struct SessionManagerTests {
+    let server: StubServer
+    let manager: SessionManager
+
+    init() throws {
+        server = try StubServer.httpbin()
+        manager = SessionManager(transport: CurlTransport())
+    }
+
+    @Test func aDataTaskDeliversTheSerializedJSON() async throws {
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/get?x=1")))
+        #expect(task.state == .suspended)
+        task.resume()
+        let result = await task.result
+        #expect(result.error == nil)
+        #expect(result.response?.statusCode == 200)
+        let json = try #require(result.value as? JSONValue)
+        #expect(json["args"]?["x"]?.stringValue == "1")
+        #expect(task.state == .completed)
+        #expect(task.downloadProgress.fractionCompleted == 1.0)
+        server.stop()
+    }
+
+    @Test func completionHandlersRunOnTheCompletionQueue() async throws {
+        let queue = DispatchQueue(label: "test.completion")
+        queue.setSpecific(key: QueueKey.key, value: "test.completion")
+        manager.completionQueue = queue
+        let onQueue = Collected<Bool>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            manager.dataTask(with: HTTPRequest(url: server.url("/get"))) { _ in
+                onQueue.append(DispatchQueue.getSpecific(key: QueueKey.key) == "test.completion")
+                continuation.resume()
+            }.resume()
+        }
+        #expect(onQueue.values == [true])
+        server.stop()
+    }
+
+    @Test func aBadStatusIsAResponseSerializationErrorWithTheBody() async throws {
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/status/404")))
+        task.resume()
+        let error = try #require(await task.result.error as? NSError)
+        #expect(error.domain == ResponseSerializationError.errorDomain)
+        #expect(error.code == -1011)
+        server.stop()
+    }
+
+    @Test func uploadsFromDataFileAndStreamArriveWhole() async throws {
+        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        let file = temporaryURL()
+        try payload.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let stream = HTTPBodyStream(length: Int64(payload.count)) {
+            AsyncThrowingStream<Data, any Error> { continuation in
+                stride(from: 0, to: payload.count, by: 70_000).forEach {
+                    continuation.yield(payload[$0..<min($0 + 70_000, payload.count)])
+                }
+                continuation.finish()
+            }
+        }
+        manager.responseSerializer = HTTPResponseSerializer()
+        for body in [HTTPRequestBody.data(payload), .file(file), .stream(stream)] {
+            let fractions = Collected<Double>()
+            let task = manager.uploadTask(with: HTTPRequest(method: .put, url: server.url("/put")), from: body,
+                                          progress: { fractions.append($0.fractionCompleted) })
+            task.resume()
+            let result = await task.result
+            #expect(result.error == nil)
+            #expect(task.uploadProgress.fractionCompleted == 1.0)
+            let received = try #require(server.journal.entries.last)
+            #expect(received.body == payload)
+        }
+        server.stop()
+    }
+
+    @Test func aDownloadIsMovedToItsDestinationAndTheTemporaryFileRemoved() async throws {
+        let destination = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let temporaries = Collected<URL>()
+        let moved = Collected<URL>()
+        let observer = NotificationCenter.default.addObserver(forName: .tapedeckDownloadDidMoveFile, object: nil, queue: nil) { note in
+            if let url = note.userInfo?[SessionNotificationKey.fileURL] as? URL { moved.append(url) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let task = manager.downloadTask(with: HTTPRequest(url: server.url("/bytes/200000")), destination: { temporary, response in
+            temporaries.append(temporary)
+            #expect(response.statusCode == 200)
+            return destination
+        })
+        task.resume()
+        let result = await task.result
+        #expect(result.error == nil)
+        #expect(result.fileURL == destination)
+        #expect(try Data(contentsOf: destination) == StubBody.generatedBytes(from: 0, count: 200_000))
+        let temporary = try #require(temporaries.values.first)
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        #expect(moved.values.contains(destination))
+        #expect(task.downloadProgress.fractionCompleted == 1.0)
+        server.stop()
+    }
+
+    @Test func aDestinationThatCannotBeWrittenFailsTheTaskAndSaysSo() async throws {
+        let failures = Collected<String>()
+        let observer = NotificationCenter.default.addObserver(forName: .tapedeckDownloadDidFailToMoveFile, object: nil, queue: nil) { _ in
+            failures.append("failed")
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let task = manager.downloadTask(with: HTTPRequest(url: server.url("/bytes/10")), destination: { _, _ in
+            URL(fileURLWithPath: "/nonexistent-\(UUID())/file")
+        })
+        task.resume()
+        #expect(await task.result.error != nil)
+        #expect(failures.values == ["failed"])
+        server.stop()
+    }
+
+    @Test func cancellingHalfwayAndResumingContinuesWithARange() async throws {
+        let total: Int64 = 100 << 20
+        server.route(.get, "/large") { .generatedHonoringRange(of: $0, totalLength: total, pace: (1 << 20, .milliseconds(10))) }
+        let firstTask = manager.downloadTask(with: HTTPRequest(url: server.url("/large")))
+        firstTask.resume()
+        while firstTask.downloadProgress.fractionCompleted < 0.5 { try await Task.sleep(for: .milliseconds(5)) }
+        let resumeData = try #require(await firstTask.cancelProducingResumeData())
+        #expect(await firstTask.result.error.map { ($0 as? URLError)?.code } == .cancelled)
+
+        let destination = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
+        resumed.resume()
+        let result = await resumed.result
+        #expect(result.error == nil)
+        #expect(result.response?.statusCode == 206)
+        let ranges = server.journal.entries.compactMap { $0.headers["Range"] }
+        #expect(ranges.count == 1)
+        let offset = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
+        #expect(offset >= total / 2 && offset < total)
+        #expect(try sha256(destination) == generatedSHA256(length: total))
+        server.stop()
+    }
+
+    @Test func resumingAgainstAServerThatIgnoresRangeRestartsCleanly() async throws {
+        let total: Int64 = 4 << 20
+        server.route(.get, "/norange", response: StubResponse(body: .chunked(ChunkedBody(
+            generatedLength: total, chunkSize: 256 << 10, interval: .milliseconds(10)))))
+        let firstTask = manager.downloadTask(with: HTTPRequest(url: server.url("/norange")))
+        firstTask.resume()
+        while firstTask.downloadProgress.completedUnitCount < 512 << 10 { try await Task.sleep(for: .milliseconds(5)) }
+        let resumeData = try #require(await firstTask.cancelProducingResumeData())
+        let destination = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
+        resumed.resume()
+        let result = await resumed.result
+        #expect(result.response?.statusCode == 200)
+        #expect(try Data(contentsOf: destination) == StubBody.generatedBytes(from: 0, count: Int(total)))
+        server.stop()
+    }
+
+    @Test func suspendingAndResumingADownloadContinuesIt() async throws {
+        let total: Int64 = 8 << 20
+        server.route(.get, "/pausable") { .generatedHonoringRange(of: $0, totalLength: total, pace: (256 << 10, .milliseconds(10))) }
+        let task = manager.downloadTask(with: HTTPRequest(url: server.url("/pausable")))
+        let events = Collected<String>()
+        let stream = manager.events()
+        let listener = Task {
+            for await event in stream {
+                switch event {
+                case .taskDidResume: events.append("resume")
+                case .taskDidSuspend: events.append("suspend")
+                case .taskDidComplete: events.append("complete"); return
+                default: break
+                }
+            }
+        }
+        task.resume()
+        while task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+        task.suspend()
+        #expect(task.state == .suspended)
+        task.resume()
+        let result = await task.result
+        await listener.value
+        #expect(result.error == nil)
+        let file = try #require(result.fileURL)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
+        #expect(server.journal.entries.contains { $0.headers["Range"] != nil })
+        #expect(events.values == ["resume", "suspend", "resume", "complete"])
+        server.stop()
+    }
+
+    @Test func invalidateAndCancelCancelsRunningTasksAndRefusesNewOnes() async throws {
+        server.route(.get, "/slow", response: StubResponse(body: .data(Data("late".utf8)), delay: .seconds(5)))
+        let running = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
+        running.resume()
+        manager.invalidateAndCancel()
+        #expect((await running.result.error as? URLError)?.code == .cancelled)
+        let refused = manager.dataTask(with: HTTPRequest(url: server.url("/get")))
+        refused.resume()
+        let error = try #require(await refused.result.error as? URLError)
+        #expect(error.code == .cancelled)
+        #expect(error.localizedDescription.contains("invalidated"))
+        server.stop()
+    }
+
+    @Test func finishTasksAndInvalidateWaitsForRunningTasks() async throws {
+        server.route(.get, "/soon", response: StubResponse(body: .data(Data("ok".utf8)), delay: .milliseconds(200)))
+        manager.responseSerializer = HTTPResponseSerializer()
+        let running = manager.dataTask(with: HTTPRequest(url: server.url("/soon")))
+        running.resume()
+        await manager.finishTasksAndInvalidate()
+        #expect(running.state == .completed)
+        #expect(await running.result.data == Data("ok".utf8))
+        server.stop()
+    }
+
+    @Test func completionNotificationsCarryTheResponseAndData() async throws {
+        let infos = Collected<String>()
+        let observer = NotificationCenter.default.addObserver(forName: .tapedeckTaskDidComplete, object: nil, queue: nil) { note in
+            if note.userInfo?[SessionNotificationKey.response] is HTTPResponseHead,
+               note.userInfo?[SessionNotificationKey.responseData] is Data {
+                infos.append("complete")
+            }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/json")))
+        task.resume()
+        _ = await task.result
+        #expect(infos.values.contains("complete"))
+        server.stop()
+    }
+
+    @Test func unreadableResumeDataIsAClearError() {
+        #expect {
+            _ = try manager.downloadTask(withResumeData: Data("junk".utf8))
+        } throws: { error in
+            "\(error)".contains("not readable Tapedeck resume data")
+        }
+        server.stop()
+    }
+}
+
+private enum QueueKey {
+    static let key = DispatchSpecificKey<String>()
+}
+
+/// SHA-256 of `length` generated bytes (see `StubBody.generated`), computed in pieces.
+func generatedSHA256(length: Int64) -> String {
+    var hasher = SHA256()
+    var offset: Int64 = 0
+    while offset < length {
+        let count = Int(min(4 << 20, length - offset))
+        hasher.update(data: StubBody.generatedBytes(from: offset, count: count))
+        offset += Int64(count)
+    }
+    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+}
