@@ -19,6 +19,9 @@ final class BodyProducer {
     let connection: ConnectionHandle
     let core: StubServerCore
     private var nextDue: ContinuousClock.Instant?
+    /// Bytes produced since the last pause; a pause comes after every `chunkSize` bytes, however many reads
+    /// libmicrohttpd splits a chunk into.
+    private var producedInChunk = 0
 
     init(source: Source, length: Int64, chunkSize: Int, interval: Duration, connection: ConnectionHandle, core: StubServerCore) {
         self.source = source
@@ -37,7 +40,7 @@ final class BodyProducer {
             core.suspend(connection, until: nextDue)
             return 0
         }
-        let count = Int(min(Int64(min(buffer.count, chunkSize)), length - position))
+        let count = Int(min(Int64(min(buffer.count, chunkSize - producedInChunk)), length - position))
         switch source {
         case .data(let data):
             data.withUnsafeBytes { bytes in
@@ -46,7 +49,11 @@ final class BodyProducer {
         case .generated(let offset):
             GeneratedBytes.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), from: offset + position)
         }
-        if interval > .zero { nextDue = ContinuousClock.now + interval }
+        producedInChunk += count
+        if producedInChunk == chunkSize {
+            producedInChunk = 0
+            if interval > .zero { nextDue = ContinuousClock.now + interval }
+        }
         return count
     }
 }
