@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let resumeData = await task.cancelProducingResumeData()
-/// let resumed = manager.downloadTask(withResumeData: resumeData!) { _, _ in destination }
+/// let resumed = try manager.downloadTask(withResumeData: resumeData!) { _, _ in destination }
 /// resumed.resume()
 /// ```
 public struct DownloadResumeData: Codable, Sendable, Hashable {

@@ -61,10 +61,20 @@ public final class SessionManager: Sendable {
     // MARK: Creating tasks
 
     /// A task that sends `request` as it is and collects the response in memory.
+    ///
+    /// A trailing closure is the completion handler: `manager.dataTask(with: request) { result in … }`.
     public func dataTask(
         with request: HTTPRequest,
-        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
-        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
+        completion: (@Sendable (SessionTaskResult) -> Void)? = nil
+    ) -> SessionTask {
+        makeTask(.data, request, SessionTask.Handlers(completion: completion))
+    }
+
+    /// A task that sends `request` as it is and collects the response in memory, reporting progress both ways.
+    public func dataTask(
+        with request: HTTPRequest,
+        uploadProgress: (@Sendable (Progress) -> Void)?,
+        downloadProgress: (@Sendable (Progress) -> Void)?,
         completion: (@Sendable (SessionTaskResult) -> Void)? = nil
     ) -> SessionTask {
         makeTask(.data, request, SessionTask.Handlers(uploadProgress: uploadProgress, downloadProgress: downloadProgress, completion: completion))
@@ -74,7 +84,16 @@ public final class SessionManager: Sendable {
     public func uploadTask(
         with request: HTTPRequest,
         from body: HTTPRequestBody,
-        progress: (@Sendable (Progress) -> Void)? = nil,
+        completion: (@Sendable (SessionTaskResult) -> Void)? = nil
+    ) -> SessionTask {
+        uploadTask(with: request, from: body, progress: nil, completion: completion)
+    }
+
+    /// A task that uploads `body` (data, a file, or a stream) with `request`, reporting upload progress.
+    public func uploadTask(
+        with request: HTTPRequest,
+        from body: HTTPRequestBody,
+        progress: (@Sendable (Progress) -> Void)?,
         completion: (@Sendable (SessionTaskResult) -> Void)? = nil
     ) -> SessionTask {
         var request = request
@@ -84,10 +103,21 @@ public final class SessionManager: Sendable {
 
     /// A task that downloads to a temporary file, then moves it to the URL `destination` returns (replacing any
     /// file there). Without a destination the result's `fileURL` is the temporary file, which is yours to remove.
+    ///
+    /// A trailing closure is the destination: `manager.downloadTask(with: request) { temporary, response in … }`.
     public func downloadTask(
         with request: HTTPRequest,
-        progress: (@Sendable (Progress) -> Void)? = nil,
         destination: (@Sendable (URL, HTTPResponseHead) -> URL)? = nil,
+        completion: (@Sendable (SessionTaskResult) -> Void)? = nil
+    ) -> SessionTask {
+        downloadTask(with: request, progress: nil, destination: destination, completion: completion)
+    }
+
+    /// A download task that also reports its progress (see ``downloadTask(with:destination:completion:)``).
+    public func downloadTask(
+        with request: HTTPRequest,
+        progress: (@Sendable (Progress) -> Void)?,
+        destination: (@Sendable (URL, HTTPResponseHead) -> URL)?,
         completion: (@Sendable (SessionTaskResult) -> Void)? = nil
     ) -> SessionTask {
         makeTask(.download, request, SessionTask.Handlers(downloadProgress: progress, completion: completion, destination: destination))
@@ -99,8 +129,17 @@ public final class SessionManager: Sendable {
     /// - Throws: ``DownloadResumeData/DecodingError`` when the data is not readable resume data.
     public func downloadTask(
         withResumeData resumeData: Data,
-        progress: (@Sendable (Progress) -> Void)? = nil,
         destination: (@Sendable (URL, HTTPResponseHead) -> URL)? = nil,
+        completion: (@Sendable (SessionTaskResult) -> Void)? = nil
+    ) throws -> SessionTask {
+        try downloadTask(withResumeData: resumeData, progress: nil, destination: destination, completion: completion)
+    }
+
+    /// A resumed download that also reports its progress (see ``downloadTask(withResumeData:destination:completion:)``).
+    public func downloadTask(
+        withResumeData resumeData: Data,
+        progress: (@Sendable (Progress) -> Void)?,
+        destination: (@Sendable (URL, HTTPResponseHead) -> URL)?,
         completion: (@Sendable (SessionTaskResult) -> Void)? = nil
     ) throws -> SessionTask {
         let resume = try DownloadResumeData(data: resumeData)

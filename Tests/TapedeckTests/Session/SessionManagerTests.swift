@@ -61,11 +61,14 @@ private func sha256(_ url: URL) throws -> String {
     }
 
     @Test func aBadStatusIsAResponseSerializationErrorWithTheBody() async throws {
-        let task = manager.dataTask(with: HTTPRequest(url: server.url("/status/404")))
+        server.route(.get, "/missing", response: .text("no such thing", status: 404))
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/missing")))
         task.resume()
-        let error = try #require(await task.result.error as? NSError)
+        let error = try #require(await task.result.error) as NSError
         #expect(error.domain == ResponseSerializationError.errorDomain)
         #expect(error.code == -1011)
+        #expect(error.userInfo[ResponseSerializationError.dataKey] as? Data == Data("no such thing".utf8))
+        #expect(error.userInfo[NSURLErrorFailingURLErrorKey] as? URL == server.url("/missing"))
         server.stop()
     }
 
@@ -143,7 +146,8 @@ private func sha256(_ url: URL) throws -> String {
         server.route(.get, "/large") { .generatedHonoringRange(of: $0, totalLength: total, pace: (1 << 20, .milliseconds(10))) }
         let firstTask = manager.downloadTask(with: HTTPRequest(url: server.url("/large")))
         firstTask.resume()
-        while firstTask.downloadProgress.fractionCompleted < 0.5 { try await Task.sleep(for: .milliseconds(5)) }
+        // The paced body is chunked (no Content-Length), so progress counts bytes against an unknown total.
+        while firstTask.downloadProgress.completedUnitCount < total / 2 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
         #expect(await firstTask.result.error.map { ($0 as? URLError)?.code } == .cancelled)
 
