@@ -174,7 +174,9 @@ public final class SessionTask: Sendable {
                 case .responseHead(let head):
                     base = head.statusCode == 206 ? resumedOffset : 0
                     storage.withLock { $0.response = head }
-                    if let length = head.expectedContentLength { downloadProgress.totalUnitCount = base + length }
+                    if request.method != .head, let length = head.expectedContentLength {
+                        downloadProgress.setTotalUnitCount(base + length)
+                    }
                 case .uploadProgress(let progress):
                     update(uploadProgress, progress, base: 0, handler: handlers.uploadProgress)
                 case .downloadProgress(let progress):
@@ -203,7 +205,7 @@ public final class SessionTask: Sendable {
     }
 
     private func update(_ progress: Progress, _ value: TransferProgress, base: Int64, handler: (@Sendable (Progress) -> Void)?) {
-        if let total = value.total { progress.totalUnitCount = base + total }
+        if let total = value.total { progress.setTotalUnitCount(base + total) }
         progress.completedUnitCount = base + value.completed
         if let handler { session.completionQueue.async { handler(progress) } }
     }
@@ -225,7 +227,7 @@ public final class SessionTask: Sendable {
     private func markFinished(_ progress: Progress, handler: (@Sendable (Progress) -> Void)?, skipIfUnstarted: Bool) {
         if skipIfUnstarted && progress.completedUnitCount == 0 && progress.totalUnitCount <= 0 { return }
         let done = max(progress.completedUnitCount, progress.totalUnitCount, 0)
-        progress.totalUnitCount = done
+        progress.setTotalUnitCount(done)
         progress.completedUnitCount = done
         if let handler { session.completionQueue.async { handler(progress) } }
     }
