@@ -50,6 +50,18 @@ static inline uint16_t tdk_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/// The socket of a connection, or -1 (`MHD_get_connection_info` is variadic).
+static inline int tdk_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The peer's address of a connection, or NULL.
+static inline const struct sockaddr *tdk_mhd_connection_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 static inline ssize_t tdk_mhd_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t tdk_mhd_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t tdk_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

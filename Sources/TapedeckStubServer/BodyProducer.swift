@@ -19,6 +19,8 @@ final class BodyProducer {
     let connection: ConnectionHandle
     let core: StubServerCore
     private var nextDue: ContinuousClock.Instant?
+    /// When set, the body fails after this many bytes (the connection is dropped).
+    var cutAt: Int64?
     /// Bytes produced since the last pause; a pause comes after every `chunkSize` bytes, however many reads
     /// libmicrohttpd splits a chunk into.
     private var producedInChunk = 0

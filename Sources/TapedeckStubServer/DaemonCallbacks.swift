@@ -9,6 +9,12 @@ private func core(_ context: UnsafeMutableRawPointer?) -> StubServerCore {
     Unmanaged<StubServerCore>.fromOpaque(context!).takeUnretainedValue()
 }
 
+/// What the server does for a request once any delay is over.
+enum StubAction {
+    case respond(StubResponse)
+    case fault(StubFault)
+}
+
 let stubURICallback: tdk_mhd_uri_log_callback = { context, uri, _ in
     let target = uri.map { String(cString: $0) } ?? "/"
     let request = IncomingRequest(rawTarget: target, bodyLimit: core(context).configuration.maximumBodyInMemory)
@@ -38,19 +44,54 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
     }
     let server = core(context)
     let handle = ConnectionHandle(pointer: connection)
-    if let delayed = request.delayedResponse {
-        // Called again after the delay's resume: answer now.
-        request.delayedResponse = nil
-        return ResponseQueue.queue(delayed, on: handle, core: server)
+    // Resumed at stop after never answering: close.
+    if request.hanging { return .NO }
+    if let delayed = request.delayedAction {
+        // Called again after the delay's resume: act now.
+        request.delayedAction = nil
+        return perform(delayed, request: request, on: handle, core: server)
     }
-    let recorded = server.journal.append(request.recorded())
-    let response = server.routes.response(for: recorded)
-    if response.delay > .zero, !server.isStopping {
-        request.delayedResponse = response
-        server.suspend(handle, until: ContinuousClock.now + response.delay)
+    var recorded = request.recorded()
+    if let admin = server.admin, admin.handles(path: recorded.path) {
+        let response = admin.respond(to: recorded, peer: PeerAddress(tdk_mhd_connection_client_address(connection)))
+        return ResponseQueue.queue(response, on: handle, core: server)
+    }
+    let action: StubAction
+    var delay = Duration.zero
+    if let stub = server.stubs.resolve(recorded) {
+        recorded.matchedStubID = stub.id
+        server.journal.append(recorded)
+        if case .fault(let fault) = stub.responder {
+            action = .fault(fault)
+            delay = stub.delay?.next() ?? .zero
+        } else {
+            let response = stub.response(to: recorded)
+            action = .respond(response)
+            delay = response.delay
+        }
+    } else {
+        server.journal.append(recorded)
+        action = .respond(server.stubs.notFoundResponse(for: recorded))
+    }
+    if delay > .zero, !server.isStopping {
+        request.delayedAction = action
+        server.suspend(handle, until: ContinuousClock.now + delay)
         return .YES
     }
-    return ResponseQueue.queue(response, on: handle, core: server)
+    return perform(action, request: request, on: handle, core: server)
+}
+
+private func perform(_ action: StubAction, request: IncomingRequest, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
+    switch action {
+    case .respond(let response):
+        return ResponseQueue.queue(response, on: connection, core: core)
+    case .fault(.noResponse):
+        request.hanging = true
+        core.suspendUntilStop(connection)
+        return core.isStopping ? .NO : .YES
+    case .fault(let fault):
+        return FaultInjector.inject(fault, on: connection, core: core)
+    }
 }
 
 private func collectHeaders(_ connection: OpaquePointer) -> HTTPHeaders {

@@ -11,8 +11,11 @@ final class IncomingRequest {
     var version = ""
     var headers = HTTPHeaders()
     var headersCollected = false
-    /// A response waiting out its delay while the connection is suspended.
-    var delayedResponse: StubResponse?
+    /// What the server will do once a delay is over, while the connection is suspended.
+    var delayedAction: StubAction?
+    /// Set when the request is never answered (``StubFault/noResponse``): when the connection is resumed (at stop)
+    /// it is closed.
+    var hanging = false
     private(set) var body = Data()
     private(set) var bodyLength: Int64 = 0
     private(set) var bodyTruncated = false
@@ -39,10 +42,24 @@ final class IncomingRequest {
     /// The request as handlers and the journal see it.
     func recorded() -> RecordedRequest {
         let (path, query) = Self.split(target: rawTarget)
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = bodyLength == 0 ? Self.emptyBodyDigest : Self.hex(hasher.finalize())
         return RecordedRequest(
             method: method, path: path, query: query, version: version, headers: headers, body: body,
             bodyLength: bodyLength, bodyTruncated: bodyTruncated, bodySHA256: digest, receivedAt: receivedAt)
+    }
+
+    private static let emptyBodyDigest = hex(SHA256.hash(data: Data()))
+
+    /// Lowercase hex, without `String(format:)` (this runs for every request).
+    static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Splits a request target into its path and raw query (without `?`); a fragment is dropped.

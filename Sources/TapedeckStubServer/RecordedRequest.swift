@@ -25,12 +25,14 @@ public struct RecordedRequest: Sendable, Hashable {
     public var bodySHA256: String
     /// When the request's headers arrived.
     public var receivedAt: Date
+    /// The ID of the stub that answered, or `nil` when none matched (the request got a 404).
+    public var matchedStubID: Stub.ID?
 
     /// Creates a recorded request (the server builds these; tests may too).
     public init(
         sequenceNumber: Int = 0, method: HTTPMethod, path: String, query: String? = nil, version: String = "HTTP/1.1",
         headers: HTTPHeaders = [:], body: Data = Data(), bodyLength: Int64? = nil, bodyTruncated: Bool = false,
-        bodySHA256: String = "", receivedAt: Date = Date()
+        bodySHA256: String = "", receivedAt: Date = Date(), matchedStubID: Stub.ID? = nil
     ) {
         self.sequenceNumber = sequenceNumber
         self.method = method
@@ -43,6 +45,7 @@ public struct RecordedRequest: Sendable, Hashable {
         self.bodyTruncated = bodyTruncated
         self.bodySHA256 = bodySHA256
         self.receivedAt = receivedAt
+        self.matchedStubID = matchedStubID
     }
 
     /// The decoded query items, in order (`+` is not treated as a space).

@@ -1,11 +1,18 @@
 import Synchronization
 
 /// The requests a stub server has received, oldest first, capped so a long run cannot grow without bound.
+/// Appending is constant time (a ring buffer), so a full journal costs nothing per request.
 public final class RequestJournal: Sendable {
     private struct State {
-        var entries: [RecordedRequest] = []
+        var ring: [RecordedRequest] = []
+        /// Index of the oldest entry once the ring is full.
+        var head = 0
         var nextSequenceNumber = 1
         var dropped = 0
+
+        var ordered: [RecordedRequest] {
+            head == 0 ? ring : Array(ring[head...] + ring[..<head])
+        }
     }
 
     private let state = Mutex(State())
@@ -24,18 +31,19 @@ public final class RequestJournal: Sendable {
             var numbered = request
             numbered.sequenceNumber = state.nextSequenceNumber
             state.nextSequenceNumber += 1
-            state.entries.append(numbered)
-            if state.entries.count > capacity {
-                let excess = state.entries.count - capacity
-                state.entries.removeFirst(excess)
-                state.dropped += excess
+            if state.ring.count < capacity {
+                state.ring.append(numbered)
+            } else {
+                state.ring[state.head] = numbered
+                state.head = (state.head + 1) % capacity
+                state.dropped += 1
             }
             return numbered
         }
     }
 
     /// Every kept request, oldest first.
-    public var entries: [RecordedRequest] { state.withLock { $0.entries } }
+    public var entries: [RecordedRequest] { state.withLock { $0.ordered } }
 
     /// How many requests were dropped because the journal was full.
     public var droppedCount: Int { state.withLock { $0.dropped } }
@@ -43,7 +51,8 @@ public final class RequestJournal: Sendable {
     /// Forgets every request; numbering continues.
     public func removeAll() {
         state.withLock { state in
-            state.entries.removeAll()
+            state.ring.removeAll()
+            state.head = 0
             state.dropped = 0
         }
     }

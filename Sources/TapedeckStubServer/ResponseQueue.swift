@@ -40,7 +40,7 @@ enum ResponseQueue {
                                         interval: .zero, connection: connection, core: core)
             return callbackResponse(size: UInt64(data.count), producer: producer)
         case .generated(let length):
-            return generatedResponse(offset: 0, length: length, connection: connection, core: core)
+            return generatedResponse(offset: 0, length: length, connection: connection, core: core, cutAt: stub.truncateAfter)
         case .generatedRange(let offset, let length):
             return generatedResponse(offset: offset, length: length, connection: connection, core: core)
         case .chunked(let chunked):
@@ -61,9 +61,12 @@ enum ResponseQueue {
         }
     }
 
-    private static func generatedResponse(offset: Int64, length: Int64, connection: ConnectionHandle, core: StubServerCore) -> OpaquePointer? {
+    private static func generatedResponse(
+        offset: Int64, length: Int64, connection: ConnectionHandle, core: StubServerCore, cutAt: Int64? = nil
+    ) -> OpaquePointer? {
         let producer = BodyProducer(source: .generated(offset: max(0, offset)), length: max(0, length), chunkSize: blockSize,
                                     interval: .zero, connection: connection, core: core)
+        producer.cutAt = cutAt
         return callbackResponse(size: UInt64(max(0, length)), producer: producer)
     }
 

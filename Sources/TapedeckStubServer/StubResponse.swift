@@ -18,6 +18,9 @@ public struct StubResponse: Sendable {
     /// How long the server waits before answering. The connection is suspended meanwhile, so a delay never
     /// blocks a daemon thread.
     public var delay: Duration
+    /// When set, the body producer fails after this many bytes, so the connection drops mid-body
+    /// (``StubFault/partialBody(sent:declared:)``).
+    var truncateAfter: Int64?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty, delay: Duration = .zero) {

@@ -32,6 +32,12 @@ public final class StubServer: Sendable {
         public var connectionTimeout: Int
         /// Serve HTTPS with this identity instead of plain HTTP.
         public var tls: TLSIdentity?
+        /// Host names that ``StubServer/transport(configuration:)`` routes to this server, e.g. `api.example.com`.
+        public var hostNames: [String]
+        /// Anchors ``StubServer/transport(configuration:)`` trusts: the CA that issued ``tls``.
+        public var trustedCertificates: [TLSSettings.Certificate]
+        /// The admin API, or `nil` (the default) for none. See ``AdminConfiguration``.
+        public var admin: AdminConfiguration?
 
         /// Creates a configuration.
         public init(
@@ -41,9 +47,15 @@ public final class StubServer: Sendable {
             journalCapacity: Int = 10_000,
             maximumBodyInMemory: Int = 8 << 20,
             connectionTimeout: Int = 60,
-            tls: TLSIdentity? = nil
+            tls: TLSIdentity? = nil,
+            hostNames: [String] = [],
+            trustedCertificates: [TLSSettings.Certificate] = [],
+            admin: AdminConfiguration? = nil
         ) {
             self.tls = tls
+            self.hostNames = hostNames
+            self.trustedCertificates = trustedCertificates
+            self.admin = admin
             self.host = host
             self.port = port
             self.threadCount = threadCount
@@ -74,7 +86,7 @@ public final class StubServer: Sendable {
         let pointer: OpaquePointer
     }
 
-    private let core: StubServerCore
+    let core: StubServerCore
     private let daemon = Mutex<Daemon?>(nil)
     /// The port the server listens on.
     public let port: UInt16
@@ -96,6 +108,9 @@ public final class StubServer: Sendable {
     /// Whether the server speaks HTTPS.
     public var usesTLS: Bool { core.configuration.tls != nil }
 
+    /// The configuration the server was started with.
+    public var configuration: Configuration { core.configuration }
+
     /// The base URL, e.g. `http://127.0.0.1:49152`.
     public var baseURL: URL {
         let literal = host.contains(":") ? "[\(host)]" : host
@@ -109,26 +124,6 @@ public final class StubServer: Sendable {
 
     /// Every request received so far (bounded by ``Configuration/journalCapacity``).
     public var journal: RequestJournal { core.journal }
-
-    /// Answers `method` + `path` with a fixed response. A later route for the same request wins.
-    public func route(_ method: HTTPMethod?, _ path: String, response: StubResponse) {
-        core.routes.add(StubRoute(method: method, path: path) { _ in response })
-    }
-
-    /// Answers `method` + `path` with what `handler` builds from the request.
-    public func route(_ method: HTTPMethod?, _ path: String, handler: @escaping @Sendable (RecordedRequest) -> StubResponse) {
-        core.routes.add(StubRoute(method: method, path: path, responder: handler))
-    }
-
-    /// Adds a route.
-    public func add(_ route: StubRoute) {
-        core.routes.add(route)
-    }
-
-    /// Removes every route; the journal is kept.
-    public func removeAllRoutes() {
-        core.routes.removeAll()
-    }
 
     /// Stops listening, closes every connection and joins the daemon's threads. Safe to call more than once.
     public func stop() {

@@ -10,10 +10,11 @@ struct ConnectionHandle: Hashable, @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// What the daemon's callbacks share: routes, journal, limits, and the connections paused for pacing.
+/// What the daemon's callbacks share: stubs, journal, admin API, limits, and the connections paused for pacing.
 final class StubServerCore: Sendable {
-    let routes = RouteTable()
+    let stubs: StubRegistry
     let journal: RequestJournal
+    let admin: AdminAPI?
     let configuration: StubServer.Configuration
     private let suspended = Mutex<Set<ConnectionHandle>?>([])
     /// The TLS identity as C strings, alive as long as the daemon that reads them.
@@ -21,7 +22,11 @@ final class StubServerCore: Sendable {
 
     init(configuration: StubServer.Configuration) {
         self.configuration = configuration
-        self.journal = RequestJournal(capacity: configuration.journalCapacity)
+        let stubs = StubRegistry()
+        self.stubs = stubs
+        let journal = RequestJournal(capacity: configuration.journalCapacity)
+        self.journal = journal
+        self.admin = configuration.admin.map { AdminAPI(configuration: $0, stubs: stubs, journal: journal) }
         self.tlsStrings = configuration.tls.map(TLSStrings.init)
     }
 
@@ -41,6 +46,15 @@ final class StubServerCore: Sendable {
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
             resume(connection)
+        }
+    }
+
+    /// Suspends `connection` until the server stops (for requests that are never answered).
+    func suspendUntilStop(_ connection: ConnectionHandle) {
+        suspended.withLock { set in
+            guard set != nil else { return }
+            MHD_suspend_connection(connection.pointer)
+            set!.insert(connection)
         }
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+import TapedeckCore
+
+/// Which requests a stub answers or a verification counts: every condition given must hold.
+///
+/// Header names compare case-insensitively; a query or header condition holds when any value of that name
+/// satisfies it (``ValuePattern/absent`` when there is none).
+///
+/// ```swift
+/// let matcher = RequestMatcher(.post, "/users/{id}")
+///     .query("dryRun", .absent)
+///     .header("Content-Type", .contains("json"))
+///     .body(.jsonPartial(["name": "Ada"]))
+/// ```
+public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
+    /// The method, or `nil` for any.
+    public var method: HTTPMethod?
+    /// The path, or `nil` for any.
+    public var path: PathPattern?
+    /// Conditions on decoded query parameters, by name.
+    public var query: [String: ValuePattern]
+    /// Conditions on header fields, by name (case-insensitive).
+    public var headers: [String: ValuePattern]
+    /// A condition on the body.
+    public var body: BodyPattern?
+
+    /// Creates a matcher; with no arguments it matches every request.
+    public init(
+        _ method: HTTPMethod? = nil, _ path: PathPattern? = nil, query: [String: ValuePattern] = [:],
+        headers: [String: ValuePattern] = [:], body: BodyPattern? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// This matcher with a condition on the query parameter `name`.
+    public func query(_ name: String, _ pattern: ValuePattern) -> RequestMatcher {
+        var copy = self
+        copy.query[name] = pattern
+        return copy
+    }
+
+    /// This matcher with a condition on the header field `name`.
+    public func header(_ name: String, _ pattern: ValuePattern) -> RequestMatcher {
+        var copy = self
+        copy.headers[name] = pattern
+        return copy
+    }
+
+    /// This matcher with a condition on the body.
+    public func body(_ pattern: BodyPattern) -> RequestMatcher {
+        var copy = self
+        copy.body = pattern
+        return copy
+    }
+
+    /// One way a request differs from a matcher.
+    public struct Difference: Sendable, Hashable, CustomStringConvertible {
+        /// What differs: `method`, `path`, `query q`, `header Accept` or `body`.
+        public var field: String
+        /// How it differs.
+        public var explanation: String
+        /// How much the difference weighs when ranking near misses: the method and path weigh most.
+        var weight: Int
+
+        public var description: String { "\(field): \(explanation)" }
+    }
+
+    /// Whether `request` satisfies every condition.
+    public func matches(_ request: RecordedRequest) -> Bool {
+        if let method, method != request.method { return false }
+        if let path, !path.matches(path: request.path, decodedPath: request.decodedPath) { return false }
+        return differences(request, stopAtFirst: true).isEmpty
+    }
+
+    /// Every way `request` differs from this matcher (empty when it matches).
+    public func differences(_ request: RecordedRequest) -> [Difference] {
+        differences(request, stopAtFirst: false)
+    }
+
+    private func differences(_ request: RecordedRequest, stopAtFirst: Bool) -> [Difference] {
+        var found: [Difference] = []
+        if let method, method != request.method {
+            found.append(Difference(field: "method", explanation: "expected \(method), got \(request.method)", weight: 4))
+            if stopAtFirst { return found }
+        }
+        if let path, !path.matches(path: request.path, decodedPath: request.decodedPath) {
+            found.append(Difference(field: "path", explanation: "expected \(path), got \(request.path)", weight: 8))
+            if stopAtFirst { return found }
+        }
+        if !query.isEmpty {
+            let items = request.queryItems
+            for name in query.keys.sorted() {
+                let values = items.filter { $0.name == name }.map { $0.value ?? "" }
+                if let explanation = query[name]!.difference(values: values) {
+                    found.append(Difference(field: "query \(name)", explanation: explanation, weight: 2))
+                    if stopAtFirst { return found }
+                }
+            }
+        }
+        for name in headers.keys.sorted() {
+            if let explanation = headers[name]!.difference(values: request.headers.values(for: name)) {
+                found.append(Difference(field: "header \(name)", explanation: explanation, weight: 2))
+                if stopAtFirst { return found }
+            }
+        }
+        if let body, let explanation = body.difference(request) {
+            found.append(Difference(field: "body", explanation: explanation, weight: 2))
+        }
+        return found
+    }
+
+    /// A one-line summary such as `POST /users/{id} query dryRun absent, header Content-Type containing "json"`.
+    public var description: String {
+        var text = "\(method?.rawValue ?? "ANY") \(path?.text ?? "any path")"
+        var conditions = query.keys.sorted().map { "query \($0) \(query[$0]!)" }
+        conditions += headers.keys.sorted().map { "header \($0) \(headers[$0]!)" }
+        if let body { conditions.append(body.description) }
+        if !conditions.isEmpty { text += " with " + conditions.joined(separator: ", ") }
+        return text
+    }
+}

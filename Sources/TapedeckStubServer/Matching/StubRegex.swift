@@ -1,0 +1,59 @@
+import Foundation
+
+/// A regular expression (ICU syntax, as `NSRegularExpression`) that must match a whole value, compiled once.
+///
+/// ```swift
+/// let digits: StubRegex = "[0-9]+"            // a literal that does not compile stops the test with its error
+/// let parsed = try StubRegex(userSuppliedText) // throws StubRegex.Error
+/// ```
+public struct StubRegex: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// Why a pattern is not a regular expression.
+    public struct Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// The pattern as given.
+        public var pattern: String
+        /// What the regular-expression engine said.
+        public var reason: String
+        public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
+    }
+
+    /// `NSRegularExpression` is immutable and documented as safe to use from any thread.
+    private final class Compiled: @unchecked Sendable {
+        let expression: NSRegularExpression
+        init(_ expression: NSRegularExpression) { self.expression = expression }
+    }
+
+    /// The pattern text.
+    public let pattern: String
+    private let compiled: Compiled
+
+    /// Compiles `pattern`.
+    public init(_ pattern: String) throws(Error) {
+        do {
+            _ = try NSRegularExpression(pattern: pattern)
+            compiled = Compiled(try NSRegularExpression(pattern: "^(?:" + pattern + ")$"))
+        } catch {
+            throw Error(pattern: pattern, reason: "\(error.localizedDescription)")
+        }
+        self.pattern = pattern
+    }
+
+    /// Compiles a literal pattern; a literal that is not a valid expression is a programming error and traps with
+    /// the reason.
+    public init(stringLiteral value: String) {
+        do {
+            try self.init(value)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// Whether the expression matches all of `text`.
+    public func matchesWhole(_ text: String) -> Bool {
+        compiled.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    public var description: String { "/\(pattern)/" }
+
+    public static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }
+    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+}

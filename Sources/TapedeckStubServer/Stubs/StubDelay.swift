@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// How long a stub waits before answering: a fixed time, or a time drawn from a range by a seeded generator, so a
+/// run's sequence of delays is the same every time. The connection is suspended meanwhile; no thread blocks.
+///
+/// ```swift
+/// Stub(RequestMatcher(.get, "/slow"), response: .text("ok"), delay: .fixed(.milliseconds(200)))
+/// Stub(RequestMatcher(.get, "/jitter"), response: .text("ok"), delay: .random(.milliseconds(10)...(.milliseconds(50)), seed: 42))
+/// ```
+public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of delay, as defined.
+    public enum Kind: Sendable, Hashable {
+        /// Always this long.
+        case fixed(Duration)
+        /// Uniformly in this range, from a generator seeded with `seed`.
+        case random(ClosedRange<Duration>, seed: UInt64)
+    }
+
+    /// How the delay was defined.
+    public let kind: Kind
+    private let generator: SeededGenerator?
+
+    /// Always `duration`.
+    public static func fixed(_ duration: Duration) -> StubDelay {
+        StubDelay(kind: .fixed(max(.zero, duration)), generator: nil)
+    }
+
+    /// Uniformly in `range`; the n-th delay of a stub is the same for the same seed in every run.
+    public static func random(_ range: ClosedRange<Duration>, seed: UInt64) -> StubDelay {
+        let clamped = max(.zero, range.lowerBound)...max(.zero, range.upperBound)
+        return StubDelay(kind: .random(clamped, seed: seed), generator: SeededGenerator(seed: seed))
+    }
+
+    /// The next delay.
+    public func next() -> Duration {
+        switch kind {
+        case .fixed(let duration):
+            return duration
+        case .random(let range, _):
+            let low = range.lowerBound.nanoseconds
+            let span = UInt64(range.upperBound.nanoseconds - low)
+            let draw = span == 0 ? 0 : generator!.next() % (span + 1)
+            return .nanoseconds(low + Int64(draw))
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .fixed(let duration): return "delay \(duration)"
+        case .random(let range, let seed): return "delay \(range.lowerBound)…\(range.upperBound) (seed \(seed))"
+        }
+    }
+
+    public static func == (lhs: StubDelay, rhs: StubDelay) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product + attoseconds / 1_000_000_000
+    }
+}
+
+/// SplitMix64 behind a lock: a small, well-mixed generator whose sequence depends only on its seed.
+final class SeededGenerator: Sendable {
+    private let state: Mutex<UInt64>
+
+    init(seed: UInt64) { state = Mutex(seed) }
+
+    func next() -> UInt64 {
+        state.withLock { state in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
