@@ -1,0 +1,95 @@
+import Foundation
+
+/// Everything that can go wrong with a cassette. Each case says what was wrong and where; the error bridges to
+/// `NSError` in ``errorDomain`` (`"TapedeckCassetteErrorDomain"`) with the stable codes listed on each case.
+///
+/// ```swift
+/// do { _ = try await transport.send(request) }
+/// catch let error as CassetteError { print(error) }   // names the file, the request and the nearest recordings
+/// ```
+public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSError {
+    /// Code 1: replay was asked for but the cassette file does not exist.
+    case cassetteNotFound(file: String, mode: RecordMode)
+    /// Code 2: the file's `version` is not one this library reads.
+    case unsupportedVersion(file: String, found: String, supported: Int)
+    /// Code 3: the file is not valid JSON.
+    case corrupt(file: String, line: Int, column: Int, reason: String)
+    /// Code 4: the JSON is valid but does not describe a cassette; `path` locates the problem, e.g.
+    /// `interactions[3].request.url`.
+    case invalidFormat(file: String, path: String, reason: String)
+    /// Code 5: no recorded interaction matches a request in replay.
+    case unmatchedRequest(NearMissReport)
+    /// Code 6: another process (or another transport in this one) is recording into the cassette.
+    case locked(file: String, holder: String)
+    /// Code 7: the mode needs to record but the transport was given no upstream.
+    case noUpstream(file: String, mode: RecordMode)
+    /// Code 8: `TAPEDECK_RECORD_MODE` holds a value that is not a mode.
+    case invalidRecordMode(String)
+    /// Code 9: the cassette was closed with interactions that were never played.
+    case unplayedInteractions(file: String, requests: [String])
+    /// Code 10: reading or writing a file failed.
+    case io(file: String, operation: String, reason: String)
+    /// Code 11: a HAR document could not be imported.
+    case invalidHAR(path: String, reason: String)
+    /// Code 12: the transport was used after ``CassetteTransport/finish(requireAllPlayed:)``.
+    case closed(file: String)
+
+    /// The `NSError` domain of cassette errors.
+    public static let errorDomain = "TapedeckCassetteErrorDomain"
+
+    /// The stable code of each case (see the cases).
+    public var errorCode: Int {
+        switch self {
+        case .cassetteNotFound: return 1
+        case .unsupportedVersion: return 2
+        case .corrupt: return 3
+        case .invalidFormat: return 4
+        case .unmatchedRequest: return 5
+        case .locked: return 6
+        case .noUpstream: return 7
+        case .invalidRecordMode: return 8
+        case .unplayedInteractions: return 9
+        case .io: return 10
+        case .invalidHAR: return 11
+        case .closed: return 12
+        }
+    }
+
+    /// `NSLocalizedDescriptionKey` carries ``description``.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
+
+    public var description: String {
+        switch self {
+        case .cassetteNotFound(let file, let mode):
+            return "cassette \(file) does not exist and the record mode is \(mode); record it with "
+                + "TAPEDECK_RECORD_MODE=once (or newEpisodes) and a transport that has an upstream"
+        case .unsupportedVersion(let file, let found, let supported):
+            return "cassette \(file) has format version \(found), but this Tapedeck reads version \(supported) only; "
+                + "update Tapedeck, or re-record the cassette with TAPEDECK_RECORD_MODE=all"
+        case .corrupt(let file, let line, let column, let reason):
+            return "cassette \(file) is not valid JSON at line \(line), column \(column): \(reason)"
+        case .invalidFormat(let file, let path, let reason):
+            return "cassette \(file) is not a valid cassette at \(path): \(reason)"
+        case .unmatchedRequest(let report):
+            return report.description
+        case .locked(let file, let holder):
+            return "cassette \(file) is being recorded by \(holder); two recorders would corrupt it, so this one was "
+                + "refused (nothing was written). Wait for the other to finish, or record into another cassette"
+        case .noUpstream(let file, let mode):
+            return "cassette \(file) must record in mode \(mode), but the CassetteTransport has no upstream transport; "
+                + "pass upstream: CurlTransport()"
+        case .invalidRecordMode(let value):
+            return "TAPEDECK_RECORD_MODE=\(value) is not a record mode; use one of "
+                + RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+        case .unplayedInteractions(let file, let requests):
+            return "cassette \(file) has \(requests.count) interaction(s) that were never played:\n"
+                + requests.map { "  - " + $0 }.joined(separator: "\n")
+        case .io(let file, let operation, let reason):
+            return "could not \(operation) \(file): \(reason)"
+        case .invalidHAR(let path, let reason):
+            return "not a valid HAR 1.2 document at \(path): \(reason)"
+        case .closed(let file):
+            return "cassette \(file) was already finished; create a new CassetteTransport to use it again"
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// A JSON value that keeps object keys in their original order and numbers as their literal text, so a document
+/// read and written again comes out byte for byte the same. Cassette files, HAR files and structured bodies use it.
+///
+/// ```swift
+/// let value = try CassetteJSON.parse(Data(#"{"b":1,"a":[true,null]}"#.utf8))
+/// value["b"]                        // .number("1")
+/// CassetteJSON.serialize(value)     // the same bytes back
+/// ```
+public enum CassetteJSON: Hashable, Sendable {
+    /// One key and value of an object, in document order.
+    public struct Member: Hashable, Sendable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: CassetteJSON
+
+        /// Creates a member.
+        public init(_ key: String, _ value: CassetteJSON) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// `null`
+    case null
+    /// `true` or `false`
+    case bool(Bool)
+    /// A number, as its literal text (e.g. `"1.50"`), so no precision or spelling is lost.
+    case number(String)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([CassetteJSON])
+    /// An object whose members keep their order (duplicates are kept too).
+    case object([Member])
+
+    /// The value of the first member named `key` of an object, or `nil`.
+    public subscript(key: String) -> CassetteJSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// A number from an integer.
+    public static func integer<I: BinaryInteger>(_ value: I) -> CassetteJSON { .number(String(value)) }
+
+    /// A number from a double, in Swift's shortest round-tripping spelling.
+    public static func double(_ value: Double) -> CassetteJSON {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
+        return .number(value.isFinite ? String(value) : "0")
+    }
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// The number as an `Int`, when this is an integral number.
+    public var intValue: Int? {
+        if case .number(let text) = self { return Int(text) ?? Double(text).flatMap { Int(exactly: $0) } }
+        return nil
+    }
+
+    /// The number as a `Double`.
+    public var doubleValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+
+    /// The boolean, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [CassetteJSON]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The members, when this is an object.
+    public var objectValue: [Member]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// Equality that ignores the order of object keys and compares numbers by value; members whose dotted path
+    /// (e.g. `user.id`, `items.*.ts`, with `*` for any array index or key) is in `ignoring` are skipped.
+    public func semanticallyEquals(_ other: CassetteJSON, ignoring paths: Set<String> = [], path: String = "") -> Bool {
+        firstDifference(from: other, ignoring: paths, path: path) == nil
+    }
+
+    /// The dotted path of the first place where `self` and `other` differ semantically, or `nil` when they agree.
+    /// The root is reported as `$`.
+    public func firstDifference(from other: CassetteJSON, ignoring paths: Set<String> = [], path: String = "") -> String? {
+        if !path.isEmpty, JSONPathPattern.matches(path, any: paths) { return nil }
+        let here = path.isEmpty ? "$" : path
+        switch (self, other) {
+        case (.null, .null):
+            return nil
+        case (.bool(let a), .bool(let b)):
+            return a == b ? nil : here
+        case (.string(let a), .string(let b)):
+            return a == b ? nil : here
+        case (.number(let a), .number(let b)):
+            if a == b { return nil }
+            return Double(a) == Double(b) ? nil : here
+        case (.array(let a), .array(let b)):
+            for index in 0..<max(a.count, b.count) {
+                let childPath = path.isEmpty ? "\(index)" : "\(path).\(index)"
+                guard index < a.count, index < b.count else {
+                    return JSONPathPattern.matches(childPath, any: paths) ? nil : childPath
+                }
+                if let difference = a[index].firstDifference(from: b[index], ignoring: paths, path: childPath) {
+                    return difference
+                }
+            }
+            return nil
+        case (.object(let a), .object(let b)):
+            var right: [String: CassetteJSON] = [:]
+            for member in b { right[member.key] = member.value }
+            var seen = Set<String>()
+            for member in a {
+                seen.insert(member.key)
+                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+                guard let counterpart = right[member.key] else {
+                    if JSONPathPattern.matches(childPath, any: paths) { continue }
+                    return childPath
+                }
+                if let difference = member.value.firstDifference(from: counterpart, ignoring: paths, path: childPath) {
+                    return difference
+                }
+            }
+            for member in b where !seen.contains(member.key) {
+                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+                if !JSONPathPattern.matches(childPath, any: paths) { return childPath }
+            }
+            return nil
+        default:
+            return here
+        }
+    }
+}
+
+extension CassetteJSON: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// A string literal.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A boolean literal.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal.
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    /// An array literal.
+    public init(arrayLiteral elements: CassetteJSON...) { self = .array(elements) }
+    /// An object literal; members keep the literal's order.
+    public init(dictionaryLiteral elements: (String, CassetteJSON)...) {
+        self = .object(elements.map { Member($0.0, $0.1) })
+    }
+    /// `nil` is JSON `null`.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+/// Dotted JSON paths with `*` wildcards, as used by JSON-semantic matching and JSON-path redaction.
+enum JSONPathPattern {
+    /// Whether `path` (e.g. `a.0.b`) matches one of `patterns` (e.g. `a.*.b`, `$.a.0.b`).
+    static func matches(_ path: String, any patterns: Set<String>) -> Bool {
+        if patterns.isEmpty { return false }
+        if patterns.contains(path) || patterns.contains("$." + path) { return true }
+        let segments = path.split(separator: ".", omittingEmptySubsequences: false)
+        for pattern in patterns where pattern.contains("*") {
+            var parts = pattern.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.first == "$" { parts.removeFirst() }
+            guard parts.count == segments.count else { continue }
+            if zip(parts, segments).allSatisfy({ $0 == "*" || $0 == $1 }) { return true }
+        }
+        return false
+    }
+}

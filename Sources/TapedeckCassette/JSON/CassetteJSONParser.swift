@@ -1,0 +1,274 @@
+import Foundation
+
+/// Where and why a JSON document could not be read.
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line of the offending byte.
+    public var line: Int
+    /// 1-based column (in characters) of the offending byte.
+    public var column: Int
+    /// Byte offset of the offending byte.
+    public var offset: Int
+    /// What was wrong, e.g. `expected ',' or '}' after an object member`.
+    public var reason: String
+
+    public var description: String { "line \(line), column \(column): \(reason)" }
+}
+
+extension CassetteJSON {
+    /// Parses a complete JSON document (RFC 8259), keeping key order and number spelling.
+    ///
+    /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> CassetteJSON {
+        let result: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            var parser = JSONByteParser(bytes: raw)
+            do throws(JSONSyntaxError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                if parser.position < raw.count { throw parser.error("unexpected text after the JSON value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses a JSON document given as text.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> CassetteJSON {
+        try parse(Data(text.utf8))
+    }
+}
+
+/// A recursive-descent JSON parser over raw bytes.
+struct JSONByteParser {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+    static let maximumDepth = 512
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
+        let offset = min(offset ?? position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        let column = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<offset]), as: UTF8.self).count + 1
+        return JSONSyntaxError(line: line, column: column, offset: offset, reason: reason)
+    }
+
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> CassetteJSON {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard position < bytes.count else { throw error("unexpected end of the document: a value was expected") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character \(describe(bytes[position])): a value was expected")
+        }
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw error("unexpected end of the document in '\(literal)'") }
+        let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
+        for index in 0..<count where bytes[position + index] != expected[index] {
+            throw error("invalid literal: expected '\(literal)'", at: position + index)
+        }
+        position += count
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> CassetteJSON {
+        position += 1
+        var members: [CassetteJSON.Member] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error("expected a string key in an object")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the object key \"\(key)\"")
+            }
+            position += 1
+            skipWhitespace()
+            members.append(CassetteJSON.Member(key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of the document inside an object") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+            } else if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(members)
+            } else {
+                throw error("expected ',' or '}' after an object member")
+            }
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> CassetteJSON {
+        position += 1
+        var elements: [CassetteJSON] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of the document inside an array") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+            } else if bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return .array(elements)
+            } else {
+                throw error("expected ',' or ']' after an array element")
+            }
+        }
+    }
+
+    mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        func digits(_ parser: inout JSONByteParser) -> Int {
+            let begin = parser.position
+            while parser.position < parser.bytes.count, (0x30...0x39).contains(parser.bytes[parser.position]) { parser.position += 1 }
+            return parser.position - begin
+        }
+        let integerStart = position
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("a number needs digits") }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") { throw error("a number may not have leading zeros", at: integerStart) }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits(&self) > 0 else { throw error("a number needs digits after '.'") }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits(&self) > 0 else { throw error("a number needs digits in its exponent") }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    mutating func parseString() throws(JSONSyntaxError) -> String {
+        let open = position
+        position += 1
+        let start = position
+        // Fast path: no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                return try validated(slice, start: start)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("a control character must be escaped inside a string") }
+            position += 1
+        }
+        var buffer = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let string = String(validating: buffer, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8", at: start)
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""): buffer.append(0x22)
+                case UInt8(ascii: "\\"): buffer.append(0x5C)
+                case UInt8(ascii: "/"): buffer.append(0x2F)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                            throw error("a high surrogate escape must be followed by a low surrogate escape")
+                        }
+                        position += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(scalar) {
+                        throw error("a lone low surrogate escape")
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
+                    buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+                default:
+                    throw error("invalid escape '\\\(Character(UnicodeScalar(escape)))'", at: position - 1)
+                }
+            default:
+                if byte < 0x20 { throw error("a control character must be escaped inside a string") }
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("unexpected end of the document in a \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: throw error("invalid hex digit in a \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    func validated(_ slice: UnsafeRawBufferPointer, start: Int) throws(JSONSyntaxError) -> String {
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw error("a string is not valid UTF-8", at: start)
+        }
+        return string
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One thing a recorded request must share with a live one to be replayed for it. A cassette matches on
+/// ``defaults`` (method and URL, query order ignored) unless told otherwise.
+///
+/// ```swift
+/// var configuration = CassetteConfiguration()
+/// configuration.matching = [.method, .path, .headers("X-Tenant"), .json(ignoring: ["requestId", "items.*.ts"])]
+/// ```
+public struct MatchRule: Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
+        case method, url, host, path, query
+        case headers([String])
+        case body, json(Set<String>), form, multipart
+        case custom(String, @Sendable (Interaction.Request, Interaction.Request) -> Bool)
+    }
+
+    let kind: Kind
+
+    /// The method, compared exactly.
+    public static let method = MatchRule(kind: .method)
+    /// The whole URL: scheme, host (case-insensitive), port, path and query with its items in any order; the
+    /// fragment is ignored.
+    public static let url = MatchRule(kind: .url)
+    /// The host and port only.
+    public static let host = MatchRule(kind: .host)
+    /// The path only.
+    public static let path = MatchRule(kind: .path)
+    /// The query only, items in any order.
+    public static let query = MatchRule(kind: .query)
+    /// The body, byte for byte.
+    public static let body = MatchRule(kind: .body)
+    /// `application/x-www-form-urlencoded` bodies as sets of fields: order and percent-encoding spelling ignored.
+    public static let form = MatchRule(kind: .form)
+    /// `multipart/*` bodies part by part: the boundary is ignored; parts compare by name, filename, content type
+    /// and content, in order.
+    public static let multipart = MatchRule(kind: .multipart)
+
+    /// The values of these header fields (case-insensitive names), in order.
+    public static func headers(_ names: String...) -> MatchRule { MatchRule(kind: .headers(names)) }
+
+    /// The values of these header fields (case-insensitive names), in order.
+    public static func headers(_ names: [String]) -> MatchRule { MatchRule(kind: .headers(names)) }
+
+    /// JSON bodies compared as values: key order and number spelling ignored, and so are the members at `paths`
+    /// (dotted, `*` for any key or index: `"meta.requestId"`, `"items.*.ts"`).
+    public static func json(ignoring paths: Set<String> = []) -> MatchRule { MatchRule(kind: .json(paths)) }
+
+    /// A custom comparison of the live request (first argument) with a recorded one (second); `name` appears in
+    /// near-miss reports.
+    public static func custom(_ name: String, _ matches: @escaping @Sendable (Interaction.Request, Interaction.Request) -> Bool) -> MatchRule {
+        MatchRule(kind: .custom(name, matches))
+    }
+
+    /// Method and URL, query order ignored.
+    public static let defaults: [MatchRule] = [.method, .url]
+
+    public var description: String {
+        switch kind {
+        case .method: return "method"
+        case .url: return "url"
+        case .host: return "host"
+        case .path: return "path"
+        case .query: return "query"
+        case .headers(let names): return "headers(\(names.joined(separator: ", ")))"
+        case .body: return "body"
+        case .json(let paths): return paths.isEmpty ? "json" : "json(ignoring: \(paths.sorted().joined(separator: ", ")))"
+        case .form: return "form"
+        case .multipart: return "multipart"
+        case .custom(let name, _): return "custom(\(name))"
+        }
+    }
+
+    /// Whether the rule is decided by the index key rather than by comparing candidates.
+    var isIndexed: Bool {
+        switch kind {
+        case .method, .url, .host, .path, .query: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The hashable part of a request that the indexed rules (method, URL, host, path, query) look at.
+struct MatchKey: Hashable, Sendable {
+    var method: String
+    var target: String
+}
+
+/// Applies a list of ``MatchRule``s: computes index keys, compares candidates on the other rules, and describes
+/// differences for near-miss reports.
+struct RequestMatcher: Sendable {
+    let rules: [MatchRule]
+    let usesMethod: Bool
+    let filters: [MatchRule]
+    /// Reads a body's bytes, including sidecar bodies; `nil` when they cannot be read.
+    let bodyBytes: @Sendable (CassetteBody) -> Data?
+    private let targetKinds: [MatchRule.Kind]
+
+    init(rules: [MatchRule], bodyBytes: @escaping @Sendable (CassetteBody) -> Data?) {
+        self.rules = rules
+        self.bodyBytes = bodyBytes
+        usesMethod = rules.contains { if case .method = $0.kind { return true } else { return false } }
+        filters = rules.filter { !$0.isIndexed }
+        targetKinds = rules.compactMap { rule in
+            switch rule.kind {
+            case .url, .host, .path, .query: return rule.kind
+            default: return nil
+            }
+        }
+    }
+
+    func key(for request: Interaction.Request) -> MatchKey {
+        let method = usesMethod ? request.method : ""
+        if targetKinds.isEmpty { return MatchKey(method: method, target: "") }
+        let parts = URLParts(request.url)
+        if targetKinds.count == 1, case .url = targetKinds[0] {
+            return MatchKey(method: method, target: parts.normalized(original: request.url))
+        }
+        var pieces: [String] = []
+        for kind in targetKinds {
+            switch kind {
+            case .url: pieces.append(parts.normalized(original: request.url))
+            case .host: pieces.append(parts.normalizedAuthority)
+            case .path: pieces.append(parts.path.isEmpty ? "/" : String(parts.path))
+            case .query: pieces.append(parts.sortedQuery)
+            default: break
+            }
+        }
+        return MatchKey(method: method, target: pieces.joined(separator: "\u{1}"))
+    }
+
+    /// Whether `recorded` passes every non-indexed rule for `live`.
+    func passesFilters(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
+        filters.allSatisfy { difference(for: $0, live, recorded) == nil }
+    }
+
+    /// The differences between `live` and `recorded` under every rule, one line each; empty when they match.
+    func differences(_ live: Interaction.Request, _ recorded: Interaction.Request) -> [String] {
+        rules.compactMap { difference(for: $0, live, recorded) }
+    }
+
+    func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
+        switch rule.kind {
+        case .method:
+            return live.method == recorded.method ? nil : "method: recorded \(recorded.method), request \(live.method)"
+        case .url:
+            let a = URLParts(live.url), b = URLParts(recorded.url)
+            var lines: [String] = []
+            if a.scheme.lowercased() != b.scheme.lowercased() { lines.append("scheme: recorded \(b.scheme), request \(a.scheme)") }
+            if a.normalizedAuthority != b.normalizedAuthority { lines.append("host: recorded \(b.normalizedAuthority), request \(a.normalizedAuthority)") }
+            if let path = pathDifference(a, b) { lines.append(path) }
+            if let query = queryDifference(a, b) { lines.append(query) }
+            return lines.isEmpty ? nil : lines.joined(separator: "; ")
+        case .host:
+            let a = URLParts(live.url).normalizedAuthority, b = URLParts(recorded.url).normalizedAuthority
+            return a == b ? nil : "host: recorded \(b), request \(a)"
+        case .path:
+            return pathDifference(URLParts(live.url), URLParts(recorded.url))
+        case .query:
+            return queryDifference(URLParts(live.url), URLParts(recorded.url))
+        case .headers(let names):
+            var lines: [String] = []
+            for name in names {
+                let a = live.headers.values(for: name), b = recorded.headers.values(for: name)
+                if a != b { lines.append("header \(name): recorded \(quoted(b)), request \(quoted(a))") }
+            }
+            return lines.isEmpty ? nil : lines.joined(separator: "; ")
+        case .body:
+            return bodyBytes(live.body) == bodyBytes(recorded.body) ? nil
+                : "body: recorded \(recorded.body.byteCount) bytes, request \(live.body.byteCount) bytes, contents differ"
+        case .json(let ignored):
+            guard let a = bodyBytes(live.body).flatMap({ try? CassetteJSON.parse($0) }),
+                  let b = bodyBytes(recorded.body).flatMap({ try? CassetteJSON.parse($0) })
+            else {
+                return bodyBytes(live.body) == bodyBytes(recorded.body) ? nil : "json body: one of the bodies is not JSON"
+            }
+            return a.firstDifference(from: b, ignoring: ignored).map { "json body differs at \($0)" }
+        case .form:
+            let a = FormCoding.pairs(bodyBytes(live.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
+            let b = FormCoding.pairs(bodyBytes(recorded.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
+            if a == b { return nil }
+            let missing = Set(b).subtracting(a).sorted(), extra = Set(a).subtracting(b).sorted()
+            return "form body: recorded only \(missing), request only \(extra)"
+        case .multipart:
+            let a = bodyBytes(live.body).flatMap { MultipartParts.parse($0, contentType: live.headers["Content-Type"]) }
+            let b = bodyBytes(recorded.body).flatMap { MultipartParts.parse($0, contentType: recorded.headers["Content-Type"]) }
+            if a == b { return nil }
+            guard let a, let b else { return "multipart body: one of the bodies is not multipart" }
+            if a.count != b.count { return "multipart body: recorded \(b.count) parts, request \(a.count)" }
+            let index = a.indices.first { a[$0] != b[$0] } ?? 0
+            return "multipart body: part \(index) (\(b[index].name ?? "?")) differs in "
+                + [a[index].name != b[index].name ? "name" : nil, a[index].filename != b[index].filename ? "filename" : nil,
+                   a[index].contentType != b[index].contentType ? "content type" : nil, a[index].content != b[index].content ? "content" : nil]
+                .compactMap { $0 }.joined(separator: ", ")
+        case .custom(let name, let matches):
+            return matches(live, recorded) ? nil : "custom rule \(name) did not match"
+        }
+    }
+
+    private func pathDifference(_ a: URLParts, _ b: URLParts) -> String? {
+        let pa = a.path.isEmpty ? "/" : a.path, pb = b.path.isEmpty ? "/" : b.path
+        return pa == pb ? nil : "path: recorded \(pb), request \(pa)"
+    }
+
+    private func queryDifference(_ a: URLParts, _ b: URLParts) -> String? {
+        guard a.sortedQuery != b.sortedQuery else { return nil }
+        let live = a.decodedQueryPairs, recorded = b.decodedQueryPairs
+        var lines: [String] = []
+        let names = (recorded.map(\.name) + live.map(\.name)).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in names {
+            let x = recorded.filter { $0.name == name }.map(\.value), y = live.filter { $0.name == name }.map(\.value)
+            if x.sorted() != y.sorted() { lines.append("query \(name): recorded \(quoted(x)), request \(quoted(y))") }
+        }
+        return lines.joined(separator: "; ")
+    }
+
+    private func quoted(_ values: [String]) -> String {
+        values.isEmpty ? "(absent)" : values.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Removes secrets from interactions before anything is written. On by default: `Authorization`,
+/// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key/token headers, token-like query parameters and form
+/// fields (`token`, `access_token`, `api_key`, `key`, `password`, `secret`, `signature`, …), JSON body members with
+/// such names, and the password of a URL's user info. Values become ``placeholder`` (an `Authorization` value keeps
+/// its scheme word, e.g. `Bearer [REDACTED]`).
+///
+/// ```swift
+/// var configuration = CassetteConfiguration()
+/// configuration.redaction.headerNames.insert("x-tenant-secret")
+/// configuration.redaction.filters.append(.jsonPath("account.iban"))
+/// ```
+public struct Redaction: Sendable {
+    /// What secrets are replaced with.
+    public static let placeholder = "[REDACTED]"
+    static let encodedPlaceholder = "%5BREDACTED%5D"
+
+    /// Header names (lowercase) always redacted.
+    public var headerNames: Set<String>
+    /// Query parameter, form field and JSON member names (lowercase) always redacted.
+    public var parameterNames: Set<String>
+    /// Substrings (lowercase) that make any header, parameter or JSON member name secret, e.g. `token`.
+    public var sensitiveFragments: [String]
+    /// Extra filters, applied after the built-in rules.
+    public var filters: [RedactionFilter]
+    /// Whether the built-in rules run (filters always do).
+    public var redactsDefaults: Bool
+
+    /// Creates a redaction policy; the defaults are on.
+    public init(
+        headerNames: Set<String> = Redaction.defaultHeaderNames,
+        parameterNames: Set<String> = Redaction.defaultParameterNames,
+        sensitiveFragments: [String] = Redaction.defaultSensitiveFragments,
+        filters: [RedactionFilter] = [],
+        redactsDefaults: Bool = true
+    ) {
+        self.headerNames = headerNames
+        self.parameterNames = parameterNames
+        self.sensitiveFragments = sensitiveFragments
+        self.filters = filters
+        self.redactsDefaults = redactsDefaults
+    }
+
+    /// The built-in policy.
+    public static let `default` = Redaction()
+    /// No built-in rules and no filters: everything is written as it was. Use only for traffic with no secrets.
+    public static let disabled = Redaction(filters: [], redactsDefaults: false)
+
+    /// `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, …
+    public static let defaultHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey",
+        "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token", "private-token",
+        "x-goog-api-key", "x-functions-key",
+    ]
+    /// `token`, `access_token`, `api_key`, `key`, `password`, `secret`, `signature`, …
+    public static let defaultParameterNames: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "api-key", "key", "password",
+        "passwd", "pwd", "secret", "client_secret", "signature", "sig", "x-amz-signature", "x-amz-credential",
+        "x-amz-security-token", "auth", "authorization", "session", "sessionid", "code_verifier",
+    ]
+    /// `token`, `secret`, `password`, `signature`, `api_key`, `apikey`, `api-key`, `credential`
+    public static let defaultSensitiveFragments = ["token", "secret", "password", "signature", "api_key", "apikey", "api-key", "credential"]
+
+    /// Whether `name` is a header the built-in rules redact.
+    public func isSensitiveHeader(_ name: String) -> Bool {
+        guard redactsDefaults else { return false }
+        let lower = name.lowercased()
+        return headerNames.contains(lower) || sensitiveFragments.contains { lower.contains($0) }
+    }
+
+    /// Whether `name` is a query parameter, form field or JSON member the built-in rules redact.
+    public func isSensitiveParameter(_ name: String) -> Bool {
+        guard redactsDefaults else { return false }
+        let lower = name.lowercased()
+        return parameterNames.contains(lower) || sensitiveFragments.contains { lower.contains($0) }
+    }
+
+    /// Redacts a request: the same steps whether it is being recorded or matched live.
+    public func redact(_ request: inout Interaction.Request) {
+        guard redactsDefaults || !filters.isEmpty else { return }
+        request.url = redactURL(request.url)
+        request.headers = redactHeaders(request.headers)
+        request.body = redactBody(request.body, contentType: request.headers["Content-Type"], headers: &request.headers)
+        for filter in filters {
+            if case .request(let transform) = filter.kind { transform(&request) }
+        }
+    }
+
+    /// Redacts a whole interaction before it is written.
+    public func redact(_ interaction: inout Interaction) {
+        redact(&interaction.request)
+        if case .response(var response) = interaction.outcome, redactsDefaults || !filters.isEmpty {
+            response.headers = redactHeaders(response.headers)
+            if let url = response.url { response.url = redactURL(url) }
+            response.body = redactBody(response.body, contentType: response.headers["Content-Type"], headers: &response.headers)
+            interaction.outcome = .response(response)
+        }
+        if case .failure(var failure) = interaction.outcome {
+            failure.message = applyRegexes(failure.message)
+            failure.transportMessage = failure.transportMessage.map(applyRegexes)
+            interaction.outcome = .failure(failure)
+        }
+        for filter in filters {
+            if case .interaction(let transform) = filter.kind { transform(&interaction) }
+        }
+    }
+
+    // MARK: - Pieces
+
+    func redactHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var fields = headers.fields
+        var changed = false
+        for index in fields.indices {
+            let name = fields[index].name
+            var value = fields[index].value
+            if isSensitiveHeader(name) { value = placeholderKeepingScheme(value, header: name) }
+            for filter in filters {
+                switch filter.kind {
+                case .header(let target, let replacement) where target.lowercased() == name.lowercased(): value = replacement
+                case .regex(let regex, let replacement): value = regex.replace(in: value, with: replacement)
+                default: break
+                }
+            }
+            if value != fields[index].value {
+                fields[index].value = value
+                changed = true
+            }
+        }
+        return changed ? HTTPHeaders(fields) : headers
+    }
+
+    private func placeholderKeepingScheme(_ value: String, header: String) -> String {
+        let lower = header.lowercased()
+        if lower == "authorization" || lower == "proxy-authorization", let space = value.firstIndex(of: " ") {
+            return value[..<space] + " " + Redaction.placeholder
+        }
+        return Redaction.placeholder
+    }
+
+    func redactURL(_ url: String) -> String {
+        var result = url
+        if redactsDefaults || filters.contains(where: { if case .queryParameter = $0.kind { true } else { false } }) {
+            let parts = URLParts(url)
+            if let query = parts.query, !query.isEmpty {
+                let rewritten = redactPairs(String(query))
+                if rewritten != query {
+                    result = String(url[..<query.startIndex]) + rewritten + String(url[query.endIndex...])
+                }
+            }
+            if redactsDefaults, let schemeEnd = result.range(of: "://") {
+                let authorityEnd = result[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
+                let authority = result[schemeEnd.upperBound..<authorityEnd]
+                if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                    result = String(result[..<authority.index(after: colon)]) + Redaction.encodedPlaceholder + String(result[at...])
+                }
+            }
+        }
+        for filter in filters {
+            if case .regex(let regex, let replacement) = filter.kind { result = regex.replace(in: result, with: replacement) }
+        }
+        return result
+    }
+
+    /// Redacts `name=value` pairs joined by `&` (a query or a form body), keeping everything else as written.
+    func redactPairs(_ text: String) -> String {
+        var changed = false
+        let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
+            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pieces.count == 2 else { return item }
+            let name = FormCoding.decode(pieces[0])
+            var replacement: String?
+            if isSensitiveParameter(name) { replacement = Redaction.encodedPlaceholder }
+            for filter in filters {
+                if case .queryParameter(let target, let value) = filter.kind, target == name {
+                    replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+                }
+            }
+            guard let replacement, pieces[1] != replacement else { return item }
+            changed = true
+            return pieces[0] + "=" + replacement
+        }
+        return changed ? items.joined(separator: "&") : text
+    }
+
+    func applyRegexes(_ text: String) -> String {
+        var result = text
+        for filter in filters {
+            if case .regex(let regex, let replacement) = filter.kind { result = regex.replace(in: result, with: replacement) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A custom rule that removes secrets before an interaction is written, in addition to the defaults of
+/// ``Redaction``. Request-side filters are also applied to live requests before matching, so placeholders still
+/// match on replay.
+///
+/// ```swift
+/// configuration.redaction.filters = [
+///     .header("X-Session"),
+///     .queryParameter("sid"),
+///     .jsonPath("user.ssn"),
+///     .regex(#"acct-\d+"#, replacement: "acct-0000"),
+/// ]
+/// ```
+public struct RedactionFilter: Sendable {
+    enum Kind: Sendable {
+        case header(String, String)
+        case queryParameter(String, String)
+        case jsonPath(String, String)
+        case regex(RegexBox, String)
+        case request(@Sendable (inout Interaction.Request) -> Void)
+        case interaction(@Sendable (inout Interaction) -> Void)
+    }
+
+    let kind: Kind
+
+    /// Replaces every value of header `name` (request and response), case-insensitive.
+    public static func header(_ name: String, replacement: String = Redaction.placeholder) -> RedactionFilter {
+        RedactionFilter(kind: .header(name, replacement))
+    }
+
+    /// Replaces the value of query parameter (and form field) `name`.
+    public static func queryParameter(_ name: String, replacement: String = Redaction.placeholder) -> RedactionFilter {
+        RedactionFilter(kind: .queryParameter(name, replacement))
+    }
+
+    /// Replaces the JSON body member at a dotted path (`user.password`, `items.*.token`), request and response.
+    public static func jsonPath(_ path: String, replacement: String = Redaction.placeholder) -> RedactionFilter {
+        RedactionFilter(kind: .jsonPath(path, replacement))
+    }
+
+    /// Replaces every match of an `NSRegularExpression` pattern in URLs, header values and text bodies;
+    /// `replacement` may use `$1` templates.
+    public static func regex(_ pattern: String, replacement: String = Redaction.placeholder) throws -> RedactionFilter {
+        RedactionFilter(kind: .regex(RegexBox(try NSRegularExpression(pattern: pattern)), replacement))
+    }
+
+    /// Runs `transform` on every request (recorded and live).
+    public static func request(_ transform: @escaping @Sendable (inout Interaction.Request) -> Void) -> RedactionFilter {
+        RedactionFilter(kind: .request(transform))
+    }
+
+    /// Runs `transform` on every interaction before it is written (responses included); live requests are not
+    /// passed through it, so use it for response-side secrets.
+    public static func interaction(_ transform: @escaping @Sendable (inout Interaction) -> Void) -> RedactionFilter {
+        RedactionFilter(kind: .interaction(transform))
+    }
+}
+
+/// An `NSRegularExpression`, which is immutable and documented as safe to use from any thread.
+struct RegexBox: @unchecked Sendable {
+    let expression: NSRegularExpression
+    init(_ expression: NSRegularExpression) { self.expression = expression }
+
+    func replace(in text: String, with template: String) -> String {
+        let range = NSRange(text.startIndex..., in: text)
+        guard expression.firstMatch(in: text, range: range) != nil else { return text }
+        return expression.stringByReplacingMatches(in: text, range: range, withTemplate: template)
+    }
+}

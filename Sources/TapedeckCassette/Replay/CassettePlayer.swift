@@ -1,0 +1,152 @@
+import Foundation
+
+/// The replay engine: a loaded cassette, an index from match key to the queue of recorded interactions, and which
+/// ones have been played. Pure and I/O-free, so any front end can drive it: ``CassetteTransport`` in process, or
+/// a server answering over sockets.
+///
+/// Lookup costs one key computation and one hash lookup whatever the cassette's size; the near-miss ranking is
+/// computed only when nothing matches. Identical requests get their recorded responses in recorded order.
+///
+/// ```swift
+/// var player = CassettePlayer(cassette: cassette, name: "login.json")
+/// switch player.play(Interaction.Request(method: "GET", url: "http://127.0.0.1:8080/get")) {
+/// case .success(let playback): print(playback.interaction.response?.statusCode ?? 0)
+/// case .failure(let error): print(error)       // a near-miss report
+/// }
+/// ```
+public struct CassettePlayer: Sendable {
+    /// A request found its interaction.
+    public struct Playback: Sendable {
+        /// The interaction's position in the cassette.
+        public var index: Int
+        /// What to replay.
+        public var interaction: Interaction
+        /// Whether it had been played before (only with `allowPlaybackRepeats`).
+        public var isRepeat: Bool
+    }
+
+    private struct Bucket: Sendable {
+        var indices: [Int]
+        var cursor = 0
+    }
+
+    /// The cassette, including interactions recorded through ``record(_:)``.
+    public private(set) var cassette: Cassette
+    /// The cassette's name in reports (usually its file path).
+    public let name: String
+    /// Whether an exhausted request replays its last interaction again.
+    public let allowPlaybackRepeats: Bool
+    /// The redaction applied to live requests before matching (the one used when recording).
+    public let redaction: Redaction
+    let matcher: RequestMatcher
+    private var index: [MatchKey: Bucket] = [:]
+    private var played: [Bool] = []
+
+    /// Creates a player.
+    ///
+    /// - Parameters:
+    ///   - matching: the rules (default: method and URL).
+    ///   - bodyBytes: reads a body's bytes for body rules, including sidecar bodies (the default reads inline ones only).
+    public init(
+        cassette: Cassette,
+        name: String = "<memory>",
+        matching: [MatchRule] = MatchRule.defaults,
+        allowPlaybackRepeats: Bool = false,
+        redaction: Redaction = .default,
+        bodyBytes: @escaping @Sendable (CassetteBody) -> Data? = { $0.inlineData }
+    ) {
+        self.cassette = Cassette()
+        self.name = name
+        self.allowPlaybackRepeats = allowPlaybackRepeats
+        self.redaction = redaction
+        self.matcher = RequestMatcher(rules: matching, bodyBytes: bodyBytes)
+        self.cassette.interactions.reserveCapacity(cassette.interactions.count)
+        for interaction in cassette.interactions { add(interaction, played: false) }
+    }
+
+    /// Finds the interaction for `request` (redacted first, as recordings were) and marks it played.
+    public mutating func play(_ request: Interaction.Request) -> Result<Playback, CassetteError> {
+        var live = request
+        redaction.redact(&live)
+        let key = matcher.key(for: live)
+        if var bucket = index[key] {
+            index[key] = nil  // keep the bucket uniquely referenced while it changes
+            defer { index[key] = bucket }
+            let filtered = !matcher.filters.isEmpty
+            var position = bucket.cursor
+            while position < bucket.indices.count {
+                let candidate = bucket.indices[position]
+                if !played[candidate] && (!filtered || matcher.passesFilters(live, cassette.interactions[candidate].request)) {
+                    played[candidate] = true
+                    if position == bucket.cursor { bucket.cursor += 1 }
+                    return .success(Playback(index: candidate, interaction: cassette.interactions[candidate], isRepeat: false))
+                }
+                if played[candidate] && position == bucket.cursor { bucket.cursor += 1 }
+                position += 1
+            }
+            let matching = bucket.indices.filter { !filtered || matcher.passesFilters(live, cassette.interactions[$0].request) }
+            if let last = matching.last {
+                if allowPlaybackRepeats {
+                    return .success(Playback(index: last, interaction: cassette.interactions[last], isRepeat: true))
+                }
+                return .failure(.unmatchedRequest(report(for: live, exhausted: matching)))
+            }
+        }
+        return .failure(.unmatchedRequest(report(for: live, exhausted: [])))
+    }
+
+    /// Appends a newly recorded interaction (marked played, so it is not reported as left over) and returns its index.
+    @discardableResult
+    public mutating func record(_ interaction: Interaction) -> Int {
+        add(interaction, played: true)
+    }
+
+    /// Positions of the interactions never played.
+    public var unplayedIndices: [Int] { played.indices.filter { !played[$0] } }
+
+    /// Marks every interaction unplayed again.
+    public mutating func rewind() {
+        for position in played.indices { played[position] = false }
+        for key in index.keys { index[key]?.cursor = 0 }
+    }
+
+    @discardableResult
+    private mutating func add(_ interaction: Interaction, played isPlayed: Bool) -> Int {
+        let position = cassette.interactions.count
+        cassette.interactions.append(interaction)
+        played.append(isPlayed)
+        index[matcher.key(for: interaction.request), default: Bucket(indices: [])].indices.append(position)
+        return position
+    }
+
+    /// Ranks recorded requests by how far they are from `live`; only called on a miss.
+    func report(for live: Interaction.Request, exhausted: [Int], limit: Int = 3) -> NearMissReport {
+        let liveParts = URLParts(live.url)
+        var seen = Set<String>()
+        var scored: [(score: Int, candidate: NearMissReport.Candidate)] = []
+        for (position, interaction) in cassette.interactions.enumerated() {
+            let recorded = interaction.request
+            let differences = matcher.differences(live, recorded)
+            let signature = recorded.summary + "\u{0}" + differences.joined(separator: "\u{0}")
+            guard seen.insert(signature).inserted else { continue }
+            let parts = URLParts(recorded.url)
+            var score = differences.count
+            if recorded.method != live.method { score += 4 }
+            if parts.normalizedAuthority != liveParts.normalizedAuthority { score += 8 }
+            if parts.path != liveParts.path { score += 4 + pathDistance(parts.path, liveParts.path) }
+            if parts.sortedQuery != liveParts.sortedQuery { score += 1 }
+            scored.append((score, .init(index: position, request: recorded.summary, differences: differences)))
+        }
+        scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.candidate.index < $1.candidate.index }
+        return NearMissReport(cassette: name, request: live.summary, rules: matcher.rules.map(\.description),
+                              candidates: scored.prefix(limit).map(\.candidate), exhausted: exhausted)
+    }
+
+    /// How many path segments differ, for ranking.
+    private func pathDistance(_ a: Substring, _ b: Substring) -> Int {
+        let x = a.split(separator: "/"), y = b.split(separator: "/")
+        var distance = abs(x.count - y.count)
+        for (p, q) in zip(x, y) where p != q { distance += 1 }
+        return distance
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes files so that readers see either the old or the new contents, never a mix: a temporary file in the same
+/// directory, flushed to disk, then renamed over the target.
+enum AtomicFile {
+    static func write(_ data: Data, to url: URL) throws(CassetteError) {
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CassetteError.io(file: directory.path, operation: "create the directory", reason: "\(error)")
+        }
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CassetteError.io(file: temporary.path, operation: "create", reason: String(cString: strerror(errno))) }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary.path)
+            throw CassetteError.io(file: url.path, operation: "write", reason: failure)
+        }
+    }
+
+    /// Moves a finished temporary file into place.
+    static func move(_ temporary: URL, to url: URL) throws(CassetteError) {
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw CassetteError.io(file: url.path, operation: "move into place", reason: reason)
+        }
+    }
+}
+
+/// An append-only file of JSON lines, one per recorded interaction, so that each recording is on disk as soon as
+/// it completes without rewriting the cassette. A line is written with one `write(2)`; a line cut short by a
+/// crash is ignored when the cassette is loaded.
+final class Journal: Sendable {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws(CassetteError) {
+        self.path = path
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CassetteError.io(file: path, operation: "open the journal", reason: String(cString: strerror(errno))) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    func append(_ line: [UInt8]) throws(CassetteError) {
+        var failure: String?
+        line.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw CassetteError.io(file: path, operation: "append to", reason: failure) }
+    }
+
+    func truncate() throws(CassetteError) {
+        guard ftruncate(descriptor, 0) == 0 else {
+            throw CassetteError.io(file: path, operation: "truncate", reason: String(cString: strerror(errno)))
+        }
+    }
+}

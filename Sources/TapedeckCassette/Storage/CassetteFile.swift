@@ -1,0 +1,103 @@
+import Foundation
+
+/// Cassette files on disk: loading (with recovery of interactions journaled by a recorder that did not finish),
+/// atomic saving, and sidecar bodies.
+///
+/// ```swift
+/// let url = URL(fileURLWithPath: "Cassettes/login.json")
+/// var cassette = try CassetteFile.load(url)
+/// cassette.interactions.removeLast()
+/// try CassetteFile.save(cassette, to: url)
+/// ```
+public enum CassetteFile {
+    /// The journal beside a cassette: `<cassette>.journal`.
+    static func journalURL(_ cassette: URL) -> URL { URL(fileURLWithPath: cassette.path + ".journal") }
+
+    /// The folder for a cassette's sidecar bodies, relative to the cassette's directory: `<name>.bodies`.
+    static func sidecarFolder(_ cassette: URL) -> String {
+        cassette.deletingPathExtension().lastPathComponent + ".bodies"
+    }
+
+    /// Whether a cassette exists at `url` (or only its journal, left by a recorder that was killed).
+    public static func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: journalURL(url).path)
+    }
+
+    /// Loads a cassette, adding any interactions a recorder journaled but did not yet fold into the file.
+    ///
+    /// - Throws: ``CassetteError`` naming the file and, for invalid JSON, the line and column.
+    public static func load(_ url: URL) throws(CassetteError) -> Cassette {
+        var cassette = Cassette()
+        if FileManager.default.fileExists(atPath: url.path) {
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw CassetteError.io(file: url.path, operation: "read", reason: "\(error)")
+            }
+            cassette = try CassetteCodec.decode(data, file: url.path)
+        }
+        if let journal = try? Data(contentsOf: journalURL(url)), !journal.isEmpty {
+            cassette.interactions += try journaledInteractions(journal, after: cassette.interactions.count, file: journalURL(url).path)
+        }
+        return cassette
+    }
+
+    /// Saves a cassette atomically (temporary file and rename).
+    public static func save(_ cassette: Cassette, to url: URL) throws(CassetteError) {
+        try AtomicFile.write(CassetteCodec.encode(cassette), to: url)
+    }
+
+    /// The bytes of a body, reading a sidecar relative to the cassette at `cassette`.
+    public static func bodyData(_ body: CassetteBody, cassette: URL) throws(CassetteError) -> Data {
+        switch body.storage {
+        case .inline(let data):
+            return data
+        case .sidecar(let path, _):
+            let file = sidecarURL(path, cassette: cassette)
+            do { return try Data(contentsOf: file) } catch {
+                throw CassetteError.io(file: file.path, operation: "read the sidecar body", reason: "\(error)")
+            }
+        }
+    }
+
+    /// The absolute location of a sidecar path.
+    public static func sidecarURL(_ path: String, cassette: URL) -> URL {
+        cassette.deletingLastPathComponent().appendingPathComponent(path)
+    }
+
+    // MARK: - Journal lines
+
+    /// One journal line: `{"seq":N,"interaction":{…}}` and a newline.
+    static func journalLine(_ interaction: Interaction, sequence: Int) -> [UInt8] {
+        var writer = JSONByteWriter(style: .compact)
+        writer.write(.object([.init("seq", .integer(sequence)), .init("interaction", CassetteCodec.encode(interaction))]), level: 0)
+        writer.output.append(0x0A)
+        return writer.output
+    }
+
+    /// The interactions of a journal whose sequence numbers continue a cassette of `count` interactions. Lines
+    /// already folded into the cassette are skipped; a final line without its newline (cut by a crash) is ignored.
+    static func journaledInteractions(_ journal: Data, after count: Int, file: String) throws(CassetteError) -> [Interaction] {
+        var result: [Interaction] = []
+        var lineStart = journal.startIndex
+        var lineNumber = 0
+        while let newline = journal[lineStart...].firstIndex(of: 0x0A) {
+            lineNumber += 1
+            defer { lineStart = newline + 1 }
+            let line = journal[lineStart..<newline]
+            guard !line.isEmpty else { continue }
+            let json: CassetteJSON
+            do { json = try CassetteJSON.parse(Data(line)) } catch {
+                throw CassetteError.corrupt(file: file, line: lineNumber, column: error.column, reason: error.reason)
+            }
+            let fields = FieldReader(json, path: "line \(lineNumber)", file: file)
+            let sequence = try fields.int("seq")
+            guard sequence >= count + result.count else { continue }
+            guard sequence == count + result.count else {
+                throw CassetteError.invalidFormat(file: file, path: "line \(lineNumber).seq",
+                                                  reason: "expected interaction \(count + result.count), found \(sequence)")
+            }
+            result.append(try CassetteCodec.decodeInteraction(try fields.value("interaction"), path: "line \(lineNumber).interaction", file: file))
+        }
+        return result
+    }
+}

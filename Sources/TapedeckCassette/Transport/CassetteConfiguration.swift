@@ -1,0 +1,99 @@
+import Foundation
+
+/// How a ``CassetteTransport`` matches, redacts, times and stores.
+///
+/// ```swift
+/// var configuration = CassetteConfiguration()
+/// configuration.matching = [.method, .url, .json(ignoring: ["nonce"])]
+/// configuration.timing = .recorded(scale: 0.5)
+/// configuration.faults = [ReplayFault(interaction: 2, action: .fail(.timedOut))]
+/// ```
+public struct CassetteConfiguration: Sendable {
+    /// The rules a recorded request must satisfy to be replayed (default: method and URL, query order ignored).
+    public var matching: [MatchRule]
+    /// Whether a request whose interactions have all been played replays the last one again.
+    public var allowPlaybackRepeats: Bool
+    /// What is removed before anything is written (on by default).
+    public var redaction: Redaction
+    /// How fast replays happen.
+    public var timing: ReplayTiming
+    /// Errors and delays injected into replays.
+    public var faults: [ReplayFault]
+    /// Bodies larger than this many bytes are kept in a sidecar file beside the cassette. Default 1 MiB.
+    public var sidecarThreshold: Int
+    /// Response headers whose change alone does not count as a change when re-recording (so re-recording
+    /// unchanged traffic leaves the file byte for byte the same). Default `Date`.
+    public var volatileHeaders: Set<String>
+
+    /// Creates a configuration.
+    public init(
+        matching: [MatchRule] = MatchRule.defaults,
+        allowPlaybackRepeats: Bool = false,
+        redaction: Redaction = .default,
+        timing: ReplayTiming = .instant,
+        faults: [ReplayFault] = [],
+        sidecarThreshold: Int = 1 << 20,
+        volatileHeaders: Set<String> = ["date"]
+    ) {
+        self.matching = matching
+        self.allowPlaybackRepeats = allowPlaybackRepeats
+        self.redaction = redaction
+        self.timing = timing
+        self.faults = faults
+        self.sidecarThreshold = sidecarThreshold
+        self.volatileHeaders = volatileHeaders
+    }
+}
+
+/// How fast recorded interactions are replayed.
+public enum ReplayTiming: Sendable, Hashable {
+    /// As fast as possible (the default).
+    case instant
+    /// With the recorded time to first byte and total time, multiplied by `scale` (1 = as recorded).
+    case recorded(scale: Double)
+}
+
+/// An error or delay injected into the replay of chosen interactions, to test retry and timeout logic.
+///
+/// ```swift
+/// ReplayFault(interaction: 0, action: .fail(.networkConnectionLost), times: 1)   // the first try fails once
+/// ReplayFault(action: .delay(.milliseconds(200))) { $0.url.contains("/slow") }
+/// ```
+public struct ReplayFault: Sendable {
+    /// What happens.
+    public enum Action: Sendable, Hashable {
+        /// The request fails with this `URLError` code instead of replaying.
+        case fail(URLError.Code)
+        /// The replay waits this long before the response head.
+        case delay(Duration)
+    }
+
+    /// The interaction index it applies to, or `nil` for any matching `predicate`.
+    public var interaction: Int?
+    /// What happens.
+    public var action: Action
+    /// How many times it fires, or `nil` for every time.
+    public var times: Int?
+    /// Which recorded requests it applies to.
+    public var predicate: @Sendable (Interaction.Request) -> Bool
+
+    /// A fault for the interaction at `interaction` (or every interaction when `nil`).
+    public init(interaction: Int? = nil, action: Action, times: Int? = nil) {
+        self.interaction = interaction
+        self.action = action
+        self.times = times
+        self.predicate = { _ in true }
+    }
+
+    /// A fault for the recorded requests `predicate` accepts.
+    public init(action: Action, times: Int? = nil, when predicate: @escaping @Sendable (Interaction.Request) -> Bool) {
+        self.interaction = nil
+        self.action = action
+        self.times = times
+        self.predicate = predicate
+    }
+
+    func applies(to index: Int, _ request: Interaction.Request) -> Bool {
+        (interaction == nil || interaction == index) && predicate(request)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+/// The mutable side of a ``CassetteTransport``: the replay engine, the lock, the journal, fault counters.
+/// Every change happens under one mutex, so concurrent tasks may replay and record through one transport.
+final class CassetteSession: Sendable {
+    struct State {
+        var player: CassettePlayer
+        var lock: FileLock?
+        var journal: Journal?
+        var journaled = 0
+        var baseWritten = false
+        var previous: [Interaction] = []
+        var faultFirings: [Int: Int] = [:]
+        var closed = false
+    }
+
+    let url: URL
+    let mode: RecordMode
+    let configuration: CassetteConfiguration
+    let upstream: (any HTTPTransport)?
+    /// Whether requests are looked up in the cassette.
+    let replays: Bool
+    /// Whether requests that are not replayed are recorded.
+    let records: Bool
+    private let state: Mutex<State>
+
+    init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration) throws(CassetteError) {
+        self.url = url
+        self.mode = mode
+        self.upstream = upstream
+        self.configuration = configuration
+        let exists = CassetteFile.exists(url)
+        switch mode {
+        case .replay:
+            guard exists else { throw CassetteError.cassetteNotFound(file: url.path, mode: mode) }
+            (replays, records) = (true, false)
+        case .once: (replays, records) = exists ? (true, false) : (false, true)
+        case .newEpisodes: (replays, records) = (true, true)
+        case .all: (replays, records) = (false, true)
+        case .passthrough: (replays, records) = (false, false)
+        }
+        if (records || mode == .passthrough) && upstream == nil {
+            throw CassetteError.noUpstream(file: url.path, mode: mode)
+        }
+        let lock = records ? try FileLock(cassette: url) : nil
+        var loaded = Cassette()
+        var previous: [Interaction] = []
+        if mode == .all {
+            previous = (try? CassetteFile.load(url))?.interactions ?? []
+        } else if replays || (records && exists) {
+            loaded = try CassetteFile.load(url)
+        }
+        let cassetteURL = url
+        let player = CassettePlayer(
+            cassette: loaded, name: url.path, matching: configuration.matching,
+            allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
+            bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
+        state = Mutex(State(player: player, lock: lock, previous: previous))
+    }
+
+    deinit {
+        state.withLock { state in try? Self.compact(&state, url: url) }
+    }
+
+    func lookup(_ request: Interaction.Request) -> Result<CassettePlayer.Playback, CassetteError> {
+        state.withLock { state in
+            if state.closed { return .failure(.closed(file: url.path)) }
+            return state.player.play(request)
+        }
+    }
+
+    func checkOpen() throws(CassetteError) {
+        if state.withLock({ $0.closed }) { throw CassetteError.closed(file: url.path) }
+    }
+
+    /// The fault to inject into interaction `index`, counting its firing.
+    func fault(for index: Int, _ request: Interaction.Request) -> ReplayFault.Action? {
+        state.withLock { state in
+            for (position, fault) in configuration.faults.enumerated() where fault.applies(to: index, request) {
+                let fired = state.faultFirings[position, default: 0]
+                if let times = fault.times, fired >= times { continue }
+                state.faultFirings[position] = fired + 1
+                return fault.action
+            }
+            return nil
+        }
+    }
+
+    /// Redacts `interaction`, adds it to the cassette and puts it on disk before returning.
+    func commit(_ interaction: Interaction) throws(CassetteError) {
+        var interaction = interaction
+        configuration.redaction.redact(&interaction)
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            if state.closed { throw CassetteError.closed(file: url.path) }
+            let position = state.player.cassette.interactions.count
+            if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
+                interaction = state.previous[position]
+            }
+            if !state.baseWritten {
+                try CassetteFile.save(state.player.cassette, to: url)
+                state.journal = try Journal(path: CassetteFile.journalURL(url).path)
+                try state.journal?.truncate()
+                state.baseWritten = true
+            }
+            state.player.record(interaction)
+            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
+            state.journaled += 1
+            // Fold the journal into the file when it has grown as long as the cassette: amortized O(1) per recording.
+            if state.journaled >= max(64, position / 2) { try Self.compact(&state, url: url) }
+        }
+    }
+
+    /// Folds the journal into the cassette file.
+    private static func compact(_ state: inout State, url: URL) throws(CassetteError) {
+        guard state.baseWritten, state.journaled > 0 else { return }
+        try CassetteFile.save(state.player.cassette, to: url)
+        try state.journal?.truncate()
+        state.journaled = 0
+    }
+
+    func finish(requireAllPlayed: Bool) throws(CassetteError) -> CassetteSummary {
+        let summary = try state.withLock { (state: inout State) throws(CassetteError) -> CassetteSummary in
+            if !state.closed {
+                try Self.compact(&state, url: url)
+                if state.baseWritten { try? FileManager.default.removeItem(atPath: CassetteFile.journalURL(url).path) }
+                state.journal = nil
+                state.lock = nil
+                state.closed = true
+            }
+            let interactions = state.player.cassette.interactions
+            return CassetteSummary(
+                file: url.path, mode: mode, interactionCount: interactions.count,
+                unplayed: replays ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [])
+        }
+        if requireAllPlayed && !summary.unplayed.isEmpty {
+            throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
+        }
+        return summary
+    }
+
+    /// Whether two interactions are the same traffic: only timing, recording time and volatile headers differ.
+    static func equivalent(_ old: Interaction, _ new: Interaction, volatile: Set<String>) -> Bool {
+        guard old.request == new.request, old.peerCertificates == new.peerCertificates else { return false }
+        switch (old.outcome, new.outcome) {
+        case (.failure(let a), .failure(let b)):
+            return a == b
+        case (.response(var a), .response(var b)):
+            for name in volatile {
+                if a.headers.values(for: name).count == b.headers.values(for: name).count {
+                    a.headers.remove(name: name)
+                    b.headers.remove(name: name)
+                }
+            }
+            return a == b
+        default:
+            return false
+        }
+    }
+}
+
+/// What a cassette held when its transport finished.
+public struct CassetteSummary: Sendable, Hashable {
+    /// The cassette file.
+    public var file: String
+    /// The mode in effect.
+    public var mode: RecordMode
+    /// Interactions in the cassette, recorded ones included.
+    public var interactionCount: Int
+    /// `#index METHOD URL` of every interaction never played (replaying modes only).
+    public var unplayed: [String]
+}
