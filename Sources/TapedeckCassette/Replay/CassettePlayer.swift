@@ -104,6 +104,17 @@ public struct CassettePlayer: Sendable {
     /// Positions of the interactions never played.
     public var unplayedIndices: [Int] { played.indices.filter { !played[$0] } }
 
+    /// Puts interaction `position` back in its queue, unplayed, e.g. when an injected fault stood in for it so
+    /// that a retry gets it.
+    public mutating func requeue(_ position: Int) {
+        guard played.indices.contains(position), played[position] else { return }
+        played[position] = false
+        let key = matcher.key(for: cassette.interactions[position].request)
+        if let slot = index[key]?.indices.firstIndex(of: position), slot < index[key]!.cursor {
+            index[key]?.cursor = slot
+        }
+    }
+
     /// Marks every interaction unplayed again.
     public mutating func rewind() {
         for position in played.indices { played[position] = false }

@@ -27,6 +27,27 @@ public enum CassetteFile {
     ///
     /// - Throws: ``CassetteError`` naming the file and, for invalid JSON, the line and column.
     public static func load(_ url: URL) throws(CassetteError) -> Cassette {
+        // A recorder may fold its journal into the file between our two reads; read again if that shows.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try loadOnce(url)
+            } catch JournalGap.gap where attempt < 5 {
+                continue
+            } catch JournalGap.gap {
+                throw CassetteError.invalidFormat(file: journalURL(url).path, path: "seq", reason: "the journal does not continue the cassette")
+            } catch let error as CassetteError {
+                throw error
+            } catch {
+                throw CassetteError.io(file: url.path, operation: "read", reason: "\(error)")
+            }
+        }
+    }
+
+    private enum JournalGap: Error { case gap }
+
+    private static func loadOnce(_ url: URL) throws -> Cassette {
         var cassette = Cassette()
         if FileManager.default.fileExists(atPath: url.path) {
             let data: Data
@@ -36,7 +57,10 @@ public enum CassetteFile {
             cassette = try CassetteCodec.decode(data, file: url.path)
         }
         if let journal = try? Data(contentsOf: journalURL(url)), !journal.isEmpty {
-            cassette.interactions += try journaledInteractions(journal, after: cassette.interactions.count, file: journalURL(url).path)
+            guard let added = try journaledInteractions(journal, after: cassette.interactions.count, file: journalURL(url).path) else {
+                throw JournalGap.gap
+            }
+            cassette.interactions += added
         }
         return cassette
     }
@@ -76,7 +100,8 @@ public enum CassetteFile {
 
     /// The interactions of a journal whose sequence numbers continue a cassette of `count` interactions. Lines
     /// already folded into the cassette are skipped; a final line without its newline (cut by a crash) is ignored.
-    static func journaledInteractions(_ journal: Data, after count: Int, file: String) throws(CassetteError) -> [Interaction] {
+    /// Returns `nil` when the journal starts after the cassette's end (the file was read before a fold).
+    static func journaledInteractions(_ journal: Data, after count: Int, file: String) throws(CassetteError) -> [Interaction]? {
         var result: [Interaction] = []
         var lineStart = journal.startIndex
         var lineNumber = 0
@@ -92,10 +117,7 @@ public enum CassetteFile {
             let fields = FieldReader(json, path: "line \(lineNumber)", file: file)
             let sequence = try fields.int("seq")
             guard sequence >= count + result.count else { continue }
-            guard sequence == count + result.count else {
-                throw CassetteError.invalidFormat(file: file, path: "line \(lineNumber).seq",
-                                                  reason: "expected interaction \(count + result.count), found \(sequence)")
-            }
+            guard sequence == count + result.count else { return nil }
             result.append(try CassetteCodec.decodeInteraction(try fields.value("interaction"), path: "line \(lineNumber).interaction", file: file))
         }
         return result

@@ -50,6 +50,12 @@ final class CassetteSession: Sendable {
             previous = (try? CassetteFile.load(url))?.interactions ?? []
         } else if replays || (records && exists) {
             loaded = try CassetteFile.load(url)
+            // Interactions journaled by a recorder that died are folded into the file now that we hold the lock.
+            let journal = CassetteFile.journalURL(url)
+            if lock != nil, let size = try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? NSNumber, size.intValue > 0 {
+                try CassetteFile.save(loaded, to: url)
+                try? FileManager.default.removeItem(at: journal)
+            }
         }
         let cassetteURL = url
         let player = CassettePlayer(
@@ -81,6 +87,7 @@ final class CassetteSession: Sendable {
                 let fired = state.faultFirings[position, default: 0]
                 if let times = fault.times, fired >= times { continue }
                 state.faultFirings[position] = fired + 1
+                if case .fail = fault.action, !state.player.allowPlaybackRepeats { state.player.requeue(index) }
                 return fault.action
             }
             return nil

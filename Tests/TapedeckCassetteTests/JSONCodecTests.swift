@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import TapedeckCassette
+
+@Suite struct JSONCodecTests {
+    @Test func parsesAndWritesBackByteForByte() throws {
+        let documents = [
+            #"{"b":1,"a":[true,false,null],"c":{"z":-1.50e+3,"y":"\u00e9\n\"q\""}}"#,
+            #"[]"#, #"{}"#, #"[1,[2,[3]]]"#, #""plain""#,
+        ]
+        for text in documents {
+            let value = try CassetteJSON.parse(text)
+            let written = String(decoding: CassetteJSON.serialize(value), as: UTF8.self)
+            // Escapes are normalized, everything else (order, numbers) is kept.
+            #expect(try CassetteJSON.parse(written) == value)
+        }
+        let compact = #"{"b":1,"a":[true,null],"n":1.50}"#
+        #expect(String(decoding: CassetteJSON.serialize(try CassetteJSON.parse(compact)), as: UTF8.self) == compact)
+    }
+
+    @Test func reportsLineAndColumnOfSyntaxErrors() {
+        let text = "{\n  \"a\": 1,\n  \"b\": tru\n}"
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON.parse(text) }
+        do {
+            _ = try CassetteJSON.parse(text)
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.column == 8)
+        }
+    }
+
+    @Test func semanticEqualityIgnoresKeyOrderAndChosenPaths() throws {
+        let a = try CassetteJSON.parse(#"{"a":1,"b":{"ts":5,"k":[1,2]},"items":[{"id":1,"at":"x"}]}"#)
+        let b = try CassetteJSON.parse(#"{"b":{"k":[1,2],"ts":9},"a":1.0,"items":[{"at":"y","id":1}]}"#)
+        #expect(!a.semanticallyEquals(b))
+        #expect(a.firstDifference(from: b) == "b.ts")
+        #expect(a.semanticallyEquals(b, ignoring: ["b.ts", "items.*.at"]))
+    }
+
+    @Test func bodyFormatsChosenFromBytes() throws {
+        let compact = Data(#"{"a":"http://x/y","b":[1]}"#.utf8)
+        #expect(BodyFormat.encode(CassetteBody(compact))?["encoding"] == "json")
+        // Foundation's pretty printing with " : " and escaped slashes is recognised and reproduced.
+        let foundation = try JSONSerialization.data(withJSONObject: ["url": "http://a/b", "n": [1, 2]], options: [.prettyPrinted, .sortedKeys])
+        let encoded = try #require(BodyFormat.encode(CassetteBody(foundation)))
+        #expect(encoded["encoding"] == "json")
+        #expect(try BodyFormat.decode(encoded, at: "body", file: "f").inlineData == foundation)
+        // Whitespace no style reproduces stays text; invalid UTF-8 is base64.
+        #expect(BodyFormat.encode(CassetteBody(Data("{ \"a\":1}".utf8)))?["encoding"] == "utf8")
+        let binary = Data([0xFF, 0x00, 0xD8, 0x01])
+        let binaryJSON = try #require(BodyFormat.encode(CassetteBody(binary)))
+        #expect(binaryJSON["encoding"] == "base64")
+        #expect(try BodyFormat.decode(binaryJSON, at: "body", file: "f").inlineData == binary)
+    }
+
+    @Test func cassetteRoundTripIsByteIdentical() throws {
+        var failing = interaction("POST", "http://127.0.0.1:1/x", body: #"{"k":"v"}"#)
+        failing.outcome = .failure(.init(code: URLError.Code.timedOut.rawValue, message: "timed out", transportCode: 28, transportMessage: "Operation timed out"))
+        failing.metrics = TransferMetrics(total: 5.000123)
+        var tls = interaction("GET", "https://127.0.0.1:2/", responseBody: "hi")
+        tls.peerCertificates = [Data([1, 2, 3])]
+        let cassette = Cassette(interactions: [interaction("GET", "http://127.0.0.1:1/get?a=1", headers: ["X-A": "1", "X-A": "2"]), failing, tls])
+        let data = CassetteCodec.encode(cassette)
+        let decoded = try CassetteCodec.decode(data)
+        #expect(decoded == cassette)
+        #expect(CassetteCodec.encode(decoded) == data)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix("{\n  \"version\": 1,"))
+        #expect(text.contains("\"recordedAt\": \"2023-11-14T22:13:20.123Z\""))
+        #expect(text.contains("\"name\": \"timedOut\""))
+    }
+
+    @Test func unknownVersionAndCorruptFilesNameTheProblem() throws {
+        #expect {
+            try CassetteCodec.decode(Data(#"{"version": 7, "interactions": []}"#.utf8), file: "a.json")
+        } throws: { error in
+            guard case CassetteError.unsupportedVersion(file: "a.json", found: "7", supported: 1) = error else { return false }
+            return "\(error)".contains("version 7") && (error as NSError).domain == "TapedeckCassetteErrorDomain" && (error as NSError).code == 2
+        }
+        #expect {
+            try CassetteCodec.decode(Data("{\n  \"version\": 1,\n  \"interactions\": [\n    {,\n".utf8), file: "b.json")
+        } throws: { error in
+            guard case CassetteError.corrupt(file: "b.json", line: 4, column: 6, _) = error else { return false }
+            return "\(error)".contains("b.json") && "\(error)".contains("line 4, column 6")
+        }
+        #expect {
+            try CassetteCodec.decode(Data(#"{"version":1,"interactions":[{"recordedAt":"2020-01-01T00:00:00.000Z","request":{"method":"GET"}}]}"#.utf8), file: "c.json")
+        } throws: { error in
+            guard case CassetteError.invalidFormat(file: "c.json", path: "interactions[0].request.url", reason: "missing") = error else { return false }
+            return true
+        }
+    }
+
+    @Test func timestampsRoundTrip() {
+        for seconds in [0.0, 1_700_000_000.5, 1_999_999_999.999, 951_782_400.001] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(Timestamp.parse(Timestamp.format(date)) == Timestamp.truncated(date))
+        }
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import TapedeckCassette
+import TapedeckCurl
+import TapedeckStubServer
+
+@Suite struct ModeTests {
+    @Test func replayNeedsTheCassetteAndNeverTheNetwork() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        #expect {
+            try openCassette(directory.cassette("missing.json"), mode: .replay)
+        } throws: { error in
+            guard case CassetteError.cassetteNotFound = error else { return false }
+            return "\(error)".contains("missing.json") && "\(error)".contains("TAPEDECK_RECORD_MODE")
+        }
+        try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://127.0.0.1:9/known", responseBody: "k")]), to: directory.cassette())
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let transport = try openCassette(directory.cassette(), mode: .replay, upstream: CurlTransport())
+        await #expect(throws: CassetteError.self) { try await transport.send(HTTPRequest(url: server.url("/get"))) }
+        #expect(server.journal.entries.isEmpty)
+        #expect(try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/known")!)).data == Data("k".utf8))
+    }
+
+    @Test func onceRecordsThenReplays() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
+        _ = try await first.send(HTTPRequest(url: server.url("/get?x=1")))
+        try first.finish()
+        let second = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
+        _ = try await second.send(HTTPRequest(url: server.url("/get?x=1")))
+        await #expect(throws: CassetteError.self) { try await second.send(HTTPRequest(url: server.url("/get?x=2"))) }
+        #expect(server.journal.entries.count == 1)
+        server.stop()
+    }
+
+    @Test func newEpisodesRecordsOnlyWhatIsMissing() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
+        _ = try await first.send(HTTPRequest(url: server.url("/get?n=1")))
+        try first.finish()
+        let second = try openCassette(directory.cassette(), mode: .newEpisodes, upstream: CurlTransport())
+        _ = try await second.send(HTTPRequest(url: server.url("/get?n=1")))
+        _ = try await second.send(HTTPRequest(url: server.url("/get?n=2")))
+        #expect(try second.finish().interactionCount == 2)
+        #expect(server.journal.entries.count == 2)
+        #expect(try CassetteFile.load(directory.cassette()).interactions.map(\.request.url).map { $0.hasSuffix("n=1") || $0.hasSuffix("n=2") } == [true, true])
+        #expect(!FileManager.default.fileExists(atPath: directory.cassette().path + ".journal"))
+    }
+
+    @Test func reRecordingUnchangedTrafficIsByteIdentical() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        func record() async throws -> Data {
+            let transport = try openCassette(directory.cassette(), mode: .all, upstream: CurlTransport())
+            _ = try await transport.send(HTTPRequest(url: server.url("/json")))
+            _ = try await transport.send(HTTPRequest(method: .post, url: server.url("/post"), body: .data(Data("abc".utf8))))
+            try transport.finish()
+            return try Data(contentsOf: directory.cassette())
+        }
+        let first = try await record()
+        try await Task.sleep(for: .milliseconds(1_100))  // the Date header changes
+        #expect(try await record() == first)
+    }
+
+    @Test func passthroughTouchesNoCassette() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let transport = try openCassette(directory.cassette(), mode: .passthrough, upstream: CurlTransport())
+        #expect(try await transport.send(HTTPRequest(url: server.url("/get"))).statusCode == 200)
+        try transport.finish()
+        #expect(!FileManager.default.fileExists(atPath: directory.cassette().path))
+    }
+
+    @Test func environmentOverridesTheMode() throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let transport = try CassetteTransport(cassette: directory.cassette(), mode: .replay, upstream: CurlTransport(),
+                                              environment: ["TAPEDECK_RECORD_MODE": "new_episodes"])
+        #expect(transport.mode == .newEpisodes)
+        try transport.finish()
+        #expect {
+            try CassetteTransport(cassette: directory.cassette(), environment: ["TAPEDECK_RECORD_MODE": "sometimes"])
+        } throws: { error in
+            guard case CassetteError.invalidRecordMode("sometimes") = error else { return false }
+            return "\(error)".contains("newEpisodes")
+        }
+        #expect(throws: CassetteError.self) { try openCassette(directory.cassette(), mode: .all) }
+    }
+
+    @Test func finishReportsOrFailsOnUnplayedInteractions() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/a"), interaction("GET", "http://h/b")]), to: directory.cassette())
+        let transport = try openCassette(directory.cassette(), mode: .replay)
+        _ = try await transport.send(HTTPRequest(url: URL(string: "http://h/a")!))
+        #expect {
+            try transport.finish(requireAllPlayed: true)
+        } throws: { error in
+            guard case CassetteError.unplayedInteractions(_, let requests) = error else { return false }
+            return requests == ["#1 GET http://h/b"]
+        }
+        #expect(try transport.finish().unplayed == ["#1 GET http://h/b"])
+        await #expect(throws: CassetteError.self) { try await transport.send(HTTPRequest(url: URL(string: "http://h/b")!)) }
+    }
+
+    @Test func faultsAndRecordedTiming() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        var slow = interaction("GET", "http://h/slow", responseBody: "late")
+        slow.metrics = TransferMetrics(timeToFirstByte: 0.2, total: 0.25)
+        try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/flaky", responseBody: "ok"), slow]), to: directory.cassette())
+        var configuration = CassetteConfiguration(timing: .recorded(scale: 1))
+        configuration.faults = [ReplayFault(interaction: 0, action: .fail(.networkConnectionLost), times: 1)]
+        let transport = try openCassette(directory.cassette(), mode: .replay, configuration: configuration)
+        let failure = await #expect(throws: URLError.self) { try await transport.send(HTTPRequest(url: URL(string: "http://h/flaky")!)) }
+        #expect(failure?.code == .networkConnectionLost)
+        #expect(try await transport.send(HTTPRequest(url: URL(string: "http://h/flaky")!)).data == Data("ok".utf8))
+        let start = ContinuousClock.now
+        #expect(try await transport.send(HTTPRequest(url: URL(string: "http://h/slow")!)).data == Data("late".utf8))
+        #expect(start.duration(to: .now) >= .milliseconds(190))
+    }
+}
