@@ -26,10 +26,12 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
-        // Helper for Tools/bench/compare-download.sh: a stub server process and Tapedeck client processes.
+        // Helper for Tools/bench/compare-download.sh and session-transfers.sh: a stub server process and Tapedeck
+        // client processes.
         .executableTarget(
             name: "tapedeck-bench-download",
             dependencies: [
+                .product(name: "Tapedeck", package: "Tapedeck"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),

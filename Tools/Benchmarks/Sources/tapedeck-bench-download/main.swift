@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
@@ -10,6 +11,9 @@ import TapedeckStubServer
 //                                                 print the port, exit when stdin closes or on a signal
 //   tapedeck-bench-download download URL FILE     one GET with responseBody .file(FILE)
 //   tapedeck-bench-download gets URL COUNT        COUNT sequential GETs on one CurlTransport
+//   tapedeck-bench-download session-download URL FILE   a SessionManager download task moved to FILE
+//   tapedeck-bench-download session-upload URL FILE     a SessionManager upload task streaming FILE (PUT)
+//   tapedeck-bench-download session-multipart URL FILE  an HTTPSessionManager multipart POST of FILE
 //
 // The clients print one line of `key=value` pairs (in-process figures; the script times whole processes).
 
@@ -28,6 +32,8 @@ func serve() throws {
     let server = try StubServer(configuration: .init(journalCapacity: 16))
     server.route(.get, "/small", response: .text("ok"))
     server.route(.get, "/big", response: StubResponse(body: .generated(length: bigLength)))
+    // Uploads are counted and hashed by the server, not kept whole (the journal keeps 8 MiB of a body at most).
+    server.route(nil, "/upload") { request in .text("\(request.bodyLength)") }
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
     // Block until stdin reaches end of file (the script closes its end, or dies); SIGTERM/SIGINT end the process
     // through their default action.
@@ -60,6 +66,60 @@ func gets(url: URL, count: Int) async throws {
     print("requests=\(count) reused=\(reused) seconds=\(elapsed) per_request_us=\(elapsed / Double(count) * 1e6)")
 }
 
+/// Prints the figures of a finished session task, or fails with its error.
+func report(_ result: SessionTaskResult, bytes: Int64, since start: ContinuousClock.Instant) {
+    let elapsed = seconds(ContinuousClock.now - start)
+    if let error = result.error { fail("\(error)") }
+    print("bytes=\(bytes) seconds=\(elapsed) mib_per_s=\(Double(bytes) / 1_048_576 / elapsed)")
+}
+
+func sessionDownload(url: URL, to file: URL) async {
+    let manager = SessionManager(transport: CurlTransport())
+    let start = ContinuousClock.now
+    let task = manager.downloadTask(with: HTTPRequest(url: url)) { _, _ in file }
+    task.resume()
+    let result = await task.result
+    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? -1
+    report(result, bytes: size, since: start)
+}
+
+func fileSize(_ file: URL) -> Int64 {
+    guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value else {
+        fail("cannot read \(file.path)")
+    }
+    return size
+}
+
+/// Checks the server's answer (the number of body bytes it received) against what was sent.
+func checkEcho(_ result: SessionTaskResult, expected: Int64) {
+    guard let data = result.data, let received = Int64(String(decoding: data, as: UTF8.self)) else {
+        fail("the server did not say how many bytes it received")
+    }
+    if received < expected { fail("the server received \(received) bytes, expected at least \(expected)") }
+}
+
+func sessionUpload(url: URL, from file: URL) async {
+    let manager = SessionManager(transport: CurlTransport(), responseSerializer: HTTPResponseSerializer())
+    let size = fileSize(file)
+    let start = ContinuousClock.now
+    let task = manager.uploadTask(with: HTTPRequest(method: .put, url: url), from: .file(file))
+    task.resume()
+    let result = await task.result
+    report(result, bytes: size, since: start)
+    checkEcho(result, expected: size)
+}
+
+func sessionMultipart(url: URL, from file: URL) async throws {
+    let manager = HTTPSessionManager(transport: CurlTransport(), responseSerializer: HTTPResponseSerializer())
+    let size = fileSize(file)
+    let start = ContinuousClock.now
+    let result = try await manager.post(url.absoluteString, parameters: ["name": "bench"], constructingBody: { form in
+        try form.append(fileURL: file, name: "file")
+    })
+    report(result, bytes: size, since: start)
+    checkEcho(result, expected: size)
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "serve" where arguments.count == 2:
@@ -72,6 +132,16 @@ case "gets" where arguments.count == 4:
         fail("usage: gets URL COUNT")
     }
     try await gets(url: url, count: count)
+case "session-download" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
+    await sessionDownload(url: url, to: URL(fileURLWithPath: arguments[3]))
+case "session-upload" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
+    await sessionUpload(url: url, from: URL(fileURLWithPath: arguments[3]))
+case "session-multipart" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
+    try await sessionMultipart(url: url, from: URL(fileURLWithPath: arguments[3]))
 default:
-    fail("usage: tapedeck-bench-download serve | download URL FILE | gets URL COUNT")
+    fail("usage: tapedeck-bench-download serve | download URL FILE | gets URL COUNT | session-download URL FILE"
+        + " | session-upload URL FILE | session-multipart URL FILE")
 }
