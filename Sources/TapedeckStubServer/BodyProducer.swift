@@ -42,7 +42,8 @@ final class BodyProducer {
             core.suspend(connection, until: nextDue)
             return 0
         }
-        let count = Int(min(Int64(min(buffer.count, chunkSize - producedInChunk)), length - position))
+        if let cutAt, position >= cutAt { return tdk_mhd_reader_end_with_error() }
+        let count = Int(min(Int64(min(buffer.count, chunkSize - producedInChunk)), min(length, cutAt ?? length) - position))
         switch source {
         case .data(let data):
             data.withUnsafeBytes { bytes in

@@ -23,12 +23,16 @@ import TapedeckCore
         RecordedRequest(method: method, path: path)
     }
 
+    private func answer(_ registry: StubRegistry, _ request: RecordedRequest) -> StubResponse {
+        registry.resolve(request)?.response(to: request) ?? registry.notFoundResponse(for: request)
+    }
+
     @Test func theLatestMatchingRouteWins() {
-        let table = RouteTable()
-        table.add(StubRoute(method: .get, path: "/x") { _ in .text("first") })
-        table.add(StubRoute(method: .get, path: "/x") { _ in .text("second") })
-        table.add(StubRoute(method: .post, path: "/x") { _ in .text("post") })
-        guard case .data(let body) = table.response(for: request(.get, "/x")).body else {
+        let registry = StubRegistry()
+        registry.add(StubRoute(method: .get, path: "/x") { _ in .text("first") }.stub)
+        registry.add(StubRoute(method: .get, path: "/x") { _ in .text("second") }.stub)
+        registry.add(StubRoute(method: .post, path: "/x") { _ in .text("post") }.stub)
+        guard case .data(let body) = answer(registry, request(.get, "/x")).body else {
             Issue.record("expected a data body")
             return
         }
@@ -36,16 +40,16 @@ import TapedeckCore
     }
 
     @Test func anyMethodRoutesMatchEveryMethodAndDecodedPathsMatch() {
-        let table = RouteTable()
-        table.add(StubRoute(method: nil, path: "/a b") { _ in .text("any") })
-        #expect(table.response(for: request(.delete, "/a%20b")).status == 200)
-        #expect(table.response(for: request(.get, "/a b")).status == 200)
+        let registry = StubRegistry()
+        registry.add(StubRoute(method: nil, path: "/a b") { _ in .text("any") }.stub)
+        #expect(answer(registry, request(.delete, "/a%20b")).status == 200)
+        #expect(answer(registry, request(.get, "/a b")).status == 200)
     }
 
     @Test func anUnmatchedRequestGetsA404ListingTheRoutes() {
-        let table = RouteTable()
-        table.add(StubRoute(method: .get, path: "/known") { _ in .text("k") })
-        let response = table.response(for: request(.post, "/unknown"))
+        let registry = StubRegistry()
+        registry.add(StubRoute(method: .get, path: "/known") { _ in .text("k") }.stub)
+        let response = answer(registry, request(.post, "/unknown"))
         #expect(response.status == 404)
         guard case .data(let body) = response.body else {
             Issue.record("expected a data body")
@@ -66,9 +70,13 @@ import TapedeckCore
         #expect(journal.entries.map(\.path) == ["/2", "/3", "/4"])
         #expect(journal.entries.map(\.sequenceNumber) == [3, 4, 5])
         #expect(journal.droppedCount == 2)
+        for index in 5..<12 {
+            journal.append(RecordedRequest(method: .get, path: "/\(index)"))
+        }
+        #expect(journal.entries.map(\.path) == ["/9", "/10", "/11"], "the ring keeps the newest, oldest first, after wrapping")
         journal.removeAll()
         #expect(journal.entries.isEmpty)
-        #expect(journal.append(RecordedRequest(method: .get, path: "/next")).sequenceNumber == 6)
+        #expect(journal.append(RecordedRequest(method: .get, path: "/next")).sequenceNumber == 13)
     }
 }
 

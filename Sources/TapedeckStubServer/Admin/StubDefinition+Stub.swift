@@ -65,7 +65,9 @@ extension StubDefinition {
         case is String.Type: return "a string"
         case is Int.Type, is UInt64.Type, is Double.Type: return "a number"
         case is Bool.Type: return "true or false"
-        default: return type is any Collection.Type ? "an array" : "an object"
+        default:
+            if String(describing: type).hasPrefix("Dictionary") { return "an object" }
+            return type is any Collection.Type ? "an array" : "an object"
         }
     }
 

@@ -6,6 +6,8 @@ import Foundation
 /// let digits: StubRegex = "[0-9]+"            // a literal that does not compile stops the test with its error
 /// let parsed = try StubRegex(userSuppliedText) // throws StubRegex.Error
 /// ```
+/// Note that `StubRegex("…")` with a literal argument is the literal initializer (Swift reads it as a literal), so
+/// it traps rather than throws; pass text from elsewhere to get the thrown error.
 public struct StubRegex: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// Why a pattern is not a regular expression.
     public struct Error: Swift.Error, CustomStringConvertible, Equatable {

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+extension OnLoopback {
+    /// Each fault against `CurlTransport`, with the `URLError` the README's table promises.
+    @Suite struct FaultTests {
+        let transport = CurlTransport()
+
+        private func code(for fault: StubFault, timeout: TimeInterval = 10) async throws -> URLError.Code? {
+            try await withServer { server in
+                server.add(Stub(RequestMatcher(.get, "/fault"), fault: fault))
+                server.route(.get, "/ok", response: .text("fine"))
+                let code = await thrownURLErrorCode {
+                    _ = try await transport.send(HTTPRequest(url: server.url("/fault"), timeoutInterval: timeout))
+                }
+                // The server keeps answering after the fault.
+                let next = try await transport.send(HTTPRequest(url: server.url("/ok")))
+                #expect(next.text == "fine")
+                #expect(server.journal.entries.first?.path == "/fault", "the faulted request is journaled")
+                return code
+            }
+        }
+
+        @Test func closingWithoutAResponseIsBadServerResponse() async throws {
+            #expect(try await code(for: .closeWithoutResponse) == .badServerResponse)
+        }
+
+        @Test func aResetIsNetworkConnectionLost() async throws {
+            #expect(try await code(for: .reset) == .networkConnectionLost)
+        }
+
+        @Test func aMalformedStatusLineIsBadServerResponse() async throws {
+            #expect(try await code(for: .malformedStatusLine) == .badServerResponse)
+        }
+
+        @Test func malformedHeadersAreBadServerResponse() async throws {
+            #expect(try await code(for: .malformedHeaders) == .badServerResponse)
+        }
+
+        @Test func givenRawBytesAreSentAsTheResponse() async throws {
+            try await withServer { server in
+                server.add(Stub(RequestMatcher(.get, "/raw"), fault: .malformedResponse(Data("HTTP/1.1 203 Raw\r\nContent-Length: 3\r\n\r\nabc".utf8))))
+                let response = try await transport.send(HTTPRequest(url: server.url("/raw")))
+                #expect(response.statusCode == 203)
+                #expect(response.text == "abc")
+            }
+        }
+
+        @Test func aPartialBodyIsNetworkConnectionLost() async throws {
+            #expect(try await code(for: .partialBody(sent: 100, declared: 1000)) == .networkConnectionLost)
+        }
+
+        @Test func neverAnsweringTimesTheClientOut() async throws {
+            let started = ContinuousClock.now
+            #expect(try await code(for: .noResponse, timeout: 0.3) == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+
+        @Test func aServerWithAHangingConnectionStillStopsPromptly() async throws {
+            let server = try StubServer()
+            server.add(Stub(RequestMatcher(.get, "/hang"), fault: .noResponse))
+            let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"), timeoutInterval: 30)) }
+            try await Task.sleep(for: .milliseconds(200))
+            let started = ContinuousClock.now
+            server.stop()
+            #expect(ContinuousClock.now - started < .seconds(2))
+            let code = await thrownURLErrorCode { _ = try await task.value }
+            #expect(code == .badServerResponse, "stopping closes the hanging connection with no response")
+        }
+
+        @Test func aDelayedFaultWaitsFirst() async throws {
+            try await withServer { server in
+                server.add(Stub(RequestMatcher(.get, "/late-reset"), fault: .reset, delay: .fixed(.milliseconds(150))))
+                let started = ContinuousClock.now
+                let code = await thrownURLErrorCode { _ = try await transport.send(HTTPRequest(url: server.url("/late-reset"))) }
+                #expect(code == .networkConnectionLost)
+                #expect(ContinuousClock.now - started >= .milliseconds(150))
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TapedeckCore
+@testable import TapedeckStubServer
+
+@Suite struct StubDefinitionTests {
+    private func stub(_ json: String) throws -> Stub {
+        try StubDefinition.decode(Data(json.utf8)).makeStub()
+    }
+
+    private func error(_ json: String) -> String {
+        do {
+            let definitions = try StubDefinition.decodeList(Data(json.utf8))
+            _ = try definitions.map { definition throws(StubDefinitionError) in try definition.makeStub() }
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aFullDefinitionBecomesAStub() throws {
+        let made = try stub("""
+            {"id": "u", "name": "user", "priority": 2,
+             "request": {"method": "post", "pathTemplate": "/users/{id}", "query": {"v": "2", "debug": {"absent": true}},
+                         "headers": {"Accept": {"contains": "json"}}, "body": {"jsonPartial": {"name": "Ada"}}},
+             "response": {"status": 201, "headers": {"X-A": "1"}, "jsonBody": {"ok": true}},
+             "delay": {"minMilliseconds": 5, "maxMilliseconds": 10, "seed": 7},
+             "scenario": {"name": "s", "requiredState": "Started", "newState": "two"}}
+            """)
+        #expect(made.id == "u")
+        #expect(made.priority == 2)
+        #expect(made.matcher == RequestMatcher(.post, .template("/users/{id}"), query: ["v": "2", "debug": .absent],
+                                               headers: ["Accept": .contains("json")], body: .jsonPartial(["name": "Ada"])))
+        #expect(made.delay == .random(.milliseconds(5)...(.milliseconds(10)), seed: 7))
+        #expect(made.scenario == ScenarioStep("s", requiredState: "Started", newState: "two"))
+        let response = made.response(to: request(.post, "/users/1"))
+        #expect(response.status == 201)
+        #expect(response.headers["Content-Type"] == "application/json")
+        guard case .data(let body) = response.body else {
+            Issue.record("expected a data body")
+            return
+        }
+        #expect(body == Data(#"{"ok":true}"#.utf8))
+    }
+
+    @Test func faultsChunkingAndListsDecode() throws {
+        #expect(try stub(#"{"request": {}, "response": {"fault": "reset"}}"#).responder.fault == .reset)
+        #expect(try stub(#"{"request": {}, "response": {"fault": "partialBody", "partialBodySent": 3, "partialBodyDeclared": 9}}"#).responder.fault
+            == .partialBody(sent: 3, declared: 9))
+        let chunked = try stub(#"{"request": {}, "response": {"body": "abcdef", "chunked": {"bytesPerChunk": 2, "intervalMilliseconds": 5}}}"#)
+        guard case .response(let response) = chunked.responder, case .chunked(let body) = response.body else {
+            Issue.record("expected a chunked response")
+            return
+        }
+        #expect(body.chunkSize == 2)
+        #expect(body.interval == .milliseconds(5))
+        #expect(try StubDefinition.decodeList(Data(#"{"stubs": [{"request": {}, "response": {}}]}"#.utf8)).count == 1)
+        #expect(try StubDefinition.decodeList(Data(#" [{"request": {}, "response": {}}, {"request": {}, "response": {}}]"#.utf8)).count == 2)
+    }
+
+    @Test func listingsRoundTrip() throws {
+        let original = Stub(id: "x", RequestMatcher(.get, "/a/{b}").query("q", .matches("[a-z]+")).body(.form(["f": .present])),
+                            priority: 3, response: .json(["k": 1]), delay: .fixed(.milliseconds(20)))
+        let encoded = try JSONEncoder().encode(StubDefinition(original))
+        let decoded = try StubDefinition.decode(encoded).makeStub()
+        #expect(decoded.id == "x")
+        #expect(decoded.matcher == original.matcher)
+        #expect(decoded.priority == 3)
+        #expect(decoded.delay == .fixed(.milliseconds(20)))
+        #expect(StubDefinition(Stub(RequestMatcher(), handler: { _ in .text("") })).response == nil, "closures have no JSON form")
+    }
+
+    @Test(arguments: [
+        (#"{"response": {}}"#, #"invalid stub definition at request: required field "request" is missing"#),
+        (#"{"request": {"path": "/a"}}"#, #"invalid stub definition at response: required field "response" is missing"#),
+        (#"{"request": {"path": "a"}, "response": {}}"#, #"invalid stub definition at request.path: must start with "/", got "a""#),
+        (#"{"request": {"path": "/a", "pathRegex": "/b"}, "response": {}}"#, "invalid stub definition at request: give at most one of path, pathTemplate and pathRegex, not path and pathRegex"),
+        (#"{"request": {"pathRegex": "(x"}, "response": {}}"#, #"invalid stub definition at request.pathRegex: invalid regular expression "(x""#),
+        (#"{"request": {"headers": {"A": {"equalTo": "1", "contains": "2"}}}, "response": {}}"#, "invalid stub definition at request.headers.A: give only one of equalTo, contains, matches, present, absent"),
+        (#"{"request": {"body": {}}, "response": {}}"#, "invalid stub definition at request.body: give one of equalTo, base64, contains, matches, json, jsonPartial, form, multipart"),
+        (#"{"request": {}, "response": {"status": 42}}"#, "invalid stub definition at response.status: must be between 100 and 599, got 42"),
+        (#"{"request": {}, "response": {"status": "200"}}"#, "invalid stub definition at response.status: expected a number"),
+        (#"{"request": {}, "response": {"body": "a", "jsonBody": 1}}"#, "invalid stub definition at response: give at most one of body, base64Body, jsonBody, bodyFile, not body and jsonBody"),
+        (#"{"request": {}, "response": {"fault": "explode"}}"#, #"invalid stub definition at response.fault: unknown fault "explode""#),
+        (#"{"request": {}, "response": {"body": "{{nope}}", "template": true}}"#, #"invalid stub definition at response.body: invalid response template "{{nope}}": unknown placeholder"#),
+        (#"{"request": {}, "response": {}, "delay": {"minMilliseconds": 9, "maxMilliseconds": 1}}"#, "invalid stub definition at delay: needs 0 ≤ minMilliseconds ≤ maxMilliseconds, got 9 and 1"),
+        (#"{"request": {}, "response": {}, "scenario": {"requiredState": "x"}}"#, #"invalid stub definition at scenario.name: required field "name" is missing"#),
+        ("[1]", "invalid stub definition at [0]: expected an object"),
+        ("not json", "invalid stub definition at $: "),
+    ])
+    func badDefinitionsSayWhereAndWhat(json: String, expected: String) {
+        let message = error(json)
+        #expect(message.hasPrefix(expected), "\(message)")
+    }
+}
+
+extension StubResponder {
+    var fault: StubFault? {
+        if case .fault(let fault) = self { return fault }
+        return nil
+    }
+}

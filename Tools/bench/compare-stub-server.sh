@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# Measures StubServer (libmicrohttpd, in its own process) against nginx serving the same 1 KiB JSON as a static
+# file, with wrk on loopback, in the same run on the same machine:
+#   1. keep-alive throughput at CONNECTIONS connections, StubServer / nginx (target ≥ 0.8);
+#   2. p99 latency of StubServer at 8 connections (target ≤ 1 ms);
+#   3. throughput with 10,000 stubs registered / with 1 stub (target ≥ 0.8);
+#   4. a soak: SOAK seconds at 64 connections against StubServer, zero socket errors, RSS growth ≤ 10%.
+# wrk and nginx are installed with apt-get when missing. nginx runs on a loopback port with its own config in a
+# temporary directory (2 workers, 1024 connections each, no access log). Every wrk run is bounded in time
+# (DURATION, SOAK) and connections, and wrapped in `timeout`. Only 127.0.0.1 is contacted.
+#
+# Usage: bash Tools/bench/compare-stub-server.sh
+#        RUNS=3 DURATION=10 CONNECTIONS=8 THREADS=2 SOAK=60 bash Tools/bench/compare-stub-server.sh   (the defaults)
+#        SOAK=0 skips the soak.
+# The script reports: it exits 0 whether or not a target is met (PASS/MISS is printed) and non-zero only when
+# something fails (a build error, a server that does not start, a wrong answer).
+set -euo pipefail
+
+RUNS="${RUNS:-3}"
+DURATION="${DURATION:-10}"
+CONNECTIONS="${CONNECTIONS:-8}"
+THREADS="${THREADS:-2}"
+SOAK="${SOAK:-60}"
+SOAK_CONNECTIONS=64
+MANY_STUBS=10000
+TARGET_NGINX_RATIO=0.8
+TARGET_P99_MS=1.0
+TARGET_MANY_RATIO=0.8
+TARGET_RSS_GROWTH=0.10
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-stub-bench.XXXXXX")"
+server_pid=""
+nginx_pid=""
+
+stop_server() {
+    exec 3>&- 2>/dev/null || true
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
+}
+cleanup() {
+    stop_server
+    if [[ -n "$nginx_pid" ]] && kill -0 "$nginx_pid" 2>/dev/null; then
+        kill -QUIT "$nginx_pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$nginx_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+sudo_cmd=()
+[[ "$(id -u)" -ne 0 ]] && sudo_cmd=(sudo)
+install_missing() {
+    local missing=()
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+    ((${#missing[@]} == 0)) && return
+    echo "installing ${missing[*]}…" >&2
+    "${sudo_cmd[@]}" apt-get install -y "${missing[@]}" >/dev/null || {
+        "${sudo_cmd[@]}" apt-get update >/dev/null && "${sudo_cmd[@]}" apt-get install -y "${missing[@]}" >/dev/null
+    }
+}
+install_missing
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# The body both servers send: 1024 bytes of JSON.
+mkdir -p "$work/www"
+python3 - "$work/www/bench.json" <<'PY'
+import json, sys
+doc = {"id": 1, "name": "tapedeck", "items": []}
+i = 0
+while len(json.dumps(doc, separators=(",", ":"))) < 1024:
+    doc["items"].append({"n": i, "v": "x"})
+    i += 1
+text = json.dumps(doc, separators=(",", ":"))
+while len(text) > 1024:
+    doc["items"].pop(); text = json.dumps(doc, separators=(",", ":"))
+doc["pad"] = ""
+text = json.dumps(doc, separators=(",", ":"))
+doc["pad"] = "p" * (1024 - len(text))
+open(sys.argv[1], "w").write(json.dumps(doc, separators=(",", ":")))
+PY
+[[ "$(stat -c %s "$work/www/bench.json")" -eq 1024 ]] || { echo "the benchmark body is not 1024 bytes" >&2; exit 1; }
+
+# The stub server helper: a throwaway package that depends on this one by path, built in release once and cached
+# in .build-bench-stub (ignored by git).
+helper_dir="$repo/.build-bench-stub"
+mkdir -p "$helper_dir/Sources/stub-bench-server"
+cat >"$helper_dir/Package.swift" <<SWIFT
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "stub-bench-server",
+    dependencies: [.package(name: "Tapedeck", path: "$repo")],
+    targets: [.executableTarget(name: "stub-bench-server", dependencies: [.product(name: "TapedeckStubServer", package: "Tapedeck")])]
+)
+SWIFT
+cat >"$helper_dir/Sources/stub-bench-server/main.swift" <<'SWIFT'
+import Foundation
+import TapedeckStubServer
+
+// stub-bench-server STUBS THREADS BODY_FILE: serves BODY_FILE as JSON at /bench.json with STUBS stubs in all
+// (the others at /filler/N), prints its port, and exits when its standard input closes.
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let stubCount = Int(arguments[1]), let threads = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: stub-bench-server STUBS THREADS BODY_FILE\n".utf8))
+    exit(2)
+}
+let body = try Data(contentsOf: URL(fileURLWithPath: arguments[3]))
+let server = try StubServer(configuration: .init(threadCount: threads))
+for index in 1..<max(1, stubCount) {
+    server.route(.get, "/filler/\(index)", response: .text("\(index)"))
+}
+server.route(.get, "/bench.json", response: StubResponse(headers: ["Content-Type": "application/json"], body: .data(body)))
+print(server.port)
+fflush(stdout)
+while readLine() != nil {}
+server.stop()
+SWIFT
+echo "building stub-bench-server (release)…" >&2
+(cd "$helper_dir" && swift build -c release >&2)
+helper="$(cd "$helper_dir" && swift build -c release --show-bin-path)/stub-bench-server"
+
+# start_server STUBS: starts the helper; sets server_pid and server_port. Its stdin is a FIFO held on fd 3, so it
+# exits when this script does, however it ends.
+start_server() {
+    rm -f "$work/server.stdin"
+    mkfifo "$work/server.stdin"
+    "$helper" "$1" "$THREADS" "$work/www/bench.json" <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
+    server_pid=$!
+    exec 3>"$work/server.stdin"
+    : >"$work/server.out"
+    for _ in $(seq 1 100); do
+        [[ -s "$work/server.out" ]] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
+        sleep 0.1
+    done
+    server_port="$(head -n 1 "$work/server.out")"
+    [[ "$server_port" =~ ^[0-9]+$ ]] || { echo "the stub server printed no port" >&2; cat "$work/server.err" >&2; exit 1; }
+    check_body "http://127.0.0.1:$server_port/bench.json"
+}
+
+check_body() {
+    curl -sf "$1" -o "$work/check.json" || { echo "GET $1 failed" >&2; exit 1; }
+    cmp -s "$work/check.json" "$work/www/bench.json" || { echo "GET $1 returned other bytes" >&2; exit 1; }
+}
+
+nginx_port="$(free_port)"
+mkdir -p "$work/nginx/logs" "$work/nginx/tmp"
+cat >"$work/nginx/nginx.conf" <<NGINX
+worker_processes $THREADS;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/tmp;
+    proxy_temp_path $work/nginx/tmp;
+    fastcgi_temp_path $work/nginx/tmp;
+    uwsgi_temp_path $work/nginx/tmp;
+    scgi_temp_path $work/nginx/tmp;
+    keepalive_requests 10000000;
+    keepalive_timeout 65;
+    server {
+        listen 127.0.0.1:$nginx_port;
+        root $work/www;
+        location = /bench.json { default_type application/json; }
+    }
+}
+NGINX
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' 2>"$work/nginx/stderr" &
+nginx_pid=$!
+for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/bench.json" && break; sleep 0.1; done
+check_body "http://127.0.0.1:$nginx_port/bench.json"
+echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') pid $nginx_pid on 127.0.0.1:$nginx_port" >&2
+
+# run_wrk NAME URL CONNECTIONS SECONDS: one bounded wrk run; appends "rps p99_ms socket_errors non2xx" to NAME.results.
+run_wrk() {
+    local name="$1" url="$2" connections="$3" seconds="$4" threads
+    threads=$((connections < 2 ? connections : 2))
+    timeout $((seconds + 30)) wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$url" >"$work/wrk.out"
+    awk '
+        /Requests\/sec:/ { rps = $2 }
+        /^ +99%/ { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); p99 = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v); p99 = v } else if (v ~ /s$/) { sub(/s$/, "", v); p99 = v * 1000 } }
+        /Socket errors:/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
+        /Non-2xx or 3xx responses:/ { non2xx = $5 }
+        END { printf "%.1f %.3f %d %d\n", rps, p99, errors + 0, non2xx + 0 }
+    ' "$work/wrk.out" >>"$work/$name.results"
+}
+last() { tail -n 1 "$work/$1.results" | awk '{ printf "%.0f req/s, p99 %.3f ms, socket errors %d, non-2xx %d", $1, $2, $3, $4 }'; }
+best_rps() { awk 'NR == 1 || $1 > m { m = $1 } END { print m }' "$work/$1.results"; }
+best_p99() { awk 'NR == 1 || $2 < m { m = $2 } END { print m }' "$work/$1.results"; }
+median_p99() { awk '{ print $2 }' "$work/$1.results" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (a >= b) : (a <= b); print ok ? "PASS" : "MISS" }'; }
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+printf 'StubServer ↔ nginx, 1 KiB JSON, keep-alive, wrk -c%d for %ss, %d runs each (best reported), %d daemon threads / nginx workers\n' \
+    "$CONNECTIONS" "$DURATION" "$RUNS" "$THREADS"
+start_server 1
+one_port="$server_port"
+one_pid="$server_pid"
+run_wrk warmup "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" 2
+run_wrk warmup "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" 2
+for run in $(seq 1 "$RUNS"); do
+    run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION"
+    run_wrk stub1 "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" "$DURATION"
+    printf '  run %d: nginx %s | StubServer (1 stub) %s\n' "$run" "$(last nginx)" "$(last stub1)"
+done
+run_wrk latency8 "http://127.0.0.1:$one_port/bench.json" 8 "$DURATION"
+printf '  latency run at 8 connections: StubServer %s\n' "$(last latency8)"
+stop_server
+
+start_server "$MANY_STUBS"
+many_port="$server_port"
+run_wrk warmup "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" 2
+for run in $(seq 1 "$RUNS"); do
+    run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION"
+    printf '  run %d: StubServer (%d stubs) %s\n' "$run" "$MANY_STUBS" "$(last stubmany)"
+done
+stop_server
+
+nginx_rps=$(best_rps nginx)
+one_rps=$(best_rps stub1)
+many_rps=$(best_rps stubmany)
+cat "$work/latency8.results" >>"$work/stub1.results"
+p99=$(median_p99 stub1)
+ratio=$(awk -v a="$one_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2f", a / b }')
+many_ratio=$(awk -v a="$many_rps" -v b="$one_rps" 'BEGIN { printf "%.2f", a / b }')
+echo
+printf 'nginx:                     %10.0f req/s\n' "$nginx_rps"
+printf 'StubServer, 1 stub:        %10.0f req/s   ratio to nginx %s (target ≥ %s) %s\n' "$one_rps" "$ratio" "$TARGET_NGINX_RATIO" \
+    "$(verdict "$ratio" "$TARGET_NGINX_RATIO" ">=")"
+printf 'StubServer, %d stubs:  %10.0f req/s   ratio to 1 stub %s (target ≥ %s) %s\n' "$MANY_STUBS" "$many_rps" "$many_ratio" \
+    "$TARGET_MANY_RATIO" "$(verdict "$many_ratio" "$TARGET_MANY_RATIO" ">=")"
+printf 'StubServer p99 latency:    %10.3f ms      median of the 1-stub runs (target ≤ %s ms at 8 connections) %s\n' "$p99" \
+    "$TARGET_P99_MS" "$( ((CONNECTIONS == 8)) && verdict "$p99" "$TARGET_P99_MS" "<=" || echo "(runs not at 8 connections)")"
+
+if ((SOAK > 0)); then
+    start_server 1
+    soak_pid="$server_pid"
+    run_wrk soakwarm "http://127.0.0.1:$server_port/bench.json" "$SOAK_CONNECTIONS" 5
+    rss_before=$(rss_kib "$soak_pid")
+    run_wrk soak "http://127.0.0.1:$server_port/bench.json" "$SOAK_CONNECTIONS" "$SOAK"
+    rss_after=$(rss_kib "$soak_pid")
+    stop_server
+    read -r soak_rps _ soak_errors soak_non2xx <"$work/soak.results"
+    growth=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%.3f", (a - b) / b }')
+    printf 'Soak %ss at %d connections: %.0f req/s, socket errors %d (target 0) %s, non-2xx %d, RSS %.1f → %.1f MiB, growth %.1f%% (target ≤ %d%%) %s\n' \
+        "$SOAK" "$SOAK_CONNECTIONS" "$soak_rps" "$soak_errors" "$( ((soak_errors == 0)) && echo PASS || echo MISS)" "$soak_non2xx" \
+        "$(awk -v k="$rss_before" 'BEGIN { print k / 1024 }')" "$(awk -v k="$rss_after" 'BEGIN { print k / 1024 }')" \
+        "$(awk -v g="$growth" 'BEGIN { print g * 100 }')" "$(awk -v t="$TARGET_RSS_GROWTH" 'BEGIN { print t * 100 }')" \
+        "$(verdict "$growth" "$TARGET_RSS_GROWTH" "<=")"
+fi
