@@ -11,8 +11,13 @@ import Foundation
 /// let imported = try HARCodec.import(har)
 /// ```
 public enum HARCodec {
-    /// The cassette as a HAR 1.2 document.
-    public static func export(_ cassette: Cassette, bodyData: (CassetteBody) throws -> Data = { $0.inlineData ?? Data() }) rethrows -> Data {
+    /// The cassette as a HAR 1.2 document; sidecar bodies are exported empty (use ``export(_:bodyData:)``).
+    public static func export(_ cassette: Cassette) -> Data {
+        export(cassette) { $0.inlineData ?? Data() }
+    }
+
+    /// The cassette as a HAR 1.2 document, reading each body (sidecars included) through `bodyData`.
+    public static func export(_ cassette: Cassette, bodyData: (CassetteBody) throws -> Data) rethrows -> Data {
         var entries: [CassetteJSON] = []
         for interaction in cassette.interactions { entries.append(try entry(interaction, bodyData: bodyData)) }
         let document: CassetteJSON = ["log": [

@@ -93,7 +93,7 @@ struct JSONByteParser {
         guard position + count <= bytes.count else { throw error("unexpected end of the document in '\(literal)'") }
         let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
         for index in 0..<count where bytes[position + index] != expected[index] {
-            throw error("invalid literal: expected '\(literal)'", at: position + index)
+            throw error("invalid literal: expected '\(literal)'", at: position)
         }
         position += count
     }

@@ -46,7 +46,7 @@ extension Redaction {
             return .object(members.map { member in
                 let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
                 if let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
-                if isSensitiveParameter(member.key), member.value != .null {
+                if isSensitiveParameter(member.key) || isSensitiveHeader(member.key), member.value != .null {
                     return .init(member.key, .string(Redaction.placeholder))
                 }
                 return .init(member.key, redactJSON(member.value, path: childPath))

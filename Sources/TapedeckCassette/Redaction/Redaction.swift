@@ -78,10 +78,15 @@ public struct Redaction: Sendable {
 
     /// Redacts a request: the same steps whether it is being recorded or matched live.
     public func redact(_ request: inout Interaction.Request) {
+        redact(&request, secrets: secretValues(of: request))
+    }
+
+    private func redact(_ request: inout Interaction.Request, secrets: [String]) {
         guard redactsDefaults || !filters.isEmpty else { return }
         request.url = redactURL(request.url)
         request.headers = redactHeaders(request.headers)
         request.body = redactBody(request.body, contentType: request.headers["Content-Type"], headers: &request.headers)
+        request.body = scrub(request.body, secrets: secrets, headers: &request.headers)
         for filter in filters {
             if case .request(let transform) = filter.kind { transform(&request) }
         }
@@ -89,16 +94,18 @@ public struct Redaction: Sendable {
 
     /// Redacts a whole interaction before it is written.
     public func redact(_ interaction: inout Interaction) {
-        redact(&interaction.request)
+        let secrets = secretValues(of: interaction.request, responseHeaders: interaction.response?.headers)
+        redact(&interaction.request, secrets: secrets)
         if case .response(var response) = interaction.outcome, redactsDefaults || !filters.isEmpty {
-            response.headers = redactHeaders(response.headers)
-            if let url = response.url { response.url = redactURL(url) }
+            response.headers = scrub(redactHeaders(response.headers), secrets: secrets)
+            if let url = response.url { response.url = scrub(redactURL(url), secrets: secrets, placeholder: Redaction.encodedPlaceholder) }
             response.body = redactBody(response.body, contentType: response.headers["Content-Type"], headers: &response.headers)
+            response.body = scrub(response.body, secrets: secrets, headers: &response.headers)
             interaction.outcome = .response(response)
         }
         if case .failure(var failure) = interaction.outcome {
-            failure.message = applyRegexes(failure.message)
-            failure.transportMessage = failure.transportMessage.map(applyRegexes)
+            failure.message = scrub(applyRegexes(failure.message), secrets: secrets)
+            failure.transportMessage = failure.transportMessage.map { scrub(applyRegexes($0), secrets: secrets) }
             interaction.outcome = .failure(failure)
         }
         for filter in filters {

@@ -1,0 +1,88 @@
+import Foundation
+
+extension Redaction {
+    /// The literal secret values a request carries in the places the built-in rules redact (header values, the
+    /// token of an `Authorization` header, cookie values, sensitive query parameters, form fields and JSON members),
+    /// so that copies of them elsewhere (a server echoing the request, a URL inside a body) can be scrubbed too.
+    func secretValues(of request: Interaction.Request, responseHeaders: HTTPHeaders? = nil) -> [String] {
+        guard redactsDefaults else { return [] }
+        var values: [String] = []
+        func add(_ value: some StringProtocol) {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if trimmed.count >= 4, trimmed != Redaction.placeholder, trimmed != Redaction.encodedPlaceholder { values.append(trimmed) }
+        }
+        func addCookies(_ header: String) {
+            for pair in header.split(separator: ";") {
+                let pieces = pair.split(separator: "=", maxSplits: 1)
+                if pieces.count == 2 { add(pieces[1]) }
+            }
+        }
+        for field in request.headers where isSensitiveHeader(field.name) {
+            add(field.value)
+            if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
+            if field.name.lowercased() == "cookie" { addCookies(field.value) }
+        }
+        for field in responseHeaders ?? [:] where field.name.lowercased() == "set-cookie" {
+            if let first = field.value.split(separator: ";").first { addCookies(String(first)) }
+        }
+        for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
+        if let data = request.body.inlineData, !data.isEmpty {
+            if let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+               let json = try? CassetteJSON.parse(data) {
+                collectJSONSecrets(json, add: add)
+            } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+                for pair in FormCoding.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
+            }
+        }
+        // Longest first, so a secret containing another is replaced whole.
+        return Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    }
+
+    private func collectJSONSecrets(_ value: CassetteJSON, add: (String) -> Void) {
+        switch value {
+        case .object(let members):
+            for member in members {
+                if isSensitiveParameter(member.key) || isSensitiveHeader(member.key) {
+                    if case .string(let text) = member.value { add(text) }
+                    if case .number(let text) = member.value { add(text) }
+                } else {
+                    collectJSONSecrets(member.value, add: add)
+                }
+            }
+        case .array(let elements):
+            for element in elements { collectJSONSecrets(element, add: add) }
+        default:
+            break
+        }
+    }
+
+    /// `text` with every copy of `secrets` (as written, percent-encoded, or with `/` escaped as in JSON) replaced.
+    func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
+        var result = text
+        for secret in secrets {
+            result = result.replacingOccurrences(of: secret, with: placeholder)
+            if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: placeholder) }
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+                result = result.replacingOccurrences(of: encoded, with: Redaction.encodedPlaceholder)
+            }
+        }
+        return result
+    }
+
+    /// A body with copies of `secrets` scrubbed, when it is text.
+    func scrub(_ body: CassetteBody, secrets: [String], headers: inout HTTPHeaders) -> CassetteBody {
+        guard !secrets.isEmpty, let data = body.inlineData, !data.isEmpty, let text = String(validating: data, as: UTF8.self) else { return body }
+        let scrubbed = scrub(text, secrets: secrets)
+        guard scrubbed != text else { return body }
+        if let length = headers["Content-Length"], Int(length) == data.count, body.contentEncoding == nil {
+            headers["Content-Length"] = String(scrubbed.utf8.count)
+        }
+        return CassetteBody(Data(scrubbed.utf8), contentEncoding: body.contentEncoding)
+    }
+
+    /// Header values with copies of `secrets` scrubbed.
+    func scrub(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
+        guard !secrets.isEmpty else { return headers }
+        return HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: scrub($0.value, secrets: secrets)) })
+    }
+}
