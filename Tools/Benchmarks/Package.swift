@@ -37,6 +37,35 @@ let package = Package(
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
+        // Cassette benchmarks (see Tools/bench/README.md): synthetic interactions shared with compare-vcrpy.sh.
+        .target(
+            name: "CassetteBenchSupport",
+            dependencies: [.product(name: "TapedeckCassette", package: "Tapedeck")]
+        ),
+        .executableTarget(
+            name: "CassetteBenchmarks",
+            dependencies: [
+                "CassetteBenchSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
+            ],
+            path: "Benchmarks/CassetteBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Helper for Tools/bench/compare-vcrpy.sh: generates, loads, saves and replays synthetic cassettes.
+        .executableTarget(
+            name: "tapedeck-bench-cassette",
+            dependencies: [
+                "CassetteBenchSupport",
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,9 +8,9 @@ enum BodyFormat {
     static let styles: [(name: String, style: JSONWritingStyle)] = [
         ("compact", .compact),
         ("pretty", .pretty),
-        ("spaced", JSONWritingStyle(indent: 2, separator: " : ")),
+        ("spaced", JSONWritingStyle(indent: 2, separator: " : ", expandsEmptyContainers: true)),
         ("compact-escaped", JSONWritingStyle(escapesSlashes: true)),
-        ("spaced-escaped", JSONWritingStyle(indent: 2, separator: " : ", escapesSlashes: true)),
+        ("spaced-escaped", JSONWritingStyle(indent: 2, separator: " : ", escapesSlashes: true, expandsEmptyContainers: true)),
         ("pretty-escaped", JSONWritingStyle(indent: 2, separator: ": ", escapesSlashes: true)),
     ]
 

@@ -9,11 +9,15 @@ public struct JSONWritingStyle: Hashable, Sendable {
     /// Whether `/` is written as `\/` (as Foundation's `JSONSerialization` does by default).
     public var escapesSlashes: Bool
 
+    /// Whether an empty object or array spans lines (`{`, a blank line, `}`), as Foundation pretty-prints them.
+    public var expandsEmptyContainers: Bool
+
     /// Creates a style.
-    public init(indent: Int? = nil, separator: String = ":", escapesSlashes: Bool = false) {
+    public init(indent: Int? = nil, separator: String = ":", escapesSlashes: Bool = false, expandsEmptyContainers: Bool = false) {
         self.indent = indent
         self.separator = separator
         self.escapesSlashes = escapesSlashes
+        self.expandsEmptyContainers = expandsEmptyContainers
     }
 
     /// One line, no spaces: `{"a":1}`.
@@ -58,6 +62,10 @@ struct JSONByteWriter {
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             if elements.isEmpty {
+                if style.expandsEmptyContainers, style.indent != nil {
+                    output.append(0x0A)
+                    newline(level)
+                }
                 output.append(UInt8(ascii: "]"))
                 return
             }
@@ -71,6 +79,10 @@ struct JSONByteWriter {
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             if members.isEmpty {
+                if style.expandsEmptyContainers, style.indent != nil {
+                    output.append(0x0A)
+                    newline(level)
+                }
                 output.append(UInt8(ascii: "}"))
                 return
             }

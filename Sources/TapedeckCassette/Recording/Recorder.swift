@@ -75,7 +75,7 @@ struct Recorder {
             let recordedResponse = Interaction.Response(
                 statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
                 url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
-                body: try responseCapture.finish())
+                body: Self.decodedIfCompressed(try responseCapture.finish(), headers: head.headers))
             var metrics = response.metrics
             for keyPath in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
                 metrics[keyPath: keyPath] = Self.rounded(metrics[keyPath: keyPath])
@@ -92,6 +92,13 @@ struct Recorder {
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {
         Interaction.Request(method: request.method.rawValue, url: request.url.absoluteString, headers: request.headers, body: body)
+    }
+
+    /// A body the transport left gzip-compressed, stored decoded (re-encoded on replay); other bodies as they are.
+    static func decodedIfCompressed(_ body: CassetteBody, headers: HTTPHeaders) -> CassetteBody {
+        guard let data = body.inlineData, ContentCoding.isGzip(data, contentEncoding: headers["Content-Encoding"]),
+              let decoded = ContentCoding.gunzip(data) else { return body }
+        return CassetteBody(decoded, contentEncoding: "gzip")
     }
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.

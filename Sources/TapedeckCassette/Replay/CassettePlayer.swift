@@ -84,7 +84,7 @@ public struct CassettePlayer: Sendable {
                 if played[candidate] && position == bucket.cursor { bucket.cursor += 1 }
                 position += 1
             }
-            let matching = bucket.indices.filter { !filtered || matcher.passesFilters(live, cassette.interactions[$0].request) }
+            let matching = filtered ? bucket.indices.filter { matcher.passesFilters(live, cassette.interactions[$0].request) } : bucket.indices
             if let last = matching.last {
                 if allowPlaybackRepeats {
                     return .success(Playback(index: last, interaction: cassette.interactions[last], isRepeat: true))

@@ -33,29 +33,36 @@ struct ReplayEmitter {
         let head = HTTPResponseHead(statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
                                     version: response.httpVersion, headers: response.headers, url: finalURL)
         continuation.yield(.responseHead(head))
-        let total = response.body.byteCount
+        let recordedBody = Self.encoded(response.body)
+        let total = recordedBody.byteCount
         let body: HTTPResponseBody
         switch request.responseBody {
         case .memory:
-            let data = try CassetteFile.bodyData(response.body, cassette: cassette)
+            let data = try CassetteFile.bodyData(recordedBody, cassette: cassette)
             if total > 0 { continuation.yield(.downloadProgress(TransferProgress(completed: total, total: total))) }
             body = .data(data)
         case .stream:
-            try forEachChunk(response.body) { chunk, sent in
+            try forEachChunk(recordedBody) { chunk, sent in
                 continuation.yield(.bodyChunk(chunk))
                 continuation.yield(.downloadProgress(TransferProgress(completed: sent, total: total)))
             }
             body = .streamed(byteCount: total)
         case .file(let destination):
-            try write(response.body, to: destination, keeping: 0, continuation: continuation)
+            try write(recordedBody, to: destination, keeping: 0, continuation: continuation)
             body = .file(destination, byteCount: total)
         case .resumingFile(let destination, let existing):
             let keep = response.statusCode == 206 ? existing : 0
-            try write(response.body, to: destination, keeping: keep, continuation: continuation)
+            try write(recordedBody, to: destination, keeping: keep, continuation: continuation)
             body = .file(destination, byteCount: total)
         }
         continuation.yield(.completed(HTTPResponse(head: head, body: body, metrics: interaction.metrics,
                                                    peerCertificates: interaction.peerCertificates)))
+    }
+
+    /// The body as the transport delivered it: a body stored decoded is compressed again.
+    static func encoded(_ body: CassetteBody) -> CassetteBody {
+        guard let coding = body.contentEncoding?.lowercased(), coding == "gzip" || coding == "x-gzip", let data = body.inlineData else { return body }
+        return CassetteBody(ContentCoding.gzip(data))
     }
 
     private func forEachChunk(_ body: CassetteBody, _ handle: (Data, Int64) throws -> Void) throws {

@@ -1,0 +1,80 @@
+import CassetteBenchSupport
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+
+/// Helper for Tools/bench/compare-vcrpy.sh.
+///
+///     tapedeck-bench-cassette generate N FILE      write a synthetic cassette of N interactions
+///     tapedeck-bench-cassette load FILE RUNS       best time to load it (seconds)
+///     tapedeck-bench-cassette save FILE RUNS       best time to save it (seconds; written beside FILE)
+///     tapedeck-bench-cassette replay FILE M        per-request time of M first plays through CassetteTransport
+let arguments = CommandLine.arguments
+func usage() -> Never {
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M\n".utf8))
+    exit(2)
+}
+guard arguments.count == 4 else { usage() }
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func best(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<max(1, runs) {
+        let start = ContinuousClock.now
+        try body()
+        best = min(best, seconds(start.duration(to: .now)))
+    }
+    return best
+}
+
+do {
+    switch arguments[1] {
+    case "generate":
+        guard let count = Int(arguments[2]) else { usage() }
+        try CassetteFile.save(SyntheticCassette.make(count: count), to: URL(fileURLWithPath: arguments[3]))
+    case "load":
+        let url = URL(fileURLWithPath: arguments[2])
+        var count = 0
+        let time = try best(Int(arguments[3]) ?? 5) { count = try CassetteFile.load(url).interactions.count }
+        print("load \(count) \(time)")
+    case "save":
+        let url = URL(fileURLWithPath: arguments[2])
+        let cassette = try CassetteFile.load(url)
+        let out = url.deletingPathExtension().appendingPathExtension("saved.json")
+        let time = try best(Int(arguments[3]) ?? 5) { try CassetteFile.save(cassette, to: out) }
+        print("save \(cassette.interactions.count) \(time)")
+    case "replay":
+        let url = URL(fileURLWithPath: arguments[2])
+        guard let requests = Int(arguments[3]) else { usage() }
+        let count = try CassetteFile.load(url).interactions.count
+        let transport = try CassetteTransport(cassette: url, mode: .replay, environment: [:])
+        let stride = max(1, count / requests)
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<Double, any Error> = .success(0)
+        Task {
+            do {
+                let start = ContinuousClock.now
+                for slot in 0..<min(requests, count) {
+                    let request = HTTPRequest(url: URL(string: SyntheticCassette.url(slot * stride))!,
+                                              headers: ["Accept": "application/json", "User-Agent": "tapedeck-bench/1"])
+                    let response = try await transport.send(request)
+                    guard response.statusCode == 200 else { throw CassetteError.closed(file: "unexpected status") }
+                }
+                result = .success(seconds(start.duration(to: .now)) / Double(min(requests, count)))
+            } catch {
+                result = .failure(error)
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        print("replay \(count) \(try result.get())")
+    default:
+        usage()
+    }
+} catch {
+    FileHandle.standardError.write(Data("tapedeck-bench-cassette: \(error)\n".utf8))
+    exit(1)
+}
