@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TapedeckCassette", targets: ["TapedeckCassette"]),
         .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
+        .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -42,6 +43,10 @@ let package = Package(
             ]
         ),
         .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
+        .target(
+            name: "TapedeckTesting",
+            dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+        ),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
@@ -63,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "TapedeckCassetteTests",
             dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+        ),
+        .testTarget(
+            name: "TapedeckTestingTests",
+            dependencies: ["TapedeckTesting", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl"]
         ),
         .testTarget(
             name: "TapedeckTests",

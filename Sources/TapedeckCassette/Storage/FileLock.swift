@@ -13,6 +13,8 @@ final class FileLock: Sendable {
     /// Takes the lock or throws ``CassetteError/locked(file:holder:)`` naming who holds it.
     init(cassette: URL) throws(CassetteError) {
         path = cassette.path + ".lock"
+        // A first recording may go into a folder that does not exist yet (e.g. Cassettes/<Suite>/).
+        try? FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CassetteError.io(file: path, operation: "open the lock file", reason: String(cString: strerror(errno)))

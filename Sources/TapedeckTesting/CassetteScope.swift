@@ -1,0 +1,86 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+
+/// Runs a test body with a cassette and collects what went wrong with it, for the Swift Testing trait and the
+/// XCTest helpers to report as test failures at the test's own source location.
+///
+/// ```swift
+/// let failures = await CassetteScope(cassette: url, mode: .replay).run { transport in
+///     _ = try await transport.send(HTTPRequest(url: URL(string: "https://api.example.com/me")!))
+/// }
+/// for failure in failures { print(failure) }
+/// ```
+public struct CassetteScope: Sendable {
+    /// The cassette file.
+    public var cassette: URL
+    /// The record mode; `TAPEDECK_RECORD_MODE` overrides it.
+    public var mode: RecordMode
+    /// Matching, redaction, timing and faults.
+    public var configuration: CassetteConfiguration
+    /// Whether interactions that were never replayed fail the test.
+    public var requireAllPlayed: Bool
+    /// The transport that records: by default the current stub server's transport when there is one (so
+    /// `.stubServer(…)` then `.cassette(…)` records from the stub), else a new `CurlTransport`.
+    public var upstream: (any HTTPTransport)?
+    /// Where `TAPEDECK_RECORD_MODE` is read.
+    public var environment: [String: String]
+
+    /// Creates a scope.
+    public init(
+        cassette: URL, mode: RecordMode = .replay, configuration: CassetteConfiguration = CassetteConfiguration(),
+        requireAllPlayed: Bool = false, upstream: (any HTTPTransport)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.cassette = cassette
+        self.mode = mode
+        self.configuration = configuration
+        self.requireAllPlayed = requireAllPlayed
+        self.upstream = upstream
+        self.environment = environment
+    }
+
+    /// A failure of the cassette around a test: its message says what happened and how to fix it.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The message, e.g. an unmatched request with its nearest recorded requests.
+        public var description: String
+        /// The cassette error behind it.
+        public var error: CassetteError
+    }
+
+    /// Opens the cassette, runs `body` with its transport (also set as ``TapedeckTest/currentTransport``), then
+    /// closes the cassette. Returns the failures: the cassette could not be opened (the body does not run), requests
+    /// that matched nothing, and (with ``requireAllPlayed``) interactions never played.
+    ///
+    /// - Throws: what `body` throws, except cassette errors, which are among the returned failures.
+    public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async throws -> [Failure] {
+        let transport: CassetteTransport
+        do {
+            let recorder = upstream ?? TapedeckTest.currentTransport ?? CurlTransport()
+            transport = try CassetteTransport(
+                cassette: cassette, mode: mode, upstream: recorder, configuration: configuration, environment: environment)
+        } catch {
+            return [Failure(description: error.description, error: error)]
+        }
+        let log = ErrorLog()
+        let observed = ObservingTransport(base: transport, errors: log)
+        var thrown: (any Error)?
+        do {
+            try await TapedeckTest.$currentTransport.withValue(observed) {
+                try await body(observed)
+            }
+        } catch let error as CassetteError {
+            log.append(error)
+        } catch {
+            thrown = error
+        }
+        do {
+            try transport.finish(requireAllPlayed: requireAllPlayed)
+        } catch {
+            log.append(error)
+        }
+        if let thrown { throw thrown }
+        return log.all.map { Failure(description: $0.description, error: $0) }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+import TapedeckCassette
+import TapedeckCore
+
+/// Passes requests to a cassette transport and keeps every ``CassetteError`` its streams throw, so a test is told
+/// about an unmatched request even when the code under test swallows the error.
+struct ObservingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let errors: ErrorLog
+
+    func execute(_ request: HTTPRequest) -> HTTPEventStream {
+        let source = EventSource(base.execute(request))
+        let errors = self.errors
+        return AsyncThrowingStream(unfolding: {
+            do {
+                return try await source.next()
+            } catch let error as CassetteError {
+                errors.append(error)
+                throw error
+            }
+        })
+    }
+}
+
+/// The errors seen during a test, in order, each once.
+final class ErrorLog: Sendable {
+    private let entries = Mutex<[CassetteError]>([])
+
+    func append(_ error: CassetteError) {
+        entries.withLock { entries in
+            if !entries.contains(where: { $0.description == error.description }) { entries.append(error) }
+        }
+    }
+
+    var all: [CassetteError] { entries.withLock { $0 } }
+}
+
+/// Owns one event stream's iterator so the forwarding stream pulls one event per request from its consumer.
+private actor EventSource {
+    private var iterator: HTTPEventStream.AsyncIterator?
+
+    init(_ stream: HTTPEventStream) {
+        iterator = stream.makeAsyncIterator()
+    }
+
+    func next() async throws -> HTTPTransportEvent? {
+        guard var current = iterator.take() else { return nil }
+        let event = try await current.next(isolation: self)
+        iterator = current
+        return event
+    }
+}

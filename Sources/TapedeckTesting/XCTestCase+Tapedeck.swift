@@ -1,0 +1,64 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import TapedeckStubServer
+import XCTest
+
+extension XCTestCase {
+    /// Runs `body` with a cassette named after this test (`Cassettes/<Module>/<TestCaseClass>/<testMethod>.json` in
+    /// the package that holds `file`), and reports unmatched requests, a missing cassette in replay and (with
+    /// `requireAllPlayed`) unplayed interactions as failures at the call site.
+    ///
+    /// ```swift
+    /// func testProfile() async throws {
+    ///     try await withCassette { transport in
+    ///         let api = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
+    ///         let profile = try await api.get("me")
+    ///         XCTAssertEqual(profile.response?.statusCode, 200)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws, except cassette errors, which become test failures.
+    public func withCassette(
+        _ name: String? = nil, mode: RecordMode = .replay, configuration: CassetteConfiguration = CassetteConfiguration(),
+        root: URL? = nil, requireAllPlayed: Bool = false, upstream: (any HTTPTransport)? = nil,
+        file: StaticString = #filePath, line: UInt = #line,
+        _ body: @Sendable (any HTTPTransport) async throws -> Void
+    ) async throws {
+        let url = CassetteLocation.url(
+            name: name, suitePath: String(reflecting: type(of: self)).split(separator: ".").map(String.init),
+            testName: self.name, arguments: [],
+            sourceFile: "\(file)", root: root)
+        let scope = CassetteScope(
+            cassette: url, mode: mode, configuration: configuration, requireAllPlayed: requireAllPlayed, upstream: upstream)
+        for failure in try await scope.run(body) {
+            XCTFail(failure.description, file: file, line: line)
+        }
+    }
+
+    /// Runs `body` with a fresh ``StubServer`` (its transport is also ``TapedeckTest/transport``), and stops it after.
+    ///
+    /// ```swift
+    /// func testHello() async throws {
+    ///     try await withStubServer(configure: { $0.route(.get, "/hello", response: .text("world")) }) { server in
+    ///         let response = try await TapedeckTest.transport.send(HTTPRequest(url: server.url("/hello")))
+    ///         XCTAssertEqual(response.data, Data("world".utf8))
+    ///     }
+    /// }
+    /// ```
+    public func withStubServer(
+        _ configuration: StubServer.Configuration = StubServer.Configuration(), httpbin: Bool = false,
+        configure: (StubServer) throws -> Void = { _ in },
+        _ body: @Sendable (StubServer) async throws -> Void
+    ) async throws {
+        let server = httpbin ? try StubServer.httpbin(configuration: configuration) : try StubServer(configuration: configuration)
+        defer { server.stop() }
+        try configure(server)
+        try await TapedeckTest.$currentStubServer.withValue(server) {
+            try await TapedeckTest.$currentTransport.withValue(server.transport()) {
+                try await body(server)
+            }
+        }
+    }
+}
