@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
+        .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -43,6 +44,7 @@ let package = Package(
             ]
         ),
         .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
+        .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
         .target(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
@@ -68,6 +70,10 @@ let package = Package(
         .testTarget(
             name: "TapedeckCassetteTests",
             dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+        ),
+        .testTarget(
+            name: "TapedeckServicesTests",
+            dependencies: ["TapedeckServices", "TapedeckStubServer", "TapedeckCurl"]
         ),
         .testTarget(
             name: "TapedeckTestingTests",

@@ -1,0 +1,43 @@
+import Foundation
+import Tapedeck
+
+/// The settings of an app's network layer: one base URL per service, headers every request carries, a timeout,
+/// and how strictly servers are authenticated.
+///
+/// ```swift
+/// let config = NetworkConfig(
+///     dataBaseURL: URL(string: "https://api.example.com/v1/")!,
+///     uploadBaseURL: URL(string: "https://upload.example.com/")!,
+///     downloadBaseURL: URL(string: "https://cdn.example.com/")!)
+/// let network = NetworkManager(config: config)
+/// ```
+public struct NetworkConfig: Sendable {
+    /// Where ``DataService`` paths point.
+    public var dataBaseURL: URL
+    /// Where ``UploadService`` paths point.
+    public var uploadBaseURL: URL
+    /// Where ``DownloadService`` paths point.
+    public var downloadBaseURL: URL
+    /// Header fields added to every request (a request's own fields win).
+    public var defaultHeaders: HTTPHeaders
+    /// Seconds a request may stay idle before it fails with `URLError.timedOut`.
+    public var timeoutInterval: TimeInterval
+
+    /// Creates a configuration.
+    public init(
+        dataBaseURL: URL, uploadBaseURL: URL, downloadBaseURL: URL, defaultHeaders: HTTPHeaders = [:],
+        timeoutInterval: TimeInterval = 30
+    ) {
+        self.dataBaseURL = dataBaseURL
+        self.uploadBaseURL = uploadBaseURL
+        self.downloadBaseURL = downloadBaseURL
+        self.defaultHeaders = defaultHeaders
+        self.timeoutInterval = timeoutInterval
+    }
+
+    /// One base URL for all three services.
+    public init(baseURL: URL, defaultHeaders: HTTPHeaders = [:], timeoutInterval: TimeInterval = 30) {
+        self.init(dataBaseURL: baseURL, uploadBaseURL: baseURL, downloadBaseURL: baseURL,
+                  defaultHeaders: defaultHeaders, timeoutInterval: timeoutInterval)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Tapedeck
+import TapedeckCurl
+
+/// An app's network layer: a data, an upload and a download service over one transport, with the running tasks of
+/// each kind tracked and cancellable by kind.
+///
+/// The transport is the seam: the live `CurlTransport` in the app, a cassette or a stub server in tests.
+///
+/// ```swift
+/// let network = NetworkManager(config: NetworkConfig(baseURL: URL(string: "https://api.example.com/")!))
+/// let profile = try await network.data.get("me")
+/// network.cancelTasks(of: .download)
+/// ```
+public final class NetworkManager: Sendable {
+    /// The kinds of service.
+    public enum ServiceKind: Sendable, Hashable, CaseIterable {
+        /// ``DataService``.
+        case data
+        /// ``UploadService``.
+        case upload
+        /// ``DownloadService``.
+        case download
+    }
+
+    /// The configuration the services were made with.
+    public let config: NetworkConfig
+    /// JSON API calls.
+    public let data: DataService
+    /// Uploads.
+    public let upload: UploadService
+    /// Downloads.
+    public let download: DownloadService
+
+    /// Creates the services over `transport` (the live libcurl transport by default).
+    public init(config: NetworkConfig, transport: any HTTPTransport = CurlTransport()) {
+        self.config = config
+        data = DataService(config: config, transport: transport)
+        upload = UploadService(config: config, transport: transport)
+        download = DownloadService(config: config, transport: transport)
+    }
+
+    /// The tasks of `kind` still running (or created and not finished).
+    public func runningTasks(of kind: ServiceKind) -> [SessionTask] {
+        session(of: kind).tasks
+    }
+
+    /// Cancels every running task of `kind`; each completes with `URLError.cancelled`.
+    public func cancelTasks(of kind: ServiceKind) {
+        for task in session(of: kind).tasks { task.cancel() }
+    }
+
+    /// Cancels every running task of every kind.
+    public func cancelAllTasks() {
+        for kind in ServiceKind.allCases { cancelTasks(of: kind) }
+    }
+
+    private func session(of kind: ServiceKind) -> SessionManager {
+        switch kind {
+        case .data: return data.session
+        case .upload: return upload.session
+        case .download: return download.session
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import Testing
+import Tapedeck
+import TapedeckCurl
+import TapedeckStubServer
+@testable import TapedeckServices
+
+/// Values collected from `@Sendable` closures.
+final class Collected<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
+}
+
+@Suite struct ServiceURLTests {
+    let base = URL(string: "https://api.example.com/v1")!
+
+    @Test(arguments: [
+        ("users/7", "https://api.example.com/v1/users/7"),
+        ("/users/7", "https://api.example.com/users/7"),
+        ("http://other.example.com/x", "http://other.example.com/x"),
+        ("HTTPS://other.example.com/x?y=1", "HTTPS://other.example.com/x?y=1"),
+    ])
+    func pathsJoinTheirBaseUnlessAbsolute(path: String, expected: String) throws {
+        #expect(try ServiceURL.resolve(path, against: base).absoluteString == expected)
+    }
+
+    @Test func anAbsoluteURLWithoutAHostIsRefused() {
+        #expect(throws: RequestSerializationError.self) { try ServiceURL.resolve("http://", against: base) }
+    }
+}
+
+@Suite struct NetworkManagerTests {
+    let server: StubServer
+    let network: NetworkManager
+
+    init() throws {
+        server = try StubServer.httpbin()
+        network = NetworkManager(config: NetworkConfig(
+            dataBaseURL: server.url("/anything/data"), uploadBaseURL: server.url("/"), downloadBaseURL: server.url("/"),
+            defaultHeaders: ["X-App": "tapedeck-tests"]), transport: CurlTransport())
+    }
+
+    @Test func dataRequestsSendJSONAndDecodeJSON() async throws {
+        let result = try await network.data.post("sign-in", parameters: ["user": "ada"])
+        #expect(result.statusCode == 200)
+        #expect(result.json?["json"]?["user"]?.stringValue == "ada")
+        #expect(result.json?["url"]?.stringValue?.hasSuffix("/anything/data/sign-in") == true)
+        #expect(result.json?["headers"]?["X-App"]?.stringValue == "tapedeck-tests")
+        server.stop()
+    }
+
+    @Test func anErrorStatusKeepsItsBody() async throws {
+        server.route(.post, "/anything/data/locked", response: .json(Data(#"{"error":"locked"}"#.utf8), status: 423))
+        do {
+            try await network.data.post("locked")
+            Issue.record("a 423 must throw")
+        } catch let error as ResponseSerializationError {
+            #expect((error as NSError).code == -1011)
+            #expect(error.data == Data(#"{"error":"locked"}"#.utf8))
+        }
+        server.stop()
+    }
+
+    @Test func multipartUploadsReportProgressToTheEnd() async throws {
+        let fractions = Collected<Double>()
+        let result = try await network.upload.multipart("post", parameters: ["kind": "avatar"], progress: {
+            fractions.append($0.fractionCompleted)
+        }) { form in
+            form.append(Data(repeating: 7, count: 200_000), name: "avatar", fileName: "a.bin", mimeType: "application/octet-stream")
+        }
+        #expect(result.json?["form"]?["kind"]?.stringValue == "avatar")
+        #expect(fractions.values.last == 1.0)
+        server.stop()
+    }
+
+    @Test func downloadsResumeWithARange() async throws {
+        let total: Int64 = 8 << 20
+        server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: total, pace: (256 << 10, .milliseconds(5))) }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-services-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let first = try network.download.start("file", to: destination)
+        while first.task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+        let resumeData = try #require(await first.cancelProducingResumeData())
+        let fractions = Collected<Double>()
+        let file = try await network.download.resume(from: resumeData, to: destination, progress: {
+            fractions.append($0.fractionCompleted)
+        }).finished()
+        #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
+        #expect(server.journal.entries.contains { $0.headers["Range"] != nil })
+        #expect(fractions.values.last == 1.0)
+        server.stop()
+    }
+
+    @Test func tasksAreTrackedAndCancelledByKind() async throws {
+        server.route(.get, "/slow", response: StubResponse(body: .data(Data("late".utf8)), delay: .seconds(5)))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-services-\(UUID())")
+        let download = try network.download.start("slow", to: destination)
+        #expect(network.runningTasks(of: .download).count == 1)
+        #expect(network.runningTasks(of: .data).isEmpty)
+        network.cancelTasks(of: .download)
+        await #expect(throws: URLError.self) { _ = try await download.finished() }
+        #expect(network.runningTasks(of: .download).isEmpty)
+        server.stop()
+    }
+}
