@@ -72,6 +72,10 @@ let package = Package(
             dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
         ),
         .testTarget(
+            name: "ContractTests",
+            dependencies: ["Tapedeck", "TapedeckServices", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl"]
+        ),
+        .testTarget(
             name: "TapedeckServicesTests",
             dependencies: ["TapedeckServices", "TapedeckStubServer", "TapedeckCurl"]
         ),

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import Tapedeck
+import TapedeckCassette
+import TapedeckCurl
+import TapedeckServices
+import TapedeckStubServer
+
+/// The ways the same client code reaches the provider.
+enum ContractTransport: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// CurlTransport against the stub server, over loopback.
+    case live
+    /// A cassette recording what CurlTransport gets from the stub server.
+    case recording
+    /// The cassette replayed in process, with the stub server stopped.
+    case replay
+
+    var testDescription: String { rawValue }
+}
+
+/// Runs every scenario in order through a network layer and returns what each observed.
+private func runScenarios(_ network: NetworkManager, folder: URL) async -> [Outcome] {
+    var outcomes: [Outcome] = []
+    for scenario in ContractScenario.all {
+        outcomes.append(await scenario.run(network, folder))
+    }
+    return outcomes
+}
+
+private func network(over transport: any HTTPTransport, server baseURL: URL) -> NetworkManager {
+    NetworkManager(config: NetworkConfig(
+        dataBaseURL: baseURL.appendingPathComponent("api/"), uploadBaseURL: baseURL.appendingPathComponent("upload/"),
+        downloadBaseURL: baseURL, timeoutInterval: 0.5), transport: transport)
+}
+
+@Suite struct ContractTests {
+    /// One scenario set, every transport: the outcomes (statuses, content types, decoded bodies, error domains and
+    /// codes, progress reaching 1.0) must be exactly the expected ones everywhere.
+    @Test(arguments: ContractTransport.allCases)
+    func everyTransportGivesTheSameOutcomes(transport kind: ContractTransport) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("contract.json")
+        let server = try ContractServer.start()
+        defer { server.stop() }
+
+        let outcomes: [Outcome]
+        switch kind {
+        case .live:
+            outcomes = await runScenarios(network(over: server.transport(), server: server.baseURL), folder: folder)
+        case .recording, .replay:
+            let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: server.transport(), environment: [:])
+            let recorded = await runScenarios(network(over: recorder, server: server.baseURL), folder: folder)
+            try recorder.finish()
+            if kind == .recording {
+                outcomes = recorded
+            } else {
+                server.stop()
+                let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
+                outcomes = await runScenarios(network(over: player, server: server.baseURL), folder: folder)
+                let summary = try player.finish(requireAllPlayed: true)
+                #expect(summary.unplayed.isEmpty)
+            }
+        }
+        for (scenario, outcome) in zip(ContractScenario.all, outcomes) {
+            #expect(outcome == scenario.expected, "\(scenario) over \(kind.rawValue)")
+        }
+    }
+}
