@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "tapedeck",
             dependencies: [
-                "TapedeckCore", "TapedeckCurl", "TapedeckStubServer",
+                "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckStubServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/tapedeck"

@@ -1,72 +1,122 @@
 import ArgumentParser
 import Foundation
+import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 
-/// `tapedeck demo`: starts the embedded stub server and drives it through the live libcurl transport.
+/// `tapedeck demo`: the README's main job. Starts the embedded stub server, runs data, upload and download
+/// requests through the live libcurl transport while recording them into a cassette, stops the server, replays the
+/// cassette in process, and prints both runs side by side.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Start the embedded stub server and run data, upload and download requests through the live transport.",
-        discussion: "Everything stays on 127.0.0.1; no network is needed."
+        abstract: "Record data, upload and download requests from the embedded stub server over the live transport, then replay them.",
+        discussion: "Everything stays on 127.0.0.1; no network is needed. The replay runs with the server stopped."
     )
 
     @Option(name: .long, help: "Size of the download, in bytes.")
-    var downloadBytes: Int64 = 32 << 20
+    var downloadBytes: Int64 = 8 << 20
+
+    @Option(name: .long, help: "Keep the cassette at this path (by default it is written to a temporary folder and removed).")
+    var cassette: String?
 
     func run() async throws {
-        let server = try StubServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-demo-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassetteURL = cassette.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("demo.json")
+
+        let server = try StubServer.httpbin()
         defer { server.stop() }
         DemoRoutes.install(on: server)
         print("Stub server (libmicrohttpd) listening on \(server.baseURL)")
-        print("Live transport: CurlTransport on libcurl \(CurlTransport.libcurlVersion)\n")
+        print("Live transport: CurlTransport on libcurl \(CurlTransport.libcurlVersion)")
+        print("Cassette: \(cassetteURL.path)\n")
 
-        let transport = CurlTransport()
-        let downloadFile = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-demo-\(getpid()).bin")
-        defer { try? FileManager.default.removeItem(at: downloadFile) }
+        let steps = DemoStep.all(server: server, downloadBytes: downloadBytes, folder: folder)
+        let recorder = try CassetteTransport(cassette: cassetteURL, mode: .all, upstream: CurlTransport(), environment: [:])
+        var recorded: [DemoResult] = []
+        for step in steps { recorded.append(await step.run(over: recorder)) }
+        let summary = try recorder.finish()
+        let journaled = server.journal.entries.count
+        server.stop()
 
-        let steps: [(String, HTTPRequest)] = [
-            ("data: GET JSON", HTTPRequest(url: server.url("/get?greeting=hello"), headers: ["Accept": "application/json"])),
-            ("data: POST JSON", HTTPRequest(
-                method: .post, url: server.url("/post"), headers: ["Content-Type": "application/json"],
-                body: .data(Data(#"{"name":"tapedeck","mode":"live"}"#.utf8)))),
-            ("upload: PUT 4 MiB", HTTPRequest(method: .put, url: server.url("/upload"), body: .data(Data(count: 4 << 20)))),
-            ("download: GET to file", HTTPRequest(url: server.url("/bytes/\(downloadBytes)"), responseBody: .file(downloadFile))),
-            ("error: refused", HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!)),
-        ]
+        let player = try CassetteTransport(cassette: cassetteURL, mode: .replay, environment: [:])
+        var replayed: [DemoResult] = []
+        for step in steps { replayed.append(await step.run(over: player)) }
+        try player.finish(requireAllPlayed: true)
 
         var table = DemoTable()
-        for (name, request) in steps {
-            let started = ContinuousClock.now
-            do {
-                let response = try await transport.send(request)
-                table.add(name: name, request: request, outcome: "\(response.statusCode)",
-                          bytes: response.body.byteCount, elapsed: ContinuousClock.now - started,
-                          reused: response.metrics.connectionReused)
-            } catch let error as URLError {
-                table.add(name: name, request: request, outcome: "URLError \(error.code.rawValue)",
-                          bytes: 0, elapsed: ContinuousClock.now - started, reused: false)
-            }
+        for (step, (live, replay)) in zip(steps, zip(recorded, replayed)) {
+            table.add(step: step, live: live, replay: replay)
         }
         print(table.render())
-        print("\nThe server journaled \(server.journal.entries.count) requests:")
-        for entry in server.journal.entries {
-            print("  #\(entry.sequenceNumber) \(entry.method) \(entry.path)\(entry.query.map { "?\($0)" } ?? "") body \(entry.bodyLength) B")
+        let same = zip(recorded, replayed).allSatisfy { $0.fingerprint == $1.fingerprint }
+        print("\nRecorded \(summary.interactionCount) interactions (the server journaled \(journaled) requests), then replayed "
+              + "them with the server stopped: \(same ? "identical results" : "RESULTS DIFFER").")
+        if !same { throw ExitCode.failure }
+    }
+}
+
+/// One request of the demo and what it is called.
+struct DemoStep {
+    let name: String
+    let request: HTTPRequest
+
+    static func all(server: StubServer, downloadBytes: Int64, folder: URL) -> [DemoStep] {
+        [
+            DemoStep(name: "data: GET JSON", request: HTTPRequest(
+                url: server.url("/get?greeting=hello"), headers: ["Accept": "application/json"])),
+            DemoStep(name: "data: POST JSON", request: HTTPRequest(
+                method: .post, url: server.url("/post"), headers: ["Content-Type": "application/json"],
+                body: .data(Data(#"{"name":"tapedeck","mode":"demo"}"#.utf8)))),
+            DemoStep(name: "upload: PUT 4 MiB", request: HTTPRequest(
+                method: .put, url: server.url("/upload"), body: .data(Data(count: 4 << 20)))),
+            DemoStep(name: "download: GET to file", request: HTTPRequest(
+                url: server.url("/bytes/\(downloadBytes)"), responseBody: .file(folder.appendingPathComponent("download.bin")))),
+            DemoStep(name: "gzip: GET", request: HTTPRequest(url: server.url("/gzip"))),
+            DemoStep(name: "error: 404", request: HTTPRequest(url: server.url("/status/404"))),
+            DemoStep(name: "error: refused", request: HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!)),
+        ]
+    }
+
+    func run(over transport: any HTTPTransport) async -> DemoResult {
+        let started = ContinuousClock.now
+        do {
+            let response = try await transport.send(request)
+            var body = response.data ?? Data()
+            if case .file(let url, _) = response.body { body = (try? Data(contentsOf: url)) ?? Data() }
+            return DemoResult(outcome: "\(response.statusCode)", bytes: Int64(body.count),
+                              fingerprint: "\(response.statusCode) \(DemoResult.hash(body))", elapsed: ContinuousClock.now - started)
+        } catch let error as URLError {
+            return DemoResult(outcome: "URLError \(error.code.rawValue)", bytes: 0, fingerprint: "URLError \(error.code.rawValue)",
+                              elapsed: ContinuousClock.now - started)
+        } catch {
+            return DemoResult(outcome: "\(error)", bytes: 0, fingerprint: "\(error)", elapsed: ContinuousClock.now - started)
         }
+    }
+}
+
+/// What one transport made of a demo step.
+struct DemoResult {
+    let outcome: String
+    let bytes: Int64
+    /// Status (or error code) and a hash of the body: equal fingerprints mean identical results.
+    let fingerprint: String
+    let elapsed: Duration
+
+    /// FNV-1a, 64 bits, as hex.
+    static func hash(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
     }
 }
 
 /// The demo's routes: a small httpbin-like set.
 enum DemoRoutes {
     static func install(on server: StubServer) {
-        server.route(.get, "/get") { request in
-            let args = request.queryItems.map { "\"\($0.name)\":\"\($0.value ?? "")\"" }.joined(separator: ",")
-            return .json(Data(#"{"args":{\#(args)},"url":"\#(request.path)"}"#.utf8))
-        }
-        server.route(.post, "/post") { request in
-            .json(Data(#"{"received":\#(request.bodyLength),"json":\#(String(decoding: request.body, as: UTF8.self))}"#.utf8))
-        }
         server.route(.put, "/upload") { request in
             .json(Data(#"{"received":\#(request.bodyLength),"sha256":"\#(request.bodySHA256)"}"#.utf8), status: 201)
         }
@@ -79,14 +129,19 @@ enum DemoRoutes {
     }
 }
 
-/// A fixed-width table of demo results.
+/// A fixed-width, side-by-side table of the live and replayed runs.
 struct DemoTable {
-    private var rows: [[String]] = [["step", "request", "result", "bytes", "time", "reused"]]
+    private var rows: [[String]] = [["step", "request", "live (recording)", "time", "replay", "time", "same"]]
 
-    mutating func add(name: String, request: HTTPRequest, outcome: String, bytes: Int64, elapsed: Duration, reused: Bool) {
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        rows.append([name, "\(request.method) \(request.url.path)", outcome, "\(bytes)",
-                     String(format: "%.1f ms", milliseconds), reused ? "yes" : "no"])
+    mutating func add(step: DemoStep, live: DemoResult, replay: DemoResult) {
+        rows.append([step.name, "\(step.request.method) \(step.request.url.path)",
+                     "\(live.outcome) \(live.bytes) B", Self.milliseconds(live.elapsed),
+                     "\(replay.outcome) \(replay.bytes) B", Self.milliseconds(replay.elapsed),
+                     live.fingerprint == replay.fingerprint ? "yes" : "NO"])
+    }
+
+    static func milliseconds(_ elapsed: Duration) -> String {
+        String(format: "%.1f ms", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
     }
 
     func render() -> String {
