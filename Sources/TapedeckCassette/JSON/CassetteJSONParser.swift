@@ -184,14 +184,16 @@ struct JSONByteParser {
         let open = position
         position += 1
         let start = position
-        // Fast path: no escapes.
+        // Fast path: no escapes; ASCII needs no UTF-8 validation.
+        var ascii = true
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return try validated(slice, start: start)
+                return ascii ? String(decoding: slice, as: UTF8.self) : try validated(slice, start: start)
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("a control character must be escaped inside a string") }
             position += 1

@@ -4,7 +4,7 @@ import Foundation
 enum FormCoding {
     /// Percent-decodes `text`, with `+` as a space.
     static func decode(_ text: Substring) -> String {
-        guard text.contains("%") || text.contains("+") else { return String(text) }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

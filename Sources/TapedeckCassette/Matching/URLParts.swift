@@ -11,35 +11,37 @@ struct URLParts: Hashable, Sendable {
     var needsNormalization: Bool
 
     init(_ url: String) {
-        var rest = Substring(url)
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        var normalize = rest.endIndex != url.endIndex
-        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
-            scheme = rest[..<colon]
-            rest = rest[rest.index(colon, offsetBy: 3)...]
-        } else {
-            scheme = ""
+        // Searches run on the UTF-8 view: these are ASCII delimiters, and Character iteration would pay for
+        // grapheme breaking on every replayed request.
+        let bytes = url.utf8
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        var normalize = end != bytes.endIndex
+        var cursor = bytes.startIndex
+        scheme = ""
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), bytes[colon..<end].starts(with: "://".utf8) {
+            scheme = url[..<colon]
+            cursor = bytes.index(colon, offsetBy: 3)
         }
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if let closing = authority.lastIndex(of: "]") {
-            host = authority[...closing]
-            let afterHost = authority[authority.index(after: closing)...]
-            port = afterHost.hasPrefix(":") ? afterHost.dropFirst() : ""
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
+        let authorityEnd = bytes[cursor..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
+        var authorityStart = cursor
+        if let at = bytes[cursor..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { authorityStart = bytes.index(after: at) }
+        let authority = bytes[authorityStart..<authorityEnd]
+        if let closing = authority.lastIndex(of: UInt8(ascii: "]")) {
+            host = url[authorityStart...closing]
+            let afterHost = bytes.index(after: closing)
+            port = afterHost < authorityEnd && bytes[afterHost] == UInt8(ascii: ":") ? url[bytes.index(after: afterHost)..<authorityEnd] : ""
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            host = url[authorityStart..<colon]
+            port = url[bytes.index(after: colon)..<authorityEnd]
         } else {
-            host = authority
+            host = url[authorityStart..<authorityEnd]
             port = ""
         }
-        rest = rest[authorityEnd...]
-        if let mark = rest.firstIndex(of: "?") {
-            path = rest[..<mark]
-            query = rest[rest.index(after: mark)...]
+        if let mark = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?")) {
+            path = url[authorityEnd..<mark]
+            query = url[bytes.index(after: mark)..<end]
         } else {
-            path = rest
+            path = url[authorityEnd..<end]
             query = nil
         }
         if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") || path.isEmpty {
@@ -48,8 +50,25 @@ struct URLParts: Hashable, Sendable {
         if scheme.utf8.contains(where: { (0x41...0x5A).contains($0) }) || host.utf8.contains(where: { (0x41...0x5A).contains($0) }) {
             normalize = true
         }
-        if let query, query.contains("&") || query.isEmpty { normalize = true }
+        if let query, query.isEmpty || !Self.itemsAreSorted(query) { normalize = true }
         needsNormalization = normalize
+    }
+
+    /// Whether the `&`-separated items of `query` are non-empty and already in sorted order (so the normalized
+    /// query is the query itself), checked without allocating.
+    static func itemsAreSorted(_ query: Substring) -> Bool {
+        let bytes = query.utf8
+        var previous: Substring?
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            guard start < end else { return false }
+            let item = query[start..<end]
+            if let previous, previous > item { return false }
+            previous = item
+            guard end < bytes.endIndex else { return true }
+            start = bytes.index(after: end)
+        }
     }
 
     /// The query's `name=value` items, in order (empty items dropped).

@@ -66,19 +66,32 @@ public struct Redaction: Sendable {
     public func isSensitiveHeader(_ name: String) -> Bool {
         guard redactsDefaults else { return false }
         let lower = name.lowercased()
-        return headerNames.contains(lower) || sensitiveFragments.contains { lower.contains($0) }
+        return headerNames.contains(lower) || sensitiveFragments.contains { Self.asciiContains(lower, $0) }
+    }
+
+    /// Substring search on UTF-8 bytes, without Foundation (this runs for every header of every replayed request).
+    static func asciiContains(_ text: String, _ fragment: String) -> Bool {
+        let haystack = text.utf8, needle = fragment.utf8
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        var start = haystack.startIndex
+        while let found = haystack[start...].firstIndex(of: first) {
+            if haystack[found...].starts(with: needle) { return true }
+            start = haystack.index(after: found)
+        }
+        return false
     }
 
     /// Whether `name` is a query parameter, form field or JSON member the built-in rules redact.
     public func isSensitiveParameter(_ name: String) -> Bool {
         guard redactsDefaults else { return false }
         let lower = name.lowercased()
-        return parameterNames.contains(lower) || sensitiveFragments.contains { lower.contains($0) }
+        return parameterNames.contains(lower) || sensitiveFragments.contains { Self.asciiContains(lower, $0) }
     }
 
     /// Redacts a request: the same steps whether it is being recorded or matched live.
     public func redact(_ request: inout Interaction.Request) {
-        redact(&request, secrets: secretValues(of: request))
+        // Secrets are looked for only to scrub copies of them from the body.
+        redact(&request, secrets: request.body.isEmpty ? [] : secretValues(of: request))
     }
 
     private func redact(_ request: inout Interaction.Request, secrets: [String]) {
@@ -155,7 +168,7 @@ public struct Redaction: Sendable {
                     result = String(url[..<query.startIndex]) + rewritten + String(url[query.endIndex...])
                 }
             }
-            if redactsDefaults, let schemeEnd = result.range(of: "://") {
+            if redactsDefaults, result.utf8.contains(UInt8(ascii: "@")), let schemeEnd = result.range(of: "://") {
                 let authorityEnd = result[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
                 let authority = result[schemeEnd.upperBound..<authorityEnd]
                 if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {

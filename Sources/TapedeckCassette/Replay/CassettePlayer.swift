@@ -69,22 +69,24 @@ public struct CassettePlayer: Sendable {
         var live = request
         redaction.redact(&live)
         let key = matcher.key(for: live)
-        if var bucket = index[key] {
-            index[key] = nil  // keep the bucket uniquely referenced while it changes
-            defer { index[key] = bucket }
+        if let slot = index.index(forKey: key) {
+            // Mutated in place through the dictionary's values: no copy, no rehash.
             let filtered = !matcher.filters.isEmpty
-            var position = bucket.cursor
-            while position < bucket.indices.count {
-                let candidate = bucket.indices[position]
+            var position = index.values[slot].cursor
+            let count = index.values[slot].indices.count
+            while position < count {
+                let candidate = index.values[slot].indices[position]
+                let isCursor = position == index.values[slot].cursor
                 if !played[candidate] && (!filtered || matcher.passesFilters(live, cassette.interactions[candidate].request)) {
                     played[candidate] = true
-                    if position == bucket.cursor { bucket.cursor += 1 }
+                    if isCursor { index.values[slot].cursor += 1 }
                     return .success(Playback(index: candidate, interaction: cassette.interactions[candidate], isRepeat: false))
                 }
-                if played[candidate] && position == bucket.cursor { bucket.cursor += 1 }
+                if played[candidate] && isCursor { index.values[slot].cursor += 1 }
                 position += 1
             }
-            let matching = filtered ? bucket.indices.filter { matcher.passesFilters(live, cassette.interactions[$0].request) } : bucket.indices
+            let indices = index.values[slot].indices
+            let matching = filtered ? indices.filter { matcher.passesFilters(live, cassette.interactions[$0].request) } : indices
             if let last = matching.last {
                 if allowPlaybackRepeats {
                     return .success(Playback(index: last, interaction: cassette.interactions[last], isRepeat: true))
