@@ -57,5 +57,7 @@ public struct RecordedRequest: Sendable, Hashable {
     }
 
     /// The path with percent-escapes decoded.
-    public var decodedPath: String { path.removingPercentEncoding ?? path }
+    public var decodedPath: String {
+        path.utf8.contains(UInt8(ascii: "%")) ? (path.removingPercentEncoding ?? path) : path
+    }
 }

@@ -64,6 +64,15 @@ extension OnLoopback {
             }
         }
 
+        @Test func routingWorksToAnIPv6Listener() async throws {
+            try await withServer(.init(host: "::1", hostNames: ["api.example.com"])) { server in
+                #expect(server.connectToEntries == ["api.example.com::[::1]:\(server.port)"])
+                server.route(.get, "/v6", response: .text("six"))
+                let response = try await server.transport().send(HTTPRequest(url: URL(string: "http://api.example.com/v6")!))
+                #expect(response.text == "six")
+            }
+        }
+
         @Test func invalidHostNamesAreRefusedWithTheName() {
             let error = #expect(throws: TestCertificateAuthority.Error.self) {
                 try TestCertificateAuthority().issue(for: ["bad host!"])

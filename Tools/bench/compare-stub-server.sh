@@ -73,8 +73,10 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# The body both servers send: 1024 bytes of JSON.
+# The body both servers send: 1024 bytes of JSON. nginx's workers run as an unprivileged user when the script is
+# root, so the directory and file must be readable by everyone.
 mkdir -p "$work/www"
+chmod 755 "$work" "$work/www"
 python3 - "$work/www/bench.json" <<'PY'
 import json, sys
 doc = {"id": 1, "name": "tapedeck", "items": []}
@@ -90,6 +92,7 @@ text = json.dumps(doc, separators=(",", ":"))
 doc["pad"] = "p" * (1024 - len(text))
 open(sys.argv[1], "w").write(json.dumps(doc, separators=(",", ":")))
 PY
+chmod 644 "$work/www/bench.json"
 [[ "$(stat -c %s "$work/www/bench.json")" -eq 1024 ]] || { echo "the benchmark body is not 1024 bytes" >&2; exit 1; }
 
 # The stub server helper: a throwaway package that depends on this one by path, built in release once and cached
@@ -122,8 +125,7 @@ for index in 1..<max(1, stubCount) {
     server.route(.get, "/filler/\(index)", response: .text("\(index)"))
 }
 server.route(.get, "/bench.json", response: StubResponse(headers: ["Content-Type": "application/json"], body: .data(body)))
-print(server.port)
-fflush(stdout)
+FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
 while readLine() != nil {}
 server.stop()
 SWIFT

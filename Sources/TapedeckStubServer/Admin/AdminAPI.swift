@@ -2,7 +2,7 @@ import Foundation
 import TapedeckCore
 
 /// The admin API's request handling: routes an admin request to the stubs, journal or scenarios and answers JSON.
-/// No sockets: the daemon hands it the recorded request and the peer, so it is tested directly. `STUBS.md` lists
+/// No sockets: the daemon hands it the recorded request and the peer, so it is tested directly. The StubDefinitions article (TapedeckStubServer.docc) lists
 /// the endpoints.
 struct AdminAPI: Sendable {
     let configuration: AdminConfiguration
@@ -61,7 +61,7 @@ struct AdminAPI: Sendable {
             stubs.scenarios.set(route[1], to: body.state)
             return Self.json(["scenario": route[1], "state": body.state])
         default:
-            return Self.error("no admin endpoint \(request.method) \(request.path); see STUBS.md for the list", status: 404)
+            return Self.error("no admin endpoint \(request.method) \(request.path); see StubDefinitions.md in TapedeckStubServer.docc for the list", status: 404)
         }
     }
 

@@ -3,7 +3,7 @@ import Glibc
 import TapedeckCore
 
 /// The admin API: JSON over HTTP under a reserved path prefix (default `/__admin`) of the stub server itself, so
-/// tests in other languages and contract tests can drive the server. Off unless configured. See `STUBS.md` for the
+/// tests in other languages and contract tests can drive the server. Off unless configured. See the StubDefinitions article (TapedeckStubServer.docc) for the
 /// endpoints and the stub definition format.
 ///
 /// Without a token it answers only loopback peers; with a token every admin request must carry

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A stub as JSON: the format of the admin API and of stub files. `STUBS.md` documents every field.
+/// A stub as JSON: the format of the admin API and of stub files. The StubDefinitions article (TapedeckStubServer.docc) documents every field.
 ///
 /// ```swift
 /// let json = #"{"request": {"method": "GET", "pathTemplate": "/users/{id}"}, "response": {"status": 200, "jsonBody": {"id": 1}}}"#
