@@ -61,6 +61,9 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
     if let stub = server.stubs.resolve(recorded) {
         recorded.matchedStubID = stub.id
         server.journal.append(recorded)
+        if let prepared = stub.prepared {
+            return prepared.queue(on: handle)
+        }
         if case .fault(let fault) = stub.responder {
             action = .fault(fault)
             delay = stub.delay?.next() ?? .zero

@@ -13,13 +13,17 @@ enum ResponseQueue {
     static func queue(_ stub: StubResponse, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
         var stub = stub
         guard let response = makeResponse(&stub, connection: connection, core: core) else { return .NO }
-        for field in stub.headers where !isFramingHeader(field.name) {
-            _ = MHD_add_response_header(response, field.name, field.value)
-        }
+        addHeaders(stub.headers, to: response)
         let status = (100...999).contains(stub.status) ? UInt32(stub.status) : 500
         let result = MHD_queue_response(connection.pointer, status, response)
         MHD_destroy_response(response)
         return result
+    }
+
+    static func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer) {
+        for field in headers where !isFramingHeader(field.name) {
+            _ = MHD_add_response_header(response, field.name, field.value)
+        }
     }
 
     private static func isFramingHeader(_ name: String) -> Bool {

@@ -111,6 +111,28 @@ extension OnLoopback {
             }
         }
 
+        @Test func aFixedResponseIsSharedSafelyByConcurrentConnections() async throws {
+            try await withServer { server in
+                let body = String(repeating: "0123456789", count: 200)
+                let id = server.route(.get, "/shared", response: StubResponse(headers: ["X-Shared": "yes"], body: .data(Data(body.utf8))))
+                let answers = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+                    for _ in 0..<40 {
+                        group.addTask {
+                            let response = try await CurlTransport().send(HTTPRequest(url: server.url("/shared")))
+                            return (response.text, response.headers["X-Shared"])
+                        }
+                    }
+                    return try await group.reduce(into: [(String, String?)]()) { $0.append($1) }
+                }
+                #expect(answers.count == 40)
+                #expect(answers.allSatisfy { $0.0 == body && $0.1 == "yes" })
+                server.removeStub(id: id)
+                let removed = try await transport.send(HTTPRequest(url: server.url("/shared")))
+                #expect(removed.statusCode == 404)
+                try server.verify(RequestMatcher(.get, "/shared"), count: .exactly(41))
+            }
+        }
+
         @Test func removingAndResettingStubs() async throws {
             try await withServer { server in
                 let id = server.route(.get, "/a", response: .text("a"))

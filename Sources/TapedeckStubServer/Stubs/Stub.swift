@@ -35,6 +35,8 @@ public struct Stub: Sendable, Identifiable {
     public var delay: StubDelay?
     /// The scenario state this stub requires and the state it moves to.
     public var scenario: ScenarioStep?
+    /// The fixed response built for libmicrohttpd once, set by the registry (see ``PreparedResponse``).
+    var prepared: PreparedResponse?
 
     /// Creates a stub with any responder.
     public init(

@@ -9,6 +9,10 @@ final class StubRegistry: Sendable {
     let scenarios = ScenarioStates()
 
     func add(_ stub: Stub) {
+        var stub = stub
+        if case .response(let response) = stub.responder, stub.delay == nil {
+            stub.prepared = PreparedResponse.prepare(response)
+        }
         index.withLock { $0.add(stub) }
     }
 
