@@ -165,6 +165,11 @@ public final class SessionTask: Sendable {
     }
 
     private func run(attempt: Int) async {
+        if let offline = session.reachabilityFailure(for: originalRequest) {
+            guard isCurrent(attempt) else { return }
+            finish(SessionTaskResult(response: response, error: offline), keepPartialFile: kind == .download)
+            return
+        }
         let (request, resumedOffset) = prepareRequest()
         var base: Int64 = 0
         do {
