@@ -41,7 +41,13 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
+        .target(
+            name: "Tapedeck",
+            dependencies: [
+                "TapedeckCore", "TapedeckCurl",
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
