@@ -48,7 +48,6 @@ public struct ServerTrustRejection: Error, Hashable, Sendable, CustomStringConve
         ]
         if let failingURL {
             info[NSURLErrorFailingURLErrorKey] = failingURL
-            info[NSURLErrorFailingURLStringErrorKey] = failingURL.absoluteString
         }
         return URLError(.serverCertificateUntrusted, userInfo: info)
     }
