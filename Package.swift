@@ -43,7 +43,13 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .target(name: "Tapedeck", dependencies: ["TapedeckCore", "TapedeckCurl"]),
+        .target(
+            name: "Tapedeck",
+            dependencies: [
+                "TapedeckCore", "TapedeckCurl",
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
         .target(
             name: "TapedeckTesting",

@@ -3,6 +3,10 @@
 #define TAPEDECK_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 // MARK: - curl_easy_setopt, one wrapper per argument type
 
@@ -62,6 +66,90 @@ static inline CURLcode tdk_easy_set_xferinfo_callback(CURL *easy, tdk_xferinfo_c
 static inline CURLcode tdk_easy_set_seek_callback(CURL *easy, tdk_seek_callback callback, void *userdata) {
     CURLcode code = curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, callback);
     return code != CURLE_OK ? code : curl_easy_setopt(easy, CURLOPT_SEEKDATA, userdata);
+}
+
+// MARK: - TLS trust evaluation (OpenSSL, which libcurl uses on this platform)
+
+typedef CURLcode (*tdk_ssl_ctx_callback)(CURL *easy, void *ssl_ctx, void *userdata);
+typedef int (*tdk_cert_verify_callback)(X509_STORE_CTX *store_ctx, void *userdata);
+
+/// Has libcurl call `callback` with each new connection's `SSL_CTX`, before the handshake.
+static inline CURLcode tdk_easy_set_ssl_ctx_callback(CURL *easy, tdk_ssl_ctx_callback callback, void *userdata) {
+    CURLcode code = curl_easy_setopt(easy, CURLOPT_SSL_CTX_FUNCTION, callback);
+    return code != CURLE_OK ? code : curl_easy_setopt(easy, CURLOPT_SSL_CTX_DATA, userdata);
+}
+
+/// Replaces OpenSSL's chain verification on `ssl_ctx` with `callback`, and refuses renegotiation, so the callback
+/// runs only during the connection's first handshake.
+static inline void tdk_ssl_ctx_set_verifier(void *ssl_ctx, tdk_cert_verify_callback callback, void *userdata) {
+    SSL_CTX_set_options((SSL_CTX *)ssl_ctx, SSL_OP_NO_RENEGOTIATION);
+    SSL_CTX_set_cert_verify_callback((SSL_CTX *)ssl_ctx, callback, userdata);
+}
+
+static inline int tdk_x509_stack_count(STACK_OF(X509) *stack) { return stack ? sk_X509_num(stack) : 0; }
+static inline X509 *tdk_x509_stack_at(STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
+
+/// DER of `certificate` into `out` (pass NULL to learn the length).
+static inline int tdk_x509_der(X509 *certificate, unsigned char *out) {
+    unsigned char *cursor = out;
+    return i2d_X509(certificate, out ? &cursor : NULL);
+}
+
+/// DER `SubjectPublicKeyInfo` of `certificate` into `out` (pass NULL to learn the length).
+static inline int tdk_x509_spki(X509 *certificate, unsigned char *out) {
+    unsigned char *cursor = out;
+    return i2d_X509_PUBKEY(X509_get_X509_PUBKEY(certificate), out ? &cursor : NULL);
+}
+
+static inline X509 *tdk_x509_from_der(const unsigned char *der, long length) {
+    const unsigned char *cursor = der;
+    return d2i_X509(NULL, &cursor, length);
+}
+
+/// 1 when `certificate` names `host`: IP literals against IP SANs, names against DNS SANs (or the common name when
+/// there is no DNS SAN), as libcurl checks them.
+static inline int tdk_x509_names_host(X509 *certificate, const char *host) {
+    int ip = X509_check_ip_asc(certificate, host, 0);
+    if (ip != -2) return ip == 1;
+    return X509_check_host(certificate, host, 0, 0, NULL) == 1;
+}
+
+/// Verifies `leaf` (with `untrusted` intermediates) against `anchors` alone, any of which may end the chain
+/// (partial chains allowed, as a pinned leaf or intermediate must be). On success returns the built chain's
+/// verifying context, which the caller frees with `tdk_free_anchored_verification`; NULL on failure.
+static inline X509_STORE_CTX *tdk_verify_with_anchors(X509 *leaf, STACK_OF(X509) *untrusted, X509 **anchors, int count) {
+    X509_STORE *store = X509_STORE_new();
+    if (!store) return NULL;
+    for (int i = 0; i < count; i++) X509_STORE_add_cert(store, anchors[i]);
+    X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN);
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    if (!context || X509_STORE_CTX_init(context, store, leaf, untrusted) != 1) {
+        X509_STORE_CTX_free(context);
+        X509_STORE_free(store);
+        return NULL;
+    }
+    X509_STORE_CTX_set_default(context, "ssl_server");
+    if (X509_verify_cert(context) != 1) {
+        X509_STORE_CTX_free(context);
+        X509_STORE_free(store);
+        return NULL;
+    }
+    return context;
+}
+
+static inline void tdk_free_anchored_verification(X509_STORE_CTX *context) {
+    X509_STORE *store = X509_STORE_CTX_get0_store(context);
+    X509_STORE_CTX_free(context);
+    X509_STORE_free(store);
+}
+
+static inline int tdk_verify_ok(void) { return X509_V_OK; }
+static inline int tdk_verify_rejected(void) { return X509_V_ERR_APPLICATION_VERIFICATION; }
+
+/// SHA-256 of `length` bytes at `data` into the 32 bytes at `out`.
+static inline int tdk_sha256(const void *data, size_t length, unsigned char *out) {
+    unsigned int written = 0;
+    return EVP_Digest(data, length, out, &written, EVP_sha256(), NULL);
 }
 
 // MARK: - curl_easy_getinfo

@@ -25,18 +25,26 @@ public struct TLSSettings: Hashable, Sendable {
     /// Base64-encoded SHA-256 hashes of acceptable servers' SubjectPublicKeyInfo. When non-empty the server's
     /// key must match one of them, or the handshake fails before any request byte is sent.
     public var pinnedPublicKeyHashes: [String]
+    /// An AFNetworking-style trust policy the transport evaluates during the handshake, or `nil` (the default) for
+    /// the transport's own verification. When set, the policy decides peer and host trust (``verifiesPeer`` and
+    /// ``verifiesHost`` are not consulted); ``trustedCertificates`` remain anchors and ``pinnedPublicKeyHashes``
+    /// still apply. A rejected server fails the request with `URLError.serverCertificateUntrusted` before any
+    /// request byte is sent.
+    public var serverTrustPolicy: ServerTrustPolicy?
 
     /// Creates TLS settings; the defaults verify peer and host against the system's trust store.
     public init(
         verifiesPeer: Bool = true,
         verifiesHost: Bool = true,
         trustedCertificates: [Certificate] = [],
-        pinnedPublicKeyHashes: [String] = []
+        pinnedPublicKeyHashes: [String] = [],
+        serverTrustPolicy: ServerTrustPolicy? = nil
     ) {
         self.verifiesPeer = verifiesPeer
         self.verifiesHost = verifiesHost
         self.trustedCertificates = trustedCertificates
         self.pinnedPublicKeyHashes = pinnedPublicKeyHashes
+        self.serverTrustPolicy = serverTrustPolicy
     }
 
     /// The default: verify everything against the system's store, pin nothing.

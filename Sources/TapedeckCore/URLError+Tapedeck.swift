@@ -5,6 +5,10 @@ extension URLError {
     public static let transportCodeKey = "TapedeckTransportCode"
     /// `userInfo` key for the transport's own error message (for CurlTransport, curl's error buffer).
     public static let transportMessageKey = "TapedeckTransportMessage"
+    /// `userInfo` key for the server's certificate chain (`[Data]`, DER, leaf first) on a trust failure.
+    public static let peerCertificatesKey = "TapedeckPeerCertificates"
+    /// `userInfo` key for the trust rule that failed (a `ServerTrustRejection.Rule` raw value, `String`).
+    public static let trustRuleKey = "TapedeckTrustRule"
 
     /// Creates a `URLError` carrying the failing URL and a readable description, as Foundation's own do.
     ///
@@ -31,4 +35,10 @@ extension URLError {
     public var transportCode: Int? { userInfo[URLError.transportCodeKey] as? Int }
     /// The transport's own error message, when it gave one.
     public var transportMessage: String? { userInfo[URLError.transportMessageKey] as? String }
+    /// The server's certificates (DER, leaf first) when a trust evaluation failed, else empty.
+    public var peerCertificates: [Data] { userInfo[URLError.peerCertificatesKey] as? [Data] ?? [] }
+    /// The trust rule that failed, when a trust policy rejected the server.
+    public var trustRule: ServerTrustRejection.Rule? {
+        (userInfo[URLError.trustRuleKey] as? String).flatMap(ServerTrustRejection.Rule.init(rawValue:))
+    }
 }

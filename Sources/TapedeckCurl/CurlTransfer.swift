@@ -25,6 +25,8 @@ final class CurlTransfer {
     private(set) var head: HTTPResponseHead?
     private(set) var stopReason: StopReason?
     private(set) var isPausedForBody = false
+    /// Evaluates the request's trust policy during the handshake, when it has one.
+    private var trustVerifier: ServerTrustVerifier?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// Monotonic nanoseconds of the last byte moved in either direction.
@@ -138,8 +140,19 @@ final class CurlTransfer {
         guard request.url.scheme?.lowercased() == "https" else { return }
         let tls = request.tls
         try easy.set(CURLOPT_CERTINFO, true)
-        try easy.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer)
-        try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        if let policy = tls.serverTrustPolicy {
+            // The policy decides peer and host trust inside OpenSSL's verification (which needs VERIFYPEER on).
+            let verifier = ServerTrustVerifier(policy: policy, easy: easy, requestHost: request.url.host)
+            trustVerifier = verifier
+            try easy.set(CURLOPT_SSL_VERIFYPEER, true)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, false)
+            try easy.set(CURLOPT_CAPATH, ServerTrustVerifier.connectionKeyPath(for: policy, defaultPath: easy.string(CURLINFO_CAPATH)))
+            try check(tdk_easy_set_ssl_ctx_callback(easy.handle, serverTrustSSLContextCallback, verifier.opaque))
+        } else {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer)
+            try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        }
         let anchors = configuration.trustedCertificates + tls.trustedCertificates
         if !anchors.isEmpty {
             let bundle = anchors.reduce(into: Data()) { $0.append($1.pemData) }
@@ -357,6 +370,9 @@ final class CurlTransfer {
             return URLError(.unknown, userInfo: info)
         case nil:
             break
+        }
+        if let rejection = trustVerifier?.rejection {
+            return rejection.urlError(failingURL: url, peerCertificates: trustVerifier?.presentedChain ?? [])
         }
         let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         if code == CURLE_WRITE_ERROR, let errno = bodyWriter.writeFailure {

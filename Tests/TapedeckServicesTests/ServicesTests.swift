@@ -76,12 +76,17 @@ final class Collected<Value: Sendable>: Sendable {
     }
 
     @Test func downloadsResumeWithARange() async throws {
-        let total: Int64 = 8 << 20
-        server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: total, pace: (256 << 10, .milliseconds(5))) }
+        // The first request gets 256 KiB and then nothing for a minute, so the cancel below always lands mid-file;
+        // the resumed (ranged) request is answered at full speed.
+        let total: Int64 = 4 << 20
+        server.route(.get, "/file") { request in
+            .generatedHonoringRange(of: request, totalLength: total,
+                                    pace: request.headers["Range"] == nil ? (256 << 10, .seconds(60)) : nil)
+        }
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-services-\(UUID())")
         defer { try? FileManager.default.removeItem(at: destination) }
         let first = try network.download.start("file", to: destination)
-        while first.task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+        while first.task.downloadProgress.completedUnitCount < 256 << 10 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await first.cancelProducingResumeData())
         let fractions = Collected<Double>()
         let file = try await network.download.resume(from: resumeData, to: destination, progress: {

@@ -66,6 +66,11 @@ let package = Package(
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
             ]
         ),
+        // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.
+        .executableTarget(
+            name: "tapedeck-bench-reachability",
+            dependencies: [.product(name: "Tapedeck", package: "Tapedeck")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 # Safe to run any number of times.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libmicrohttpd-dev pkg-config curl "$@")
+packages=(libcurl4-openssl-dev libmicrohttpd-dev libssl-dev pkg-config curl "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

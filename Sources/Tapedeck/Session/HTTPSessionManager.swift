@@ -23,6 +23,7 @@ public final class HTTPSessionManager: Sendable {
     /// The underlying task manager (its response serializer and completion queue are this manager's).
     public let session: SessionManager
     private let serializer: Mutex<any RequestSerializer>
+    private let policy = Mutex(SecurityPolicy.default)
 
     /// Creates a manager.
     ///
@@ -40,6 +41,42 @@ public final class HTTPSessionManager: Sendable {
         self.baseURL = baseURL.map(Self.normalizedBase)
         session = SessionManager(transport: transport, responseSerializer: responseSerializer)
         serializer = Mutex(requestSerializer)
+    }
+
+    /// Creates a manager whose requests are all evaluated under `securityPolicy`.
+    ///
+    /// ```swift
+    /// let policy = try SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [.der(pinnedDER)])
+    /// let api = try HTTPSessionManager(baseURL: URL(string: "https://api.example.com")!, securityPolicy: policy)
+    /// ```
+    /// - Throws: ``SecurityPolicyError`` when the policy cannot protect `baseURL` (see
+    ///   ``SecurityPolicy/validate(for:)``); nothing is created then.
+    public convenience init(
+        baseURL: URL? = nil,
+        transport: any HTTPTransport = CurlTransport(),
+        securityPolicy: SecurityPolicy,
+        requestSerializer: any RequestSerializer = HTTPRequestSerializer(),
+        responseSerializer: any ResponseSerializer = JSONResponseSerializer()
+    ) throws(SecurityPolicyError) {
+        self.init(baseURL: baseURL, transport: transport, requestSerializer: requestSerializer,
+                  responseSerializer: responseSerializer)
+        try setSecurityPolicy(securityPolicy)
+    }
+
+    /// How HTTPS servers are trusted; applied to every request this manager builds. ``SecurityPolicy/default``
+    /// unless set with ``setSecurityPolicy(_:)``.
+    public var securityPolicy: SecurityPolicy { policy.withLock { $0 } }
+
+    /// Replaces the security policy for requests built from now on, after checking it suits ``baseURL``:
+    /// AFNetworking raises when a pinning policy is set on a non-https base URL; this throws instead.
+    ///
+    /// ```swift
+    /// try api.setSecurityPolicy(SecurityPolicy(pinningMode: .publicKey, pinnedCertificates: pins))
+    /// ```
+    /// - Throws: ``SecurityPolicyError``; the previous policy stays in force.
+    public func setSecurityPolicy(_ securityPolicy: SecurityPolicy) throws(SecurityPolicyError) {
+        try securityPolicy.validate(for: baseURL)
+        policy.withLock { $0 = securityPolicy }
     }
 
     /// How parameters become requests.
@@ -144,6 +181,7 @@ public final class HTTPSessionManager: Sendable {
         var request = try requestSerializer.multipartRequest(
             method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
         for field in headers { request.headers[field.name] = field.value }
+        securityPolicy.apply(to: &request)
         let task = session.uploadTask(with: request, from: request.body, progress: progress)
         task.resume()
         let result = await task.result
@@ -217,6 +255,7 @@ public final class HTTPSessionManager: Sendable {
             request = try requestSerializer.multipartRequest(
                 method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
             for field in headers { request.headers[field.name] = field.value }
+            securityPolicy.apply(to: &request)
         } catch {
             if let failure { completionQueue.async { failure(nil, error) } }
             return nil
@@ -276,6 +315,7 @@ public final class HTTPSessionManager: Sendable {
     private func makeRequest(_ method: HTTPMethod, _ path: String, parameters: JSONValue?, headers: HTTPHeaders) throws -> HTTPRequest {
         var request = try requestSerializer.request(method: method, url: try url(for: path), parameters: parameters)
         for field in headers { request.headers[field.name] = field.value }
+        securityPolicy.apply(to: &request)
         return request
     }
 }

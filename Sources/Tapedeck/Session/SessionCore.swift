@@ -12,6 +12,8 @@ final class SessionCore: Sendable {
     struct Settings: Sendable {
         var completionQueue: DispatchQueue
         var responseSerializer: any ResponseSerializer
+        var reachability: NetworkReachabilityManager?
+        var failsWhenNotReachable: Bool
     }
 
     private struct Registry {
@@ -23,10 +25,12 @@ final class SessionCore: Sendable {
     }
 
     init(transport: any HTTPTransport, responseSerializer: any ResponseSerializer, completionQueue: DispatchQueue,
-         notificationCenter: NotificationCenter) {
+         notificationCenter: NotificationCenter, reachability: NetworkReachabilityManager? = nil,
+         failsWhenNotReachable: Bool = true) {
         self.transport = transport
         self.notificationCenter = notificationCenter
-        settings = Mutex(Settings(completionQueue: completionQueue, responseSerializer: responseSerializer))
+        settings = Mutex(Settings(completionQueue: completionQueue, responseSerializer: responseSerializer,
+                                  reachability: reachability, failsWhenNotReachable: failsWhenNotReachable))
     }
 
     var completionQueue: DispatchQueue {
@@ -37,6 +41,26 @@ final class SessionCore: Sendable {
     var responseSerializer: any ResponseSerializer {
         get { settings.withLock { $0.responseSerializer } }
         set { settings.withLock { $0.responseSerializer = newValue } }
+    }
+
+    var reachability: NetworkReachabilityManager? {
+        get { settings.withLock { $0.reachability } }
+        set { settings.withLock { $0.reachability = newValue } }
+    }
+
+    var failsWhenNotReachable: Bool {
+        get { settings.withLock { $0.failsWhenNotReachable } }
+        set { settings.withLock { $0.failsWhenNotReachable = newValue } }
+    }
+
+    /// The error a transfer of `request` fails with instead of starting: `notConnectedToInternet` while the
+    /// attached reachability manager reports `.notReachable` (and failing fast is on); otherwise `nil`.
+    func reachabilityFailure(for request: HTTPRequest) -> URLError? {
+        let (reachability, failsFast) = settings.withLock { ($0.reachability, $0.failsWhenNotReachable) }
+        guard failsFast, let reachability, reachability.networkReachabilityStatus == .notReachable else { return nil }
+        return URLError(.notConnectedToInternet, failingURL: request.url,
+                        reason: "The Internet connection appears to be offline (the reachability manager for "
+                            + "\(reachability.target) reported not reachable), so the request was not sent.")
     }
 
     // MARK: Tasks

@@ -24,14 +24,28 @@ public final class SessionManager: Sendable {
     ///   - completionQueue: where completion handlers and progress closures run; a private serial queue by default
     ///     (pass `.main` for UI code on a platform with a main run loop).
     ///   - notificationCenter: where task notifications are posted.
+    ///   - reachability: a manager whose status the tasks consult as they start (see ``failsWhenNotReachable``);
+    ///     start its monitoring yourself. `nil` (the default) consults nothing.
+    ///   - failsWhenNotReachable: with a `reachability` manager, whether a task that starts while it reports
+    ///     ``NetworkReachabilityManager/Status/notReachable`` fails at once with `URLError.notConnectedToInternet`
+    ///     (-1009) without reaching the transport. An unknown status never fails a task.
+    ///
+    /// ```swift
+    /// let reachability = NetworkReachabilityManager.shared
+    /// reachability.startMonitoring()
+    /// let manager = SessionManager(transport: CurlTransport(), reachability: reachability)
+    /// ```
     public init(
         transport: any HTTPTransport,
         responseSerializer: any ResponseSerializer = JSONResponseSerializer(),
         completionQueue: DispatchQueue = DispatchQueue(label: "com.tapedeck.session.completion"),
-        notificationCenter: NotificationCenter = .default
+        notificationCenter: NotificationCenter = .default,
+        reachability: NetworkReachabilityManager? = nil,
+        failsWhenNotReachable: Bool = true
     ) {
         core = SessionCore(transport: transport, responseSerializer: responseSerializer,
-                           completionQueue: completionQueue, notificationCenter: notificationCenter)
+                           completionQueue: completionQueue, notificationCenter: notificationCenter,
+                           reachability: reachability, failsWhenNotReachable: failsWhenNotReachable)
     }
 
     /// The transport the tasks use.
@@ -47,6 +61,19 @@ public final class SessionManager: Sendable {
     public var responseSerializer: any ResponseSerializer {
         get { core.responseSerializer }
         set { core.responseSerializer = newValue }
+    }
+
+    /// The reachability manager tasks consult as they start, if any.
+    public var reachability: NetworkReachabilityManager? {
+        get { core.reachability }
+        set { core.reachability = newValue }
+    }
+
+    /// Whether a task that starts while ``reachability`` reports not reachable fails at once with
+    /// `URLError.notConnectedToInternet` (-1009) instead of reaching the transport.
+    public var failsWhenNotReachable: Bool {
+        get { core.failsWhenNotReachable }
+        set { core.failsWhenNotReachable = newValue }
     }
 
     /// Tasks created and not yet finished, by identifier.

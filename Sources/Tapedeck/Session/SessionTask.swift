@@ -46,6 +46,8 @@ public final class SessionTask: Sendable {
         var running: Task<Void, Never>?
         var response: HTTPResponseHead?
         var result: SessionTaskResult?
+        /// Set when the outcome is decided; ``result`` follows once it has been delivered on the completion queue.
+        var isFinishing = false
         var waiters: [CheckedContinuation<SessionTaskResult, Never>] = []
         /// The partial file of a download, kept across suspend/resume.
         var partialFile: URL?
@@ -165,6 +167,11 @@ public final class SessionTask: Sendable {
     }
 
     private func run(attempt: Int) async {
+        if let offline = session.reachabilityFailure(for: originalRequest) {
+            guard isCurrent(attempt) else { return }
+            finish(SessionTaskResult(response: response, error: offline), keepPartialFile: kind == .download)
+            return
+        }
         let (request, resumedOffset) = prepareRequest()
         var base: Int64 = 0
         do {
@@ -232,21 +239,29 @@ public final class SessionTask: Sendable {
         if let handler { session.completionQueue.async { handler(progress) } }
     }
 
-    /// Delivers the result once: to waiters, the completion handler, notifications and event streams.
+    /// Delivers the result once: to waiters, the completion handler, notifications and event streams. Delivery goes
+    /// through the completion queue, after the progress callbacks already queued there, so whoever sees the result
+    /// has seen the final progress too.
     private func finish(_ result: SessionTaskResult, keepPartialFile: Bool) {
-        let finished = storage.withLock { state -> (waiters: [CheckedContinuation<SessionTaskResult, Never>], partial: URL?)? in
-            guard state.result == nil else { return nil }
+        let partial = storage.withLock { state -> URL?? in
+            guard !state.isFinishing else { return nil }
+            state.isFinishing = true
             _ = state.lifecycle.complete()
-            state.result = result
-            defer { state.waiters.removeAll() }
-            return (state.waiters, state.partialFile)
+            return .some(state.partialFile)
         }
-        guard let (waiters, partial) = finished else { return }
+        guard let partial else { return }
         if !keepPartialFile, let partial, partial != result.fileURL {
             try? FileManager.default.removeItem(at: partial)
         }
-        for waiter in waiters { waiter.resume(returning: result) }
-        if let completion = handlers.completion { session.completionQueue.async { completion(result) } }
-        session.taskDidFinish(self, result: result)
+        session.completionQueue.async { [self] in
+            let waiters = storage.withLock { state in
+                state.result = result
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            handlers.completion?(result)
+            for waiter in waiters { waiter.resume(returning: result) }
+            session.taskDidFinish(self, result: result)
+        }
     }
 }
