@@ -2,8 +2,9 @@
 # Builds Tapedeck with zero warnings allowed in its own code, then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# nghttp2-server provides nghttpd, the HTTP/2 peer of the HTTP/2 tests.
-bash Tools/dev/install-system-packages.sh nghttp2-server
+# nghttp2-server provides nghttpd, the HTTP/2 peer of the HTTP/2 tests; iproute2 provides `ip`, with which the
+# reachability tests build private network namespaces.
+bash Tools/dev/install-system-packages.sh nghttp2-server iproute2
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
