@@ -184,22 +184,39 @@ NGINX
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/bench.json" && break; sleep 0.1; done
 check_body "http://127.0.0.1:$nginx_port/bench.json"
-echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') pid $nginx_pid on 127.0.0.1:$nginx_port" >&2
+nginx_pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"
+echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') pids $nginx_pids on 127.0.0.1:$nginx_port" >&2
 
-# run_wrk NAME URL CONNECTIONS SECONDS: one bounded wrk run; appends "rps p99_ms socket_errors non2xx" to NAME.results.
+# cpu_ticks PID…: user + system clock ticks used so far by these processes.
+cpu_ticks() {
+    local total=0 pid
+    for pid in "$@"; do
+        [[ -r "/proc/$pid/stat" ]] || continue
+        total=$((total + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
+clock_ticks="$(getconf CLK_TCK)"
+
+# run_wrk NAME URL CONNECTIONS SECONDS [SERVER_PID…]: one bounded wrk run; appends
+# "rps p99_ms socket_errors non2xx server_cpu_us_per_request" to NAME.results (the CPU column is 0 without PIDs).
 run_wrk() {
-    local name="$1" url="$2" connections="$3" seconds="$4" threads
+    local name="$1" url="$2" connections="$3" seconds="$4" threads before after
+    shift 4
     threads=$((connections < 2 ? connections : 2))
+    before=$(cpu_ticks "$@")
     timeout $((seconds + 30)) wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$url" >"$work/wrk.out"
-    awk '
+    after=$(cpu_ticks "$@")
+    awk -v ticks=$((after - before)) -v hz="$clock_ticks" -v seconds="$seconds" '
         /Requests\/sec:/ { rps = $2 }
         /^ +99%/ { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); p99 = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v); p99 = v } else if (v ~ /s$/) { sub(/s$/, "", v); p99 = v * 1000 } }
         /Socket errors:/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
         /Non-2xx or 3xx responses:/ { non2xx = $5 }
-        END { printf "%.1f %.3f %d %d\n", rps, p99, errors + 0, non2xx + 0 }
+        END { cpu = (rps > 0) ? ticks / hz * 1e6 / (rps * seconds) : 0; printf "%.1f %.3f %d %d %.2f\n", rps, p99, errors + 0, non2xx + 0, cpu }
     ' "$work/wrk.out" >>"$work/$name.results"
 }
-last() { tail -n 1 "$work/$1.results" | awk '{ printf "%.0f req/s, p99 %.3f ms, socket errors %d, non-2xx %d", $1, $2, $3, $4 }'; }
+last() { tail -n 1 "$work/$1.results" | awk '{ printf "%.0f req/s, p99 %.3f ms, socket errors %d, non-2xx %d, server CPU %.2f µs/req", $1, $2, $3, $4, $5 }'; }
+best_cpu() { awk 'NR == 1 || $5 < m { m = $5 } END { print m }' "$work/$1.results"; }
 best_rps() { awk 'NR == 1 || $1 > m { m = $1 } END { print m }' "$work/$1.results"; }
 best_p99() { awk 'NR == 1 || $2 < m { m = $2 } END { print m }' "$work/$1.results"; }
 median_p99() { awk '{ print $2 }' "$work/$1.results" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -214,11 +231,11 @@ one_pid="$server_pid"
 run_wrk warmup "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" 2
 run_wrk warmup "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" 2
 for run in $(seq 1 "$RUNS"); do
-    run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION"
-    run_wrk stub1 "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" "$DURATION"
+    run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION" $nginx_pids
+    run_wrk stub1 "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" "$DURATION" "$one_pid"
     printf '  run %d: nginx %s | StubServer (1 stub) %s\n' "$run" "$(last nginx)" "$(last stub1)"
 done
-run_wrk latency8 "http://127.0.0.1:$one_port/bench.json" 8 "$DURATION"
+run_wrk latency8 "http://127.0.0.1:$one_port/bench.json" 8 "$DURATION" "$one_pid"
 printf '  latency run at 8 connections: StubServer %s\n' "$(last latency8)"
 stop_server
 
@@ -226,7 +243,7 @@ start_server "$MANY_STUBS"
 many_port="$server_port"
 run_wrk warmup "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" 2
 for run in $(seq 1 "$RUNS"); do
-    run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION"
+    run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION" "$server_pid"
     printf '  run %d: StubServer (%d stubs) %s\n' "$run" "$MANY_STUBS" "$(last stubmany)"
 done
 stop_server
@@ -244,8 +261,12 @@ printf 'StubServer, 1 stub:        %10.0f req/s   ratio to nginx %s (target ≥ 
     "$(verdict "$ratio" "$TARGET_NGINX_RATIO" ">=")"
 printf 'StubServer, %d stubs:  %10.0f req/s   ratio to 1 stub %s (target ≥ %s) %s\n' "$MANY_STUBS" "$many_rps" "$many_ratio" \
     "$TARGET_MANY_RATIO" "$(verdict "$many_ratio" "$TARGET_MANY_RATIO" ">=")"
+printf 'server CPU per request:    nginx %s µs, StubServer %s µs (best runs; informational, and steadier than rates on a busy machine)\n' \
+    "$(best_cpu nginx)" "$(best_cpu stub1)"
 printf 'StubServer p99 latency:    %10.3f ms      median of the 1-stub runs (target ≤ %s ms at 8 connections) %s\n' "$p99" \
     "$TARGET_P99_MS" "$( ((CONNECTIONS == 8)) && verdict "$p99" "$TARGET_P99_MS" "<=" || echo "(runs not at 8 connections)")"
+printf '                           (nginx p99 in the same runs, for context: median %s ms, best %s ms; StubServer best %s ms)\n' \
+    "$(median_p99 nginx)" "$(best_p99 nginx)" "$(best_p99 stub1)"
 
 if ((SOAK > 0)); then
     start_server 1
@@ -255,7 +276,7 @@ if ((SOAK > 0)); then
     run_wrk soak "http://127.0.0.1:$server_port/bench.json" "$SOAK_CONNECTIONS" "$SOAK"
     rss_after=$(rss_kib "$soak_pid")
     stop_server
-    read -r soak_rps _ soak_errors soak_non2xx <"$work/soak.results"
+    read -r soak_rps _ soak_errors soak_non2xx _ <"$work/soak.results"
     growth=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%.3f", (a - b) / b }')
     printf 'Soak %ss at %d connections: %.0f req/s, socket errors %d (target 0) %s, non-2xx %d, RSS %.1f → %.1f MiB, growth %.1f%% (target ≤ %d%%) %s\n' \
         "$SOAK" "$SOAK_CONNECTIONS" "$soak_rps" "$soak_errors" "$( ((soak_errors == 0)) && echo PASS || echo MISS)" "$soak_non2xx" \
