@@ -31,19 +31,25 @@ TARGET_RSS_GROWTH=0.10
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-stub-bench.XXXXXX")"
-server_pid=""
+server_pids=()
+server_fds=()
 nginx_pid=""
 
-stop_server() {
-    exec 3>&- 2>/dev/null || true
-    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=""
+# stop_servers: closes every helper's stdin FIFO (each then exits) and waits for it.
+stop_servers() {
+    local fd pid
+    for fd in "${server_fds[@]}"; do exec {fd}>&- 2>/dev/null || true; done
+    for pid in "${server_pids[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
+    server_pids=()
+    server_fds=()
 }
 cleanup() {
-    stop_server
+    stop_servers
     if [[ -n "$nginx_pid" ]] && kill -0 "$nginx_pid" 2>/dev/null; then
         kill -QUIT "$nginx_pid" 2>/dev/null || true
         for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
@@ -133,22 +139,24 @@ echo "building stub-bench-server (release)…" >&2
 (cd "$helper_dir" && swift build -c release >&2)
 helper="$(cd "$helper_dir" && swift build -c release --show-bin-path)/stub-bench-server"
 
-# start_server STUBS: starts the helper; sets server_pid and server_port. Its stdin is a FIFO held on fd 3, so it
-# exits when this script does, however it ends.
+# start_server NAME STUBS: starts a helper; sets server_pid and server_port. Its stdin is a FIFO this script holds
+# open, so it exits when the script does, however it ends.
 start_server() {
-    rm -f "$work/server.stdin"
-    mkfifo "$work/server.stdin"
-    "$helper" "$1" "$THREADS" "$work/www/bench.json" <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
+    local name="$1" fd
+    rm -f "$work/$name.stdin"
+    mkfifo "$work/$name.stdin"
+    "$helper" "$2" "$THREADS" "$work/www/bench.json" <"$work/$name.stdin" >"$work/$name.out" 2>"$work/$name.err" &
     server_pid=$!
-    exec 3>"$work/server.stdin"
-    : >"$work/server.out"
+    exec {fd}>"$work/$name.stdin"
+    server_pids+=("$server_pid")
+    server_fds+=("$fd")
     for _ in $(seq 1 100); do
-        [[ -s "$work/server.out" ]] && break
-        kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
+        [[ -s "$work/$name.out" ]] && break
+        kill -0 "$server_pid" 2>/dev/null || { cat "$work/$name.err" >&2; exit 1; }
         sleep 0.1
     done
-    server_port="$(head -n 1 "$work/server.out")"
-    [[ "$server_port" =~ ^[0-9]+$ ]] || { echo "the stub server printed no port" >&2; cat "$work/server.err" >&2; exit 1; }
+    server_port="$(head -n 1 "$work/$name.out")"
+    [[ "$server_port" =~ ^[0-9]+$ ]] || { echo "the stub server printed no port" >&2; cat "$work/$name.err" >&2; exit 1; }
     check_body "http://127.0.0.1:$server_port/bench.json"
 }
 
@@ -225,28 +233,27 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
 printf 'StubServer ↔ nginx, 1 KiB JSON, keep-alive, wrk -c%d for %ss, %d runs each (best reported), %d daemon threads / nginx workers\n' \
     "$CONNECTIONS" "$DURATION" "$RUNS" "$THREADS"
-start_server 1
+# Both StubServers run at once (an idle one costs nothing) so the three kinds of run can be interleaved: on a shared
+# machine, load that comes and goes then hits all three alike.
+start_server one 1
 one_port="$server_port"
 one_pid="$server_pid"
+start_server many "$MANY_STUBS"
+many_port="$server_port"
+many_pid="$server_pid"
 run_wrk warmup "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" 2
+run_wrk warmup "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" 2
 run_wrk warmup "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" 2
 for run in $(seq 1 "$RUNS"); do
     run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION" $nginx_pids
     run_wrk stub1 "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" "$DURATION" "$one_pid"
-    printf '  run %d: nginx %s | StubServer (1 stub) %s\n' "$run" "$(last nginx)" "$(last stub1)"
+    run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION" "$many_pid"
+    printf '  run %d: nginx %s\n         StubServer (1 stub) %s\n         StubServer (%d stubs) %s\n' "$run" "$(last nginx)" \
+        "$(last stub1)" "$MANY_STUBS" "$(last stubmany)"
 done
 run_wrk latency8 "http://127.0.0.1:$one_port/bench.json" 8 "$DURATION" "$one_pid"
 printf '  latency run at 8 connections: StubServer %s\n' "$(last latency8)"
-stop_server
-
-start_server "$MANY_STUBS"
-many_port="$server_port"
-run_wrk warmup "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" 2
-for run in $(seq 1 "$RUNS"); do
-    run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION" "$server_pid"
-    printf '  run %d: StubServer (%d stubs) %s\n' "$run" "$MANY_STUBS" "$(last stubmany)"
-done
-stop_server
+stop_servers
 
 nginx_rps=$(best_rps nginx)
 one_rps=$(best_rps stub1)
@@ -261,21 +268,21 @@ printf 'StubServer, 1 stub:        %10.0f req/s   ratio to nginx %s (target ≥ 
     "$(verdict "$ratio" "$TARGET_NGINX_RATIO" ">=")"
 printf 'StubServer, %d stubs:  %10.0f req/s   ratio to 1 stub %s (target ≥ %s) %s\n' "$MANY_STUBS" "$many_rps" "$many_ratio" \
     "$TARGET_MANY_RATIO" "$(verdict "$many_ratio" "$TARGET_MANY_RATIO" ">=")"
-printf 'server CPU per request:    nginx %s µs, StubServer %s µs (best runs; informational, and steadier than rates on a busy machine)\n' \
-    "$(best_cpu nginx)" "$(best_cpu stub1)"
+printf 'server CPU per request:    nginx %s µs, StubServer %s µs, with %d stubs %s µs (best runs; informational, and steadier than rates on a busy machine)\n' \
+    "$(best_cpu nginx)" "$(best_cpu stub1)" "$MANY_STUBS" "$(best_cpu stubmany)"
 printf 'StubServer p99 latency:    %10.3f ms      median of the 1-stub runs (target ≤ %s ms at 8 connections) %s\n' "$p99" \
     "$TARGET_P99_MS" "$( ((CONNECTIONS == 8)) && verdict "$p99" "$TARGET_P99_MS" "<=" || echo "(runs not at 8 connections)")"
 printf '                           (nginx p99 in the same runs, for context: median %s ms, best %s ms; StubServer best %s ms)\n' \
     "$(median_p99 nginx)" "$(best_p99 nginx)" "$(best_p99 stub1)"
 
 if ((SOAK > 0)); then
-    start_server 1
+    start_server soak 1
     soak_pid="$server_pid"
     run_wrk soakwarm "http://127.0.0.1:$server_port/bench.json" "$SOAK_CONNECTIONS" 5
     rss_before=$(rss_kib "$soak_pid")
     run_wrk soak "http://127.0.0.1:$server_port/bench.json" "$SOAK_CONNECTIONS" "$SOAK"
     rss_after=$(rss_kib "$soak_pid")
-    stop_server
+    stop_servers
     read -r soak_rps _ soak_errors soak_non2xx _ <"$work/soak.results"
     growth=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%.3f", (a - b) / b }')
     printf 'Soak %ss at %d connections: %.0f req/s, socket errors %d (target 0) %s, non-2xx %d, RSS %.1f → %.1f MiB, growth %.1f%% (target ≤ %d%%) %s\n' \
