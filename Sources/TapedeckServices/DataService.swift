@@ -16,7 +16,10 @@ public final class DataService: Sendable {
     let session: SessionManager
     private let serializer: JSONRequestSerializer
 
-    init(config: NetworkConfig, transport: any HTTPTransport) {
+    private let policy: SecurityPolicy
+
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy) {
+        self.policy = policy
         baseURL = config.dataBaseURL
         session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer())
         var serializer = JSONRequestSerializer()
@@ -34,6 +37,7 @@ public final class DataService: Sendable {
     ) async throws -> ServiceResult {
         var request = try serializer.request(method: method, url: ServiceURL.resolve(path, against: baseURL), parameters: parameters)
         for field in headers { request.headers[field.name] = field.value }
+        policy.apply(to: &request)
         let task = session.dataTask(with: request)
         task.resume()
         let result = await task.result

@@ -13,7 +13,10 @@ public final class DownloadService: Sendable {
     let session: SessionManager
     private let serializer: HTTPRequestSerializer
 
-    init(config: NetworkConfig, transport: any HTTPTransport) {
+    private let policy: SecurityPolicy
+
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy) {
+        self.policy = policy
         baseURL = config.downloadBaseURL
         session = SessionManager(transport: transport)
         var serializer = HTTPRequestSerializer()
@@ -55,7 +58,8 @@ public final class DownloadService: Sendable {
     public func start(
         _ path: String, to destination: URL, progress: (@Sendable (Progress) -> Void)? = nil
     ) throws -> Download {
-        let request = try serializer.request(method: .get, url: ServiceURL.resolve(path, against: baseURL), parameters: nil)
+        var request = try serializer.request(method: .get, url: ServiceURL.resolve(path, against: baseURL), parameters: nil)
+        policy.apply(to: &request)
         let task = session.downloadTask(with: request, progress: progress, destination: { _, _ in destination })
         task.resume()
         return Download(task: task)

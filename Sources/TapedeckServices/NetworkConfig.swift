@@ -9,7 +9,7 @@ import Tapedeck
 ///     dataBaseURL: URL(string: "https://api.example.com/v1/")!,
 ///     uploadBaseURL: URL(string: "https://upload.example.com/")!,
 ///     downloadBaseURL: URL(string: "https://cdn.example.com/")!)
-/// let network = NetworkManager(config: config)
+/// let network = try NetworkManager(config: config)
 /// ```
 public struct NetworkConfig: Sendable {
     /// Where ``DataService`` paths point.
@@ -22,22 +22,33 @@ public struct NetworkConfig: Sendable {
     public var defaultHeaders: HTTPHeaders
     /// Seconds a request may stay idle before it fails with `URLError.timedOut`.
     public var timeoutInterval: TimeInterval
+    /// How strictly servers are authenticated; see ``SecurityLevel``.
+    public var securityLevel: SecurityLevel
+    /// The certificates (DER or PEM) pinned at the `middle` and `high` levels.
+    public var pinnedCertificates: [TLSSettings.Certificate]
 
     /// Creates a configuration.
     public init(
         dataBaseURL: URL, uploadBaseURL: URL, downloadBaseURL: URL, defaultHeaders: HTTPHeaders = [:],
-        timeoutInterval: TimeInterval = 30
+        timeoutInterval: TimeInterval = 30, securityLevel: SecurityLevel = .normal,
+        pinnedCertificates: [TLSSettings.Certificate] = []
     ) {
         self.dataBaseURL = dataBaseURL
         self.uploadBaseURL = uploadBaseURL
         self.downloadBaseURL = downloadBaseURL
         self.defaultHeaders = defaultHeaders
         self.timeoutInterval = timeoutInterval
+        self.securityLevel = securityLevel
+        self.pinnedCertificates = pinnedCertificates
     }
 
     /// One base URL for all three services.
-    public init(baseURL: URL, defaultHeaders: HTTPHeaders = [:], timeoutInterval: TimeInterval = 30) {
+    public init(
+        baseURL: URL, defaultHeaders: HTTPHeaders = [:], timeoutInterval: TimeInterval = 30,
+        securityLevel: SecurityLevel = .normal, pinnedCertificates: [TLSSettings.Certificate] = []
+    ) {
         self.init(dataBaseURL: baseURL, uploadBaseURL: baseURL, downloadBaseURL: baseURL,
-                  defaultHeaders: defaultHeaders, timeoutInterval: timeoutInterval)
+                  defaultHeaders: defaultHeaders, timeoutInterval: timeoutInterval, securityLevel: securityLevel,
+                  pinnedCertificates: pinnedCertificates)
     }
 }

@@ -8,7 +8,7 @@ import TapedeckCurl
 /// The transport is the seam: the live `CurlTransport` in the app, a cassette or a stub server in tests.
 ///
 /// ```swift
-/// let network = NetworkManager(config: NetworkConfig(baseURL: URL(string: "https://api.example.com/")!))
+/// let network = try NetworkManager(config: NetworkConfig(baseURL: URL(string: "https://api.example.com/")!))
 /// let profile = try await network.data.get("me")
 /// network.cancelTasks(of: .download)
 /// ```
@@ -32,12 +32,17 @@ public final class NetworkManager: Sendable {
     /// Downloads.
     public let download: DownloadService
 
-    /// Creates the services over `transport` (the live libcurl transport by default).
-    public init(config: NetworkConfig, transport: any HTTPTransport = CurlTransport()) {
+    /// Creates the services over `transport` (the live libcurl transport by default), every request authenticated
+    /// at the configuration's ``SecurityLevel``.
+    ///
+    /// - Throws: ``SecurityPolicyError`` when the security level cannot protect the base URLs (pinning with no
+    ///   certificates, or a base URL that is not `https`), at configuration time rather than as a silent pass.
+    public init(config: NetworkConfig, transport: any HTTPTransport = CurlTransport()) throws(SecurityPolicyError) {
         self.config = config
-        data = DataService(config: config, transport: transport)
-        upload = UploadService(config: config, transport: transport)
-        download = DownloadService(config: config, transport: transport)
+        let policy = try config.securityPolicy()
+        data = DataService(config: config, transport: transport, policy: policy)
+        upload = UploadService(config: config, transport: transport, policy: policy)
+        download = DownloadService(config: config, transport: transport, policy: policy)
     }
 
     /// The tasks of `kind` still running (or created and not finished).

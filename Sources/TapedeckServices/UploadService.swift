@@ -13,7 +13,10 @@ public final class UploadService: Sendable {
     let session: SessionManager
     private let serializer: HTTPRequestSerializer
 
-    init(config: NetworkConfig, transport: any HTTPTransport) {
+    private let policy: SecurityPolicy
+
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy) {
+        self.policy = policy
         baseURL = config.uploadBaseURL
         session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer())
         var serializer = HTTPRequestSerializer()
@@ -30,9 +33,10 @@ public final class UploadService: Sendable {
         _ path: String, parameters: JSONValue? = nil, progress: (@Sendable (Progress) -> Void)? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void
     ) async throws -> ServiceResult {
-        let request = try serializer.multipartRequest(
+        var request = try serializer.multipartRequest(
             method: .post, url: ServiceURL.resolve(path, against: baseURL), parameters: parameters,
             constructingBody: constructingBody)
+        policy.apply(to: &request)
         return try await run(request, body: request.body, progress: progress)
     }
 
@@ -44,6 +48,7 @@ public final class UploadService: Sendable {
     ) async throws -> ServiceResult {
         var request = try serializer.request(method: method, url: ServiceURL.resolve(path, against: baseURL), parameters: nil)
         request.headers["Content-Type"] = contentType
+        policy.apply(to: &request)
         return try await run(request, body: body, progress: progress)
     }
 

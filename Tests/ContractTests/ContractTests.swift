@@ -27,8 +27,8 @@ private func runScenarios(_ network: NetworkManager, folder: URL) async -> [Outc
     return outcomes
 }
 
-private func network(over transport: any HTTPTransport, server baseURL: URL) -> NetworkManager {
-    NetworkManager(config: NetworkConfig(
+private func network(over transport: any HTTPTransport, server baseURL: URL) throws -> NetworkManager {
+    try NetworkManager(config: NetworkConfig(
         dataBaseURL: baseURL.appendingPathComponent("api/"), uploadBaseURL: baseURL.appendingPathComponent("upload/"),
         downloadBaseURL: baseURL, timeoutInterval: 0.5), transport: transport)
 }
@@ -48,17 +48,17 @@ private func network(over transport: any HTTPTransport, server baseURL: URL) -> 
         let outcomes: [Outcome]
         switch kind {
         case .live:
-            outcomes = await runScenarios(network(over: server.transport(), server: server.baseURL), folder: folder)
+            outcomes = await runScenarios(try network(over: server.transport(), server: server.baseURL), folder: folder)
         case .recording, .replay:
             let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: server.transport(), environment: [:])
-            let recorded = await runScenarios(network(over: recorder, server: server.baseURL), folder: folder)
+            let recorded = await runScenarios(try network(over: recorder, server: server.baseURL), folder: folder)
             try recorder.finish()
             if kind == .recording {
                 outcomes = recorded
             } else {
                 server.stop()
                 let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
-                outcomes = await runScenarios(network(over: player, server: server.baseURL), folder: folder)
+                outcomes = await runScenarios(try network(over: player, server: server.baseURL), folder: folder)
                 let summary = try player.finish(requireAllPlayed: true)
                 #expect(summary.unplayed.isEmpty)
             }

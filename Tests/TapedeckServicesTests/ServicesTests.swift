@@ -37,7 +37,7 @@ final class Collected<Value: Sendable>: Sendable {
 
     init() throws {
         server = try StubServer.httpbin()
-        network = NetworkManager(config: NetworkConfig(
+        network = try NetworkManager(config: NetworkConfig(
             dataBaseURL: server.url("/anything/data"), uploadBaseURL: server.url("/"), downloadBaseURL: server.url("/"),
             defaultHeaders: ["X-App": "tapedeck-tests"]), transport: CurlTransport())
     }
@@ -108,5 +108,55 @@ final class Collected<Value: Sendable>: Sendable {
         await #expect(throws: URLError.self) { _ = try await download.finished() }
         #expect(network.runningTasks(of: .download).isEmpty)
         server.stop()
+    }
+}
+
+@Suite struct SecurityLevelTests {
+    @Test func levelsMapToAFNetworkingsPinningModes() {
+        #expect(SecurityLevel.normal.pinningMode == .none)
+        #expect(SecurityLevel.middle.pinningMode == .publicKey)
+        #expect(SecurityLevel.high.pinningMode == .certificate)
+    }
+
+    @Test(arguments: [SecurityLevel.middle, .high])
+    func pinningWithoutCertificatesIsAConfigurationError(level: SecurityLevel) {
+        let config = NetworkConfig(baseURL: URL(string: "https://api.example.com/")!, securityLevel: level)
+        #expect(throws: SecurityPolicyError.self) { _ = try NetworkManager(config: config) }
+    }
+
+    @Test func pinningOverPlainHTTPIsAConfigurationError() throws {
+        let server = try StubServer.https(hostNames: ["api.example.test"])
+        defer { server.stop() }
+        let config = NetworkConfig(baseURL: URL(string: "http://api.example.test/")!, securityLevel: .middle,
+                                   pinnedCertificates: server.configuration.trustedCertificates)
+        #expect(throws: SecurityPolicyError.self) { _ = try NetworkManager(config: config) }
+    }
+
+    @Test(arguments: [SecurityLevel.middle, .high])
+    func pinnedLevelsReachAServerWhoseChainHasThePin(level: SecurityLevel) async throws {
+        let server = try StubServer.https(hostNames: ["api.example.test"])
+        defer { server.stop() }
+        server.route(.get, "/me", response: .json(Data(#"{"id":7}"#.utf8)))
+        let config = NetworkConfig(baseURL: URL(string: "https://api.example.test/")!, securityLevel: level,
+                                   pinnedCertificates: server.configuration.trustedCertificates)
+        let network = try NetworkManager(config: config, transport: server.transport())
+        #expect(try await network.data.get("me").json?["id"]?.intValue == 7)
+    }
+
+    @Test(arguments: [SecurityLevel.middle, .high])
+    func pinnedLevelsRefuseAnotherServerBeforeItHearsAnything(level: SecurityLevel) async throws {
+        let server = try StubServer.https(hostNames: ["api.example.test"])
+        let impostor = try StubServer.https(hostNames: ["api.example.test"])
+        defer { server.stop(); impostor.stop() }
+        let config = NetworkConfig(baseURL: URL(string: "https://api.example.test/")!, securityLevel: level,
+                                   pinnedCertificates: server.configuration.trustedCertificates)
+        let network = try NetworkManager(config: config, transport: impostor.transport())
+        do {
+            try await network.data.get("me")
+            Issue.record("a server without the pinned certificate must be refused")
+        } catch let error as URLError {
+            #expect(error.code == .serverCertificateUntrusted)
+        }
+        #expect(impostor.journal.entries.isEmpty)
     }
 }

@@ -29,9 +29,16 @@ let package = Package(
         // Helper for Tools/bench/compare-download.sh and session-transfers.sh: a stub server process and Tapedeck
         // client processes.
         .executableTarget(
-            name: "tapedeck-bench-download",
+            name: "tapedeck-bench-client",
             dependencies: [
                 .product(name: "Tapedeck", package: "Tapedeck"),
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+            ]
+        ),
+        .executableTarget(
+            name: "tapedeck-bench-download",
+            dependencies: [
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),

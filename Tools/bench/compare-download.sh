@@ -50,14 +50,17 @@ if [[ ! -x /usr/bin/time ]]; then
 fi
 command -v curl >/dev/null || { echo "the curl command-line tool is required" >&2; exit 1; }
 
-echo "building tapedeck-bench-download (release)…" >&2
-(cd "$package" && swift build -c release --product tapedeck-bench-download >&2)
-helper="$(cd "$package" && swift build -c release --show-bin-path)/tapedeck-bench-download"
+echo "building tapedeck-bench-download and tapedeck-bench-client (release)…" >&2
+(cd "$package" && swift build -c release --product tapedeck-bench-download >&2 \
+    && swift build -c release --product tapedeck-bench-client >&2)
+bin="$(cd "$package" && swift build -c release --show-bin-path)"
+server="$bin/tapedeck-bench-download"
+client="$bin/tapedeck-bench-client"
 
 # The server's stdin is a FIFO held open by this script on fd 3: when the script ends (even by SIGKILL) the
 # server reads end of file and exits.
 mkfifo "$work/server.stdin"
-"$helper" serve <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
+"$server" serve <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 exec 3>"$work/server.stdin"
 for _ in $(seq 1 100); do
@@ -100,7 +103,7 @@ printf 'curl ↔ Tapedeck, %d runs each (best time, worst RSS reported); downloa
 for run in $(seq 1 "$RUNS"); do
     measure "$work/curl-download" curl -s -o "$downloads/curl.bin" "$big"
     check_size "$downloads/curl.bin"
-    measure "$work/tapedeck-download" "$helper" download "$big" "$downloads/tapedeck.bin"
+    measure "$work/tapedeck-download" "$client" download "$big" "$downloads/tapedeck.bin"
     check_size "$downloads/tapedeck.bin"
     printf '  download run %d: curl %s | tapedeck %s (%s)\n' "$run" \
         "$(last_run "$work/curl-download")" "$(last_run "$work/tapedeck-download")" "$(cat "$work/last.stdout")"
@@ -112,7 +115,7 @@ for _ in $(seq 1 "$GETS"); do
 done
 for run in $(seq 1 "$RUNS"); do
     measure "$work/curl-gets" curl -s --config "$work/curl.config"
-    measure "$work/tapedeck-gets" "$helper" gets "$small" "$GETS"
+    measure "$work/tapedeck-gets" "$client" gets "$small" "$GETS"
     printf '  %d GETs run %d: curl %s | tapedeck %s (%s)\n' "$GETS" "$run" \
         "$(last_run "$work/curl-gets")" "$(last_run "$work/tapedeck-gets")" "$(cat "$work/last.stdout")"
 done
@@ -121,7 +124,7 @@ done
 # marginal cost of each further request on the kept-alive connection.
 for run in $(seq 1 "$RUNS"); do
     measure "$work/curl-get1" curl -s -o /dev/null "$small"
-    measure "$work/tapedeck-get1" "$helper" gets "$small" 1
+    measure "$work/tapedeck-get1" "$client" gets "$small" 1
 done
 
 curl_dl_s=$(best_time "$work/curl-download")

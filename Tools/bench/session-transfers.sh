@@ -39,12 +39,15 @@ if [[ ! -x /usr/bin/time ]]; then
     }
 fi
 
-echo "building tapedeck-bench-download (release)…" >&2
-(cd "$package" && swift build -c release --product tapedeck-bench-download >&2)
-helper="$(cd "$package" && swift build -c release --show-bin-path)/tapedeck-bench-download"
+echo "building tapedeck-bench-download and tapedeck-bench-client (release)…" >&2
+(cd "$package" && swift build -c release --product tapedeck-bench-download >&2 \
+    && swift build -c release --product tapedeck-bench-client >&2)
+bin="$(cd "$package" && swift build -c release --show-bin-path)"
+server="$bin/tapedeck-bench-download"
+client="$bin/tapedeck-bench-client"
 
 mkfifo "$work/server.stdin"
-"$helper" serve <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
+"$server" serve <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 exec 3>"$work/server.stdin"
 for _ in $(seq 1 100); do
@@ -61,7 +64,7 @@ head -c $((1 << 30)) /dev/urandom >"$upload"
 # run NAME ARGS...: one client process; appends "seconds rss_kib" to $work/NAME.results.
 run() {
     local name="$1"; shift
-    TMPDIR="$files" /usr/bin/time -f %M -o "$work/time" "$helper" "$@" >"$work/out"
+    TMPDIR="$files" /usr/bin/time -f %M -o "$work/time" "$client" "$@" >"$work/out"
     local seconds
     seconds=$(sed -n 's/.*seconds=\([0-9.e+-]*\).*/\1/p' "$work/out")
     echo "$seconds $(tail -n 1 "$work/time")" >>"$work/$name.results"

@@ -101,8 +101,14 @@ public struct SecurityPolicy: Hashable, Sendable {
         }
     }
 
-    /// Applies the policy to `request`'s TLS settings (the default policy leaves them as they are).
-    func apply(to request: inout HTTPRequest) {
+    /// Applies the policy to `request`'s TLS settings (the default policy leaves them as they are), so the transport
+    /// enforces it during the handshake.
+    ///
+    /// ```swift
+    /// var request = HTTPRequest(url: URL(string: "https://api.example.com/me")!)
+    /// policy.apply(to: &request)
+    /// ```
+    public func apply(to request: inout HTTPRequest) {
         if needsEvaluation { request.tls.serverTrustPolicy = serverTrustPolicy }
     }
 }

@@ -1,31 +1,19 @@
 import Foundation
-import Tapedeck
 import TapedeckCore
-import TapedeckCurl
 import TapedeckStubServer
 
-// Helper for Tools/bench/compare-download.sh. The server and each client run in separate processes so that
-// `/usr/bin/time` measures a client's peak RSS without the server's.
+// The server half of Tools/bench/compare-download.sh and session-transfers.sh; the clients are
+// `tapedeck-bench-client`, a separate binary that links only the client stack, so its start-up and peak RSS are a
+// client's alone.
 //
-//   tapedeck-bench-download serve                 serve /big (1 GiB generated) and /small on 127.0.0.1;
-//                                                 print the port, exit when stdin closes or on a signal
-//   tapedeck-bench-download download URL FILE     one GET with responseBody .file(FILE)
-//   tapedeck-bench-download gets URL COUNT        COUNT sequential GETs on one CurlTransport
-//   tapedeck-bench-download session-download URL FILE   a SessionManager download task moved to FILE
-//   tapedeck-bench-download session-upload URL FILE     a SessionManager upload task streaming FILE (PUT)
-//   tapedeck-bench-download session-multipart URL FILE  an HTTPSessionManager multipart POST of FILE
-//
-// The clients print one line of `key=value` pairs (in-process figures; the script times whole processes).
+//   tapedeck-bench-download serve     serve /big (1 GiB generated), /small and /upload on 127.0.0.1;
+//                                     print the port, exit when stdin closes or on a signal
 
 let bigLength: Int64 = 1 << 30
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("tapedeck-bench-download: \(message)\n".utf8))
     exit(1)
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
 func serve() throws {
@@ -42,106 +30,9 @@ func serve() throws {
     server.stop()
 }
 
-func download(url: URL, to file: URL) async throws {
-    let transport = CurlTransport()
-    let start = ContinuousClock.now
-    let response = try await transport.send(HTTPRequest(url: url, responseBody: .file(file)))
-    let elapsed = seconds(ContinuousClock.now - start)
-    guard response.statusCode == 200 else { fail("GET \(url) answered \(response.statusCode)") }
-    let bytes = response.body.byteCount
-    print("bytes=\(bytes) seconds=\(elapsed) mib_per_s=\(Double(bytes) / 1_048_576 / elapsed)")
-}
-
-func gets(url: URL, count: Int) async throws {
-    let transport = CurlTransport()
-    let request = HTTPRequest(url: url)
-    var reused = 0
-    let start = ContinuousClock.now
-    for _ in 0..<count {
-        let response = try await transport.send(request)
-        guard response.statusCode == 200 else { fail("GET \(url) answered \(response.statusCode)") }
-        if response.metrics.connectionReused { reused += 1 }
-    }
-    let elapsed = seconds(ContinuousClock.now - start)
-    print("requests=\(count) reused=\(reused) seconds=\(elapsed) per_request_us=\(elapsed / Double(count) * 1e6)")
-}
-
-/// Prints the figures of a finished session task, or fails with its error.
-func report(_ result: SessionTaskResult, bytes: Int64, since start: ContinuousClock.Instant) {
-    let elapsed = seconds(ContinuousClock.now - start)
-    if let error = result.error { fail("\(error)") }
-    print("bytes=\(bytes) seconds=\(elapsed) mib_per_s=\(Double(bytes) / 1_048_576 / elapsed)")
-}
-
-func sessionDownload(url: URL, to file: URL) async {
-    let manager = SessionManager(transport: CurlTransport())
-    let start = ContinuousClock.now
-    let task = manager.downloadTask(with: HTTPRequest(url: url)) { _, _ in file }
-    task.resume()
-    let result = await task.result
-    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? -1
-    report(result, bytes: size, since: start)
-}
-
-func fileSize(_ file: URL) -> Int64 {
-    guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value else {
-        fail("cannot read \(file.path)")
-    }
-    return size
-}
-
-/// Checks the server's answer (the number of body bytes it received) against what was sent.
-func checkEcho(_ result: SessionTaskResult, expected: Int64) {
-    guard let data = result.data, let received = Int64(String(decoding: data, as: UTF8.self)) else {
-        fail("the server did not say how many bytes it received")
-    }
-    if received < expected { fail("the server received \(received) bytes, expected at least \(expected)") }
-}
-
-func sessionUpload(url: URL, from file: URL) async {
-    let manager = SessionManager(transport: CurlTransport(), responseSerializer: HTTPResponseSerializer())
-    let size = fileSize(file)
-    let start = ContinuousClock.now
-    let task = manager.uploadTask(with: HTTPRequest(method: .put, url: url), from: .file(file))
-    task.resume()
-    let result = await task.result
-    report(result, bytes: size, since: start)
-    checkEcho(result, expected: size)
-}
-
-func sessionMultipart(url: URL, from file: URL) async throws {
-    let manager = HTTPSessionManager(transport: CurlTransport(), responseSerializer: HTTPResponseSerializer())
-    let size = fileSize(file)
-    let start = ContinuousClock.now
-    let result = try await manager.post(url.absoluteString, parameters: ["name": "bench"], constructingBody: { form in
-        try form.append(fileURL: file, name: "file")
-    })
-    report(result, bytes: size, since: start)
-    checkEcho(result, expected: size)
-}
-
-let arguments = CommandLine.arguments
-switch arguments.dropFirst().first {
-case "serve" where arguments.count == 2:
+switch CommandLine.arguments.dropFirst().first {
+case "serve" where CommandLine.arguments.count == 2:
     try serve()
-case "download" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
-    try await download(url: url, to: URL(fileURLWithPath: arguments[3]))
-case "gets" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
-        fail("usage: gets URL COUNT")
-    }
-    try await gets(url: url, count: count)
-case "session-download" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
-    await sessionDownload(url: url, to: URL(fileURLWithPath: arguments[3]))
-case "session-upload" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
-    await sessionUpload(url: url, from: URL(fileURLWithPath: arguments[3]))
-case "session-multipart" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
-    try await sessionMultipart(url: url, from: URL(fileURLWithPath: arguments[3]))
 default:
-    fail("usage: tapedeck-bench-download serve | download URL FILE | gets URL COUNT | session-download URL FILE"
-        + " | session-upload URL FILE | session-multipart URL FILE")
+    fail("usage: tapedeck-bench-download serve")
 }
