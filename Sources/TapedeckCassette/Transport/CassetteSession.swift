@@ -113,8 +113,9 @@ final class CassetteSession: Sendable {
             state.player.record(interaction)
             try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
             state.journaled += 1
-            // Fold the journal into the file when it has grown as long as the cassette: amortized O(1) per recording.
-            if state.journaled >= max(64, position / 2) { try Self.compact(&state, url: url) }
+            // The journal is folded into the file by finish(), deinit, or the next recorder to open the cassette:
+            // folding while recording would rewrite the whole file again and again, and the journal already makes
+            // every recording durable (CassetteFile.load merges it).
         }
     }
 

@@ -76,9 +76,7 @@ let benchmarks: @Sendable () -> Void = {
     // the cassette's size. The 100 requests cycle, so after the warm-up every play repeats (allowPlaybackRepeats):
     // the same code path at every size. First plays are measured by compare-vcrpy.sh (tapedeck-bench-cassette replay).
     for count in [100, 10_000, 100_000] {
-        Benchmark("Cassette replay 1 request (\(count) interactions)",
-                  setup: { try setUpReplay(count: count) },
-                  teardown: { tearDownCassetteFixture() }) { benchmark in
+        Benchmark("Cassette replay 1 request (\(count) interactions)", configuration: Benchmark.defaultConfiguration, closure: { benchmark in
             let fixture = currentCassetteFixture()
             guard let transport = fixture.transport else { throw BenchmarkFailure(description: "no transport") }
             var slot = 0
@@ -87,49 +85,36 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(response)
                 slot = slot == 99 ? 0 : slot + 1
             }
-        }
+        }, setup: { try setUpReplay(count: count) }, teardown: { tearDownCassetteFixture() })
     }
 
-    Benchmark("Cassette load (10,000 interactions)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20),
-              setup: { try withFixture { try CassetteFile.save(SyntheticCassette.make(count: 10_000), to: $0.cassetteURL) } },
-              teardown: { tearDownCassetteFixture() }) { benchmark in
+    let fileConfiguration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1,
+                                                    maxDuration: .seconds(10), maxIterations: 20)
+    Benchmark("Cassette load (10,000 interactions)", configuration: fileConfiguration, closure: { benchmark in
         let url = currentCassetteFixture().cassetteURL
         for _ in benchmark.scaledIterations {
             let cassette = try CassetteFile.load(url)
             guard cassette.interactions.count == 10_000 else { throw BenchmarkFailure(description: "loaded \(cassette.interactions.count)") }
             blackHole(cassette)
         }
-    }
+    }, setup: { try withFixture { try CassetteFile.save(SyntheticCassette.make(count: 10_000), to: $0.cassetteURL) } },
+       teardown: { tearDownCassetteFixture() })
 
-    Benchmark("Cassette save (10,000 interactions)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20),
-              setup: { try withFixture { $0.cassette = SyntheticCassette.make(count: 10_000) } },
-              teardown: { tearDownCassetteFixture() }) { benchmark in
+    Benchmark("Cassette save (10,000 interactions)", configuration: fileConfiguration, closure: { benchmark in
         let fixture = currentCassetteFixture()
         for _ in benchmark.scaledIterations {
             try CassetteFile.save(fixture.cassette, to: fixture.cassetteURL)
         }
-    }
+    }, setup: { try withFixture { $0.cassette = SyntheticCassette.make(count: 10_000) } }, teardown: { tearDownCassetteFixture() })
 
     // Recording versus passthrough: one POST per iteration to a stub server over CurlTransport, 10,000 iterations.
     // The recording transport redacts, encodes and journals each interaction before `send` returns.
+    let networkConfiguration = Benchmark.Configuration(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 0,
+                                                       maxDuration: .seconds(120), maxIterations: 10_000)
     for recording in [false, true] {
-        Benchmark(recording ? "Record 10,000 interactions (CassetteTransport .all → StubServer)" : "Passthrough 10,000 requests (CassetteTransport .passthrough → StubServer)",
-                  configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 0,
-                                       maxDuration: .seconds(120), maxIterations: 10_000),
-                  setup: {
-                      try withFixture { fixture in
-                          let server = try StubServer(configuration: .init(journalCapacity: 16))
-                          server.route(.post, "/orders/{id}") { request in
-                              .json(Data(#"{"accepted":true,"bytes":\#(request.body.count)}"#.utf8))
-                          }
-                          fixture.server = server
-                          fixture.transport = try CassetteTransport(
-                              cassette: fixture.cassetteURL, mode: recording ? .all : .passthrough, upstream: CurlTransport(), environment: [:])
-                      }
-                  },
-                  teardown: { tearDownCassetteFixture() }) { benchmark in
+        let name = recording ? "Record 10,000 interactions (CassetteTransport .all → StubServer)"
+            : "Passthrough 10,000 requests (CassetteTransport .passthrough → StubServer)"
+        Benchmark(name, configuration: networkConfiguration, closure: { benchmark in
             let fixture = currentCassetteFixture()
             guard let transport = fixture.transport, let server = fixture.server else { throw BenchmarkFailure(description: "no fixture") }
             var index = 0
@@ -140,6 +125,16 @@ let benchmarks: @Sendable () -> Void = {
                 guard response.statusCode == 200 else { throw BenchmarkFailure(description: "status \(response.statusCode)") }
                 index += 1
             }
-        }
+        }, setup: {
+            try withFixture { fixture in
+                let server = try StubServer(configuration: .init(journalCapacity: 16))
+                server.route(.post, "/orders/{id}") { request in
+                    .json(Data(#"{"accepted":true,"bytes":\#(request.body.count)}"#.utf8))
+                }
+                fixture.server = server
+                fixture.transport = try CassetteTransport(
+                    cassette: fixture.cassetteURL, mode: recording ? .all : .passthrough, upstream: CurlTransport(), environment: [:])
+            }
+        }, teardown: { tearDownCassetteFixture() })
     }
 }
