@@ -191,7 +191,12 @@ private func sha256(_ url: URL) throws -> String {
 
     @Test func suspendingAndResumingADownloadContinuesIt() async throws {
         let total: Int64 = 8 << 20
-        server.route(.get, "/pausable") { .generatedHonoringRange(of: $0, totalLength: total, pace: (256 << 10, .milliseconds(10))) }
+        // The first request gets 1 MiB and then nothing for a minute, so the suspension always lands mid-file; the
+        // resumed (ranged) request is answered at full speed.
+        server.route(.get, "/pausable") { request in
+            .generatedHonoringRange(of: request, totalLength: total,
+                                    pace: request.headers["Range"] == nil ? (1 << 20, .seconds(60)) : nil)
+        }
         let task = manager.downloadTask(with: HTTPRequest(url: server.url("/pausable")))
         let events = Collected<String>()
         let stream = manager.events()
