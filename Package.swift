@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "TapedeckTests",
             dependencies: [
-                "Tapedeck", "TapedeckCurl", "TapedeckStubServer",
+                "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
@@ -58,6 +59,9 @@ public struct CassetteScope: Sendable {
         let transport: CassetteTransport
         do {
             let recorder = upstream ?? TapedeckTest.currentTransport ?? CurlTransport()
+            var configuration = configuration
+            // Pinning policies are checked against the recorded certificates unless the test chose otherwise.
+            if configuration.trustEvaluator == nil { configuration.trustEvaluator = RecordedChainTrust() }
             transport = try CassetteTransport(
                 cassette: cassette, mode: mode, upstream: recorder, configuration: configuration, environment: environment)
         } catch {

@@ -24,6 +24,10 @@ public struct CassetteConfiguration: Sendable {
     /// Response headers whose change alone does not count as a change when re-recording (so re-recording
     /// unchanged traffic leaves the file byte for byte the same). Default `Date`.
     public var volatileHeaders: Set<String>
+    /// Evaluates a replayed HTTPS request's `TLSSettings.serverTrustPolicy` against the certificate chain recorded
+    /// with its interaction (`Tapedeck.RecordedChainTrust()`), so pinning holds offline. A request that carries a
+    /// policy while this is `nil` fails with a message saying so, rather than passing unchecked.
+    public var trustEvaluator: (any RecordedTrustEvaluating)?
 
     /// Creates a configuration.
     public init(
@@ -33,7 +37,8 @@ public struct CassetteConfiguration: Sendable {
         timing: ReplayTiming = .instant,
         faults: [ReplayFault] = [],
         sidecarThreshold: Int = 1 << 20,
-        volatileHeaders: Set<String> = ["date"]
+        volatileHeaders: Set<String> = ["date"],
+        trustEvaluator: (any RecordedTrustEvaluating)? = nil
     ) {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -42,6 +47,7 @@ public struct CassetteConfiguration: Sendable {
         self.faults = faults
         self.sidecarThreshold = sidecarThreshold
         self.volatileHeaders = volatileHeaders
+        self.trustEvaluator = trustEvaluator
     }
 }
 

@@ -91,7 +91,9 @@ public struct CassetteTransport: HTTPTransport {
         case .success(let playback):
             let emitter = ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url)
             let fault = session.configuration.faults.isEmpty ? nil : session.fault(for: playback.index, playback.interaction.request)
-            if fault == nil, session.configuration.timing == .instant, emitter.isInlineOnly {
+            let trust = TrustCheck(request: request, interaction: playback.interaction,
+                                   evaluator: session.configuration.trustEvaluator)
+            if fault == nil, trust == nil, session.configuration.timing == .instant, emitter.isInlineOnly {
                 do {
                     try emitter.deliver(to: continuation)
                     continuation.finish()
@@ -103,6 +105,7 @@ public struct CassetteTransport: HTTPTransport {
             let timing = session.configuration.timing
             let task = Task {
                 do {
+                    try await trust?.run()
                     try await Self.wait(before: playback.interaction, fault: fault, timing: timing, request: request)
                     try emitter.deliver(to: continuation)
                     continuation.finish()
