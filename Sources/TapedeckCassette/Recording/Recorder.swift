@@ -1,93 +1,122 @@
 import Foundation
 
-/// Sends a request upstream, passes its events on as they arrive, and captures request and response bodies on
-/// the way (teeing streams, reading files chunk by chunk) so the interaction can be recorded. The caller sees
-/// `completed` (or the error) only after the interaction is on disk.
+/// Records one request: prepares what is sent upstream (teeing a stream body so it can be captured), captures the
+/// response body as events pass, and commits the interaction (or the transport error) before the caller sees
+/// `completed`. The steps are driven either in the caller's own task (``events(_:)``, pulling one upstream event per
+/// event asked for) or by a task feeding a continuation (``run(_:continuation:)``).
 struct Recorder {
     let session: CassetteSession
     let upstream: any HTTPTransport
 
-    func run(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) async {
-        let threshold = session.configuration.sidecarThreshold
-        let requestCapture = BodyCapture(cassette: session.url, threshold: threshold)
-        let responseCapture = BodyCapture(cassette: session.url, threshold: threshold)
+    /// The captures and clock of one recording.
+    final class Capture: Sendable {
+        let request: HTTPRequest
+        let requestBody: BodyCapture
+        let responseBody: BodyCapture
+        let started = ContinuousClock.now
+
+        init(request: HTTPRequest, threshold: Int, cassette: URL) {
+            self.request = request
+            requestBody = BodyCapture(cassette: cassette, threshold: threshold)
+            responseBody = BodyCapture(cassette: cassette, threshold: threshold)
+        }
+    }
+
+    /// The request to send upstream, with its body captured on the way.
+    func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
+        let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url)
         var outgoing = request
         switch request.body {
         case .none: break
-        case .data(let data): requestCapture.append(data)
-        case .file(let file): try? requestCapture.appendFile(file)
+        case .data(let data): capture.requestBody.append(data)
+        case .file(let file): try? capture.requestBody.appendFile(file)
         case .stream(let stream):
+            let requestBody = capture.requestBody
             outgoing.body = .stream(HTTPBodyStream(length: stream.length) {
-                requestCapture.reset()
+                requestBody.reset()
                 return stream.makeChunks().map { chunk in
-                    requestCapture.append(chunk)
+                    requestBody.append(chunk)
                     return chunk
                 }
             })
         }
-        let started = ContinuousClock.now
-        var completed: HTTPResponse?
-        do {
-            for try await event in upstream.execute(outgoing) {
+        return (capture, outgoing)
+    }
+
+    /// The recording's events, pulled from upstream in the consumer's own task: no task and no second stream sit
+    /// between the upstream transport and the caller.
+    func events(_ request: HTTPRequest) -> HTTPEventStream {
+        let (capture, outgoing) = begin(request)
+        let source = UpstreamEvents(upstream.execute(outgoing))
+        let recorder = self
+        return AsyncThrowingStream(unfolding: {
+            do {
+                guard let event = try await source.next() else {
+                    if await source.completed { return nil }
+                    throw URLError(.cancelled, failingURL: request.url, reason: "the transfer was cancelled")
+                }
                 switch event {
                 case .bodyChunk(let chunk):
-                    responseCapture.append(chunk)
-                    continuation.yield(event)
+                    capture.responseBody.append(chunk)
                 case .completed(let response):
-                    completed = response
+                    await source.markCompleted()
+                    try recorder.commit(response, capture: capture)
                 default:
-                    continuation.yield(event)
+                    break
                 }
+                return event
+            } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
+                try recorder.commit(error, capture: capture)
+                throw error
             }
-        } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
-            let elapsed = started.duration(to: .now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            do {
-                let body = try requestCapture.finish()
-                try session.commit(Interaction(
-                    request: recordedRequest(request, body: body), outcome: .failure(Interaction.Failure(error)),
-                    metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
-                continuation.finish(throwing: error)
-            } catch {
-                continuation.finish(throwing: error)
-            }
-            return
-        } catch {
-            continuation.finish(throwing: error)
-            return
-        }
-        guard let response = completed else {
-            continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "the transfer was cancelled"))
-            return
-        }
+        })
+    }
+
+    /// Drives the recording from a task, yielding to `continuation` (used when a replay miss turns into a recording).
+    func run(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) async {
         do {
-            switch response.body {
-            case .data(let data): responseCapture.append(data)
-            case .file(let file, _):
-                if case .resumingFile(_, let existing) = request.responseBody, response.statusCode == 206 {
-                    try responseCapture.appendFile(file, offset: existing)
-                } else {
-                    try responseCapture.appendFile(file)
-                }
-            case .streamed: break
-            }
-            let head = response.head
-            let recordedResponse = Interaction.Response(
-                statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
-                url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
-                body: Self.decodedIfCompressed(try responseCapture.finish(), headers: head.headers))
-            var metrics = response.metrics
-            for keyPath in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
-                metrics[keyPath: keyPath] = Self.rounded(metrics[keyPath: keyPath])
-            }
-            try session.commit(Interaction(
-                request: recordedRequest(request, body: try requestCapture.finish()), outcome: .response(recordedResponse),
-                metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
-            continuation.yield(.completed(response))
+            for try await event in events(request) { continuation.yield(event) }
             continuation.finish()
         } catch {
             continuation.finish(throwing: error)
         }
+    }
+
+    /// Commits a failed transfer as a recorded error.
+    func commit(_ error: URLError, capture: Capture) throws {
+        let elapsed = capture.started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        try session.commit(Interaction(
+            request: recordedRequest(capture.request, body: try capture.requestBody.finish()),
+            outcome: .failure(Interaction.Failure(error)),
+            metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
+    }
+
+    /// Commits a completed transfer with its captured bodies.
+    func commit(_ response: HTTPResponse, capture: Capture) throws {
+        let request = capture.request
+        switch response.body {
+        case .data(let data): capture.responseBody.append(data)
+        case .file(let file, _):
+            if case .resumingFile(_, let existing) = request.responseBody, response.statusCode == 206 {
+                try capture.responseBody.appendFile(file, offset: existing)
+            } else {
+                try capture.responseBody.appendFile(file)
+            }
+        case .streamed: break
+        }
+        let head = response.head
+        let recordedResponse = Interaction.Response(
+            statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
+            url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
+            body: Self.decodedIfCompressed(try capture.responseBody.finish(), headers: head.headers))
+        var metrics = response.metrics
+        for keyPath in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
+            metrics[keyPath: keyPath] = Self.rounded(metrics[keyPath: keyPath])
+        }
+        try session.commit(Interaction(
+            request: recordedRequest(request, body: try capture.requestBody.finish()), outcome: .response(recordedResponse),
+            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {
@@ -103,4 +132,24 @@ struct Recorder {
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.
     static func rounded(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+}
+
+/// Owns one upstream event stream's iterator, so the recording stream pulls one upstream event per event asked for.
+private actor UpstreamEvents {
+    private var iterator: HTTPEventStream.AsyncIterator?
+    /// Whether `completed` went by (the stream's end is then a normal end, not a cancellation).
+    private(set) var completed = false
+
+    init(_ stream: HTTPEventStream) {
+        iterator = stream.makeAsyncIterator()
+    }
+
+    func next() async throws -> HTTPTransportEvent? {
+        guard var current = iterator.take() else { return nil }
+        let event = try await current.next(isolation: self)
+        iterator = current
+        return event
+    }
+
+    func markCompleted() { completed = true }
 }

@@ -48,15 +48,14 @@ public struct CassetteTransport: HTTPTransport {
 
     /// Starts `request`: replays it, records it, or passes it through, as the mode says.
     public func execute(_ request: HTTPRequest) -> HTTPEventStream {
-        let (stream, continuation) = HTTPEventStream.makeStream()
         let session = self.session
         if session.mode == .passthrough, let upstream = session.upstream {
             return upstream.execute(request)
         }
         if !session.replays {
-            startRecording(request, continuation: continuation)
-            return stream
+            return recordingEvents(request)
         }
+        let (stream, continuation) = HTTPEventStream.makeStream()
         switch request.body {
         case .none, .data:
             replay(request, body: request.body, continuation: continuation)
@@ -121,6 +120,17 @@ public struct CassetteTransport: HTTPTransport {
                 continuation.finish(throwing: error)
             }
         }
+    }
+
+    /// The events of a recording, pulled in the caller's task (or the reason recording is impossible).
+    private func recordingEvents(_ request: HTTPRequest) -> HTTPEventStream {
+        guard let upstream = session.upstream else {
+            return HTTPEventStream { $0.finish(throwing: CassetteError.noUpstream(file: session.url.path, mode: session.mode)) }
+        }
+        do { try session.checkOpen() } catch {
+            return HTTPEventStream { $0.finish(throwing: error) }
+        }
+        return Recorder(session: session, upstream: upstream).events(request)
     }
 
     private func startRecording(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) {
