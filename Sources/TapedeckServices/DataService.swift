@@ -18,10 +18,10 @@ public final class DataService: Sendable {
 
     private let policy: SecurityPolicy
 
-    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy) {
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?) {
         self.policy = policy
         baseURL = config.dataBaseURL
-        session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer())
+        session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer(), reachability: reachability)
         var serializer = JSONRequestSerializer()
         serializer.timeoutInterval = config.timeoutInterval
         for field in config.defaultHeaders { serializer.defaultHeaders[field.name] = field.value }

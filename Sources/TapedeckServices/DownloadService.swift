@@ -15,10 +15,10 @@ public final class DownloadService: Sendable {
 
     private let policy: SecurityPolicy
 
-    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy) {
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?) {
         self.policy = policy
         baseURL = config.downloadBaseURL
-        session = SessionManager(transport: transport)
+        session = SessionManager(transport: transport, reachability: reachability)
         var serializer = HTTPRequestSerializer()
         serializer.timeoutInterval = config.timeoutInterval
         for field in config.defaultHeaders { serializer.defaultHeaders[field.name] = field.value }

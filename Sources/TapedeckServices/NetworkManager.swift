@@ -32,17 +32,29 @@ public final class NetworkManager: Sendable {
     /// Downloads.
     public let download: DownloadService
 
+    /// Watches the network; while it reports not reachable, every service fails fast with
+    /// `URLError.notConnectedToInternet` (-1009) without touching the transport.
+    public let reachability: NetworkReachabilityManager?
+
     /// Creates the services over `transport` (the live libcurl transport by default), every request authenticated
     /// at the configuration's ``SecurityLevel``.
     ///
+    /// - Parameters:
+    ///   - reachability: a monitor (started here if it is not yet monitoring), e.g. `.shared`, or one with a
+    ///     `.simulated` source in tests; `nil` never fails fast.
     /// - Throws: ``SecurityPolicyError`` when the security level cannot protect the base URLs (pinning with no
     ///   certificates, or a base URL that is not `https`), at configuration time rather than as a silent pass.
-    public init(config: NetworkConfig, transport: any HTTPTransport = CurlTransport()) throws(SecurityPolicyError) {
+    public init(
+        config: NetworkConfig, transport: any HTTPTransport = CurlTransport(),
+        reachability: NetworkReachabilityManager? = nil
+    ) throws(SecurityPolicyError) {
         self.config = config
+        self.reachability = reachability
+        if let reachability, !reachability.isMonitoring { reachability.startMonitoring() }
         let policy = try config.securityPolicy()
-        data = DataService(config: config, transport: transport, policy: policy)
-        upload = UploadService(config: config, transport: transport, policy: policy)
-        download = DownloadService(config: config, transport: transport, policy: policy)
+        data = DataService(config: config, transport: transport, policy: policy, reachability: reachability)
+        upload = UploadService(config: config, transport: transport, policy: policy, reachability: reachability)
+        download = DownloadService(config: config, transport: transport, policy: policy, reachability: reachability)
     }
 
     /// The tasks of `kind` still running (or created and not finished).

@@ -34,23 +34,25 @@ final class LastFraction: Sendable {
 struct ContractScenario: Sendable, CustomStringConvertible {
     let description: String
     let expected: Outcome
-    let run: @Sendable (NetworkManager, URL) async -> Outcome
+    /// Runs the scenario with the network layer, a scratch folder, and the simulated network the layer watches
+    /// (a scenario that takes it offline brings it back).
+    let run: @Sendable (NetworkManager, URL, SimulatedNetwork) async -> Outcome
 
     /// The scenario set, in order; later ones may rely on earlier ones (the profile uses the token).
     static let all: [ContractScenario] = [signIn, wrongPassword, profile, anonymousProfile, avatar, report, serverError,
-                                          timeout, dropped]
+                                          timeout, dropped, offline]
 
     static let signIn = ContractScenario(
         description: "sign in with JSON",
         expected: .answered(status: 200, contentType: "application/json", json: ["token": "<present>", "user": ["id": 7]], progressCompleted: nil)
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.post("auth/sign-in", parameters: ["user": "ada", "password": "lovelace"]) }
     }
 
     static let wrongPassword = ContractScenario(
         description: "a 401 for a wrong password",
         expected: .failed(domain: ResponseSerializationError.errorDomain, code: -1011, body: ["error": "bad credentials"])
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.post("auth/sign-in", parameters: ["user": "ada", "password": "wrong"]) }
     }
 
@@ -58,7 +60,7 @@ struct ContractScenario: Sendable, CustomStringConvertible {
         description: "fetch the profile with the token",
         expected: .answered(status: 200, contentType: "application/json",
                             json: ["id": 7, "name": "Ada Lovelace", "languages": ["en", "fr"]], progressCompleted: nil)
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome {
             let signIn = try await network.data.post("auth/sign-in", parameters: ["user": "ada", "password": "lovelace"])
             let token = signIn.json?["token"]?.stringValue ?? ""
@@ -69,7 +71,7 @@ struct ContractScenario: Sendable, CustomStringConvertible {
     static let anonymousProfile = ContractScenario(
         description: "a 401 without the token",
         expected: .failed(domain: ResponseSerializationError.errorDomain, code: -1011, body: ["error": "unauthorized"])
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.get("me") }
     }
 
@@ -77,7 +79,7 @@ struct ContractScenario: Sendable, CustomStringConvertible {
         description: "upload an avatar (multipart) with progress",
         expected: .answered(status: 201, contentType: "application/json", json: ["stored": 150_000, "fileName": "ada.png"],
                             progressCompleted: true)
-    ) { network, _ in
+    ) { network, _, _ in
         let progress = LastFraction()
         var result = await outcome {
             try await network.upload.multipart("avatar", parameters: ["caption": "me"], progress: progress.record) { form in
@@ -93,7 +95,7 @@ struct ContractScenario: Sendable, CustomStringConvertible {
     static let report = ContractScenario(
         description: "download a file with progress",
         expected: .downloaded(bytes: ContractServer.reportLength, firstBytes: [0, 1, 2, 3], progressCompleted: true)
-    ) { network, folder in
+    ) { network, folder, _ in
         let progress = LastFraction()
         let destination = folder.appendingPathComponent("report.bin")
         do {
@@ -109,22 +111,32 @@ struct ContractScenario: Sendable, CustomStringConvertible {
         description: "a 500 with an error body",
         expected: .failed(domain: ResponseSerializationError.errorDomain, code: -1011,
                           body: ["error": "database unavailable", "retryAfter": 30])
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.get("broken") }
     }
 
     static let timeout = ContractScenario(
         description: "a timeout",
         expected: .failed(domain: NSURLErrorDomain, code: URLError.timedOut.rawValue, body: nil)
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.get("slow") }
     }
 
     static let dropped = ContractScenario(
         description: "a dropped connection",
         expected: .failed(domain: NSURLErrorDomain, code: URLError.networkConnectionLost.rawValue, body: nil)
-    ) { network, _ in
+    ) { network, _, _ in
         await outcome { try await network.data.get("dropped") }
+    }
+
+    static let offline = ContractScenario(
+        description: "the network going offline",
+        expected: .failed(domain: NSURLErrorDomain, code: URLError.notConnectedToInternet.rawValue, body: nil)
+    ) { network, _, simulated in
+        await simulated.transition(to: .notReachable)
+        let result = await outcome { try await network.data.get("me") }
+        await simulated.transition(to: .reachableViaWiFi)
+        return result
     }
 
     /// Runs a data call and describes what happened.

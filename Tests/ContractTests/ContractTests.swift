@@ -19,18 +19,19 @@ enum ContractTransport: String, CaseIterable, CustomTestStringConvertible, Senda
 }
 
 /// Runs every scenario in order through a network layer and returns what each observed.
-private func runScenarios(_ network: NetworkManager, folder: URL) async -> [Outcome] {
+private func runScenarios(over transport: any HTTPTransport, server baseURL: URL, folder: URL) async throws -> [Outcome] {
+    let simulated = SimulatedNetwork(status: .reachableViaWiFi)
+    let reachability = NetworkReachabilityManager(source: .simulated(simulated))
+    let network = try NetworkManager(config: NetworkConfig(
+        dataBaseURL: baseURL.appendingPathComponent("api/"), uploadBaseURL: baseURL.appendingPathComponent("upload/"),
+        downloadBaseURL: baseURL, timeoutInterval: 0.5), transport: transport, reachability: reachability)
+    await simulated.settle()
     var outcomes: [Outcome] = []
     for scenario in ContractScenario.all {
-        outcomes.append(await scenario.run(network, folder))
+        outcomes.append(await scenario.run(network, folder, simulated))
     }
+    reachability.stopMonitoring()
     return outcomes
-}
-
-private func network(over transport: any HTTPTransport, server baseURL: URL) throws -> NetworkManager {
-    try NetworkManager(config: NetworkConfig(
-        dataBaseURL: baseURL.appendingPathComponent("api/"), uploadBaseURL: baseURL.appendingPathComponent("upload/"),
-        downloadBaseURL: baseURL, timeoutInterval: 0.5), transport: transport)
 }
 
 @Suite struct ContractTests {
@@ -48,17 +49,17 @@ private func network(over transport: any HTTPTransport, server baseURL: URL) thr
         let outcomes: [Outcome]
         switch kind {
         case .live:
-            outcomes = await runScenarios(try network(over: server.transport(), server: server.baseURL), folder: folder)
+            outcomes = try await runScenarios(over: server.transport(), server: server.baseURL, folder: folder)
         case .recording, .replay:
             let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: server.transport(), environment: [:])
-            let recorded = await runScenarios(try network(over: recorder, server: server.baseURL), folder: folder)
+            let recorded = try await runScenarios(over: recorder, server: server.baseURL, folder: folder)
             try recorder.finish()
             if kind == .recording {
                 outcomes = recorded
             } else {
                 server.stop()
                 let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
-                outcomes = await runScenarios(try network(over: player, server: server.baseURL), folder: folder)
+                outcomes = try await runScenarios(over: player, server: server.baseURL, folder: folder)
                 let summary = try player.finish(requireAllPlayed: true)
                 #expect(summary.unplayed.isEmpty)
             }
