@@ -22,10 +22,7 @@ public final class DataService: Sendable {
         self.policy = policy
         baseURL = config.dataBaseURL
         session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer(), reachability: reachability)
-        var serializer = JSONRequestSerializer()
-        serializer.timeoutInterval = config.timeoutInterval
-        for field in config.defaultHeaders { serializer.defaultHeaders[field.name] = field.value }
-        self.serializer = serializer
+        serializer = JSONRequestSerializer(base: config.requestSerializer())
     }
 
     /// Sends `method` to `path` with `parameters` and decodes the JSON answer.

@@ -19,10 +19,7 @@ public final class DownloadService: Sendable {
         self.policy = policy
         baseURL = config.downloadBaseURL
         session = SessionManager(transport: transport, reachability: reachability)
-        var serializer = HTTPRequestSerializer()
-        serializer.timeoutInterval = config.timeoutInterval
-        for field in config.defaultHeaders { serializer.defaultHeaders[field.name] = field.value }
-        self.serializer = serializer
+        serializer = config.requestSerializer()
     }
 
     /// A running download of `path` into `destination` (replaced if it exists).

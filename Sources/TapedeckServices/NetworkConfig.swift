@@ -52,3 +52,13 @@ public struct NetworkConfig: Sendable {
                   pinnedCertificates: pinnedCertificates)
     }
 }
+
+extension NetworkConfig {
+    /// A form/query serializer carrying the configuration's timeout and default headers, the base of every service's.
+    func requestSerializer() -> HTTPRequestSerializer {
+        var serializer = HTTPRequestSerializer()
+        serializer.timeoutInterval = timeoutInterval
+        for field in defaultHeaders { serializer.defaultHeaders[field.name] = field.value }
+        return serializer
+    }
+}

@@ -19,10 +19,7 @@ public final class UploadService: Sendable {
         self.policy = policy
         baseURL = config.uploadBaseURL
         session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer(), reachability: reachability)
-        var serializer = HTTPRequestSerializer()
-        serializer.timeoutInterval = config.timeoutInterval
-        for field in config.defaultHeaders { serializer.defaultHeaders[field.name] = field.value }
-        self.serializer = serializer
+        serializer = config.requestSerializer()
     }
 
     /// A multipart `POST` of the form `constructingBody` builds, plus `parameters` as fields.

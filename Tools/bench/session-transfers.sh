@@ -11,6 +11,8 @@ RUNS="${RUNS:-1}"
 TARGET_RSS_MIB=64
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 package="$here/../Benchmarks"
+# shellcheck source=bench-server.sh
+source "$here/bench-server.sh"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-session.XXXXXX")"
 # Files go to tmpfs when it has room (the comparison is about the client, not the disk).
@@ -18,45 +20,19 @@ if [[ -z "${DOWNLOAD_DIR:-}" ]] && [[ -d /dev/shm ]] && (($(df -Pk /dev/shm | aw
     DOWNLOAD_DIR=/dev/shm
 fi
 files="$(mktemp -d "${DOWNLOAD_DIR:-$work}/tapedeck-session-files.XXXXXX")"
-server_pid=""
 cleanup() {
     rm -rf "$files"
-    exec 3>&- 2>/dev/null || true
-    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    stop_bench_server
     rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [[ ! -x /usr/bin/time ]]; then
-    sudo_cmd=()
-    [[ "$(id -u)" -ne 0 ]] && sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get install -y time >/dev/null || {
-        "${sudo_cmd[@]}" apt-get update >/dev/null && "${sudo_cmd[@]}" apt-get install -y time >/dev/null
-    }
-fi
+install_gnu_time
 
-echo "building tapedeck-bench-download and tapedeck-bench-client (release)…" >&2
-(cd "$package" && swift build -c release --product tapedeck-bench-download >&2 \
-    && swift build -c release --product tapedeck-bench-client >&2)
-bin="$(cd "$package" && swift build -c release --show-bin-path)"
-server="$bin/tapedeck-bench-download"
-client="$bin/tapedeck-bench-client"
+build_bench_helpers
 
-mkfifo "$work/server.stdin"
-"$server" serve <"$work/server.stdin" >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-exec 3>"$work/server.stdin"
-for _ in $(seq 1 100); do
-    [[ -s "$work/server.out" ]] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; exit 1; }
-    sleep 0.1
-done
-port="$(head -n 1 "$work/server.out")"
-[[ "$port" =~ ^[0-9]+$ ]] || { echo "server printed no port" >&2; cat "$work/server.err" >&2; exit 1; }
+start_bench_server
 
 upload="$files/upload.bin"
 head -c $((1 << 30)) /dev/urandom >"$upload"
