@@ -24,8 +24,9 @@ final class RecordingProxy: Sendable {
          upstreamConfiguration: CurlTransport.Configuration, timeout: TimeInterval) throws {
         if let problem = ProxyMessage.problem(with: upstream) { throw StubServer.RecordingProxyError.invalidUpstream(problem) }
         var curl = upstreamConfiguration
-        // The client's own Accept-Encoding is forwarded; bodies pass through as the upstream encoded them.
-        curl.automaticDecompression = false
+        // Bodies are recorded decoded, as an in-process CurlTransport records them; gzip is the only coding asked
+        // for (see ProxyMessage), and is encoded again for the client.
+        curl.automaticDecompression = true
         self.upstream = upstream
         self.timeout = timeout
         cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: CurlTransport(configuration: curl)),

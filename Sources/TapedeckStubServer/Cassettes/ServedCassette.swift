@@ -13,6 +13,9 @@ final class ServedCassette: Sendable {
         var faultFirings: [Int: Int] = [:]
         var playedCount = 0
         var unmatched: [String] = []
+        /// The last fault that kills a connection, by request: a transport retries such a request once on a fresh
+        /// connection (libcurl does when the connection was reused), and the retry must fail the same way.
+        var retryable: (request: String, action: StubAction)?
     }
 
     /// Unmatched requests kept for the summary.
@@ -56,31 +59,46 @@ final class ServedCassette: Sendable {
     /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by
     /// the stubs' own report from `stubReport` when the server has stubs).
     func answer(_ request: RecordedRequest, stubReport: () -> StubResponse?) -> FallbackAnswer {
+        enum Outcome {
+            case played(CassettePlayer.Playback, ReplayFault.Action?)
+            case retried(StubAction)
+            case missed(CassetteError)
+        }
         let live = liveRequest(request)
-        let outcome = state.withLock { state -> Result<(CassettePlayer.Playback, ReplayFault.Action?), CassetteError> in
+        let outcome = state.withLock { state -> Outcome in
             switch state.player.play(live) {
             case .success(let playback):
                 state.playedCount += 1
-                return .success((playback, fault(for: playback, in: &state)))
+                return .played(playback, fault(for: playback, in: &state))
             case .failure(let error):
+                if case .unmatchedRequest(let report) = error, !report.exhausted.isEmpty,
+                   let retry = state.retryable, retry.request == live.summary {
+                    state.retryable = nil
+                    return .retried(retry.action)
+                }
                 if state.unmatched.count < Self.unmatchedLimit { state.unmatched.append(live.summary) }
-                return .failure(error)
+                return .missed(error)
             }
         }
         switch outcome {
-        case .success(let (playback, fault)):
+        case .played(let playback, let fault):
             var delay = recordedDelay(playback.interaction)
+            var action = RecordedAnswer.action(for: playback.interaction, index: playback.index, cassette: url)
             switch fault {
             case .fail(let code):
-                let failure = Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)")
-                return .now(RecordedAnswer.action(for: failure), delay: delay)
+                action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
             case .delay(let extra):
                 delay += extra
             case nil:
                 break
             }
-            return .now(RecordedAnswer.action(for: playback.interaction, index: playback.index, cassette: url), delay: delay)
-        case .failure(let error):
+            if case .fault(let socketFault) = action, socketFault == .reset || socketFault == .closeWithoutResponse {
+                state.withLock { $0.retryable = (live.summary, action) }
+            }
+            return .now(action, delay: delay)
+        case .retried(let action):
+            return .now(action, delay: .zero)
+        case .missed(let error):
             var text = error.description + "\n"
             if let stubs = stubReport(), case .data(let data) = stubs.body {
                 text += "\n" + String(decoding: data, as: UTF8.self)
