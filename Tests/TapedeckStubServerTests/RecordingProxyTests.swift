@@ -118,7 +118,8 @@ extension OnLoopback {
         }
 
         @Test func pythonsURLLibThroughTheProxyRecordsACassetteThatReplays() async throws {
-            let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+            let python = searchPath.map { $0 + "/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
             guard let python else {
                 print("Skipping the urllib test: python3 is not installed")
                 return
