@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "TapedeckStubServer",
             dependencies: [
-                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl",
+                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
@@ -72,7 +72,10 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TapedeckStubServerTests", dependencies: ["TapedeckStubServer", "TapedeckCurl"]),
+        .testTarget(
+            name: "TapedeckStubServerTests",
+            dependencies: ["TapedeckStubServer", "TapedeckCassette", "TapedeckCurl"]
+        ),
         .testTarget(
             name: "TapedeckCassetteTests",
             dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]

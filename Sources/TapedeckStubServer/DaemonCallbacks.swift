@@ -10,7 +10,7 @@ private func core(_ context: UnsafeMutableRawPointer?) -> StubServerCore {
 }
 
 /// What the server does for a request once any delay is over.
-enum StubAction {
+enum StubAction: Sendable {
     case respond(StubResponse)
     case fault(StubFault)
 }
@@ -46,6 +46,12 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
     let handle = ConnectionHandle(pointer: connection)
     // Resumed at stop after never answering: close.
     if request.hanging { return .NO }
+    if let pending = request.pending {
+        // Resumed after an answer worked out off the daemon's threads, or at stop (then there is none).
+        request.pending = nil
+        guard let action = pending.take(), !server.isStopping else { return .NO }
+        return perform(action, request: request, on: handle, core: server)
+    }
     if let delayed = request.delayedAction {
         // Called again after the delay's resume: act now.
         request.delayedAction = nil
@@ -74,7 +80,23 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         }
     } else {
         server.journal.append(recorded)
-        action = .respond(server.stubs.notFoundResponse(for: recorded))
+        switch server.fallback.answer(recorded, stubs: server.stubs) {
+        case .now(let fallbackAction, let fallbackDelay):
+            action = fallbackAction
+            delay = fallbackDelay
+        case .later(let start):
+            if server.isStopping { return .NO }
+            let pending = PendingAction()
+            request.pending = pending
+            server.suspendUntilStop(handle)
+            start { answer in
+                pending.fulfil(answer)
+                server.resume(handle)
+            }
+            return .YES
+        case nil:
+            action = .respond(server.stubs.notFoundResponse(for: recorded))
+        }
     }
     if delay > .zero, !server.isStopping {
         request.delayedAction = action

@@ -16,6 +16,9 @@ final class IncomingRequest {
     /// Set when the request is never answered (``StubFault/noResponse``): when the connection is resumed (at stop)
     /// it is closed.
     var hanging = false
+    /// The answer being worked out off the daemon's threads (a recording proxy's upstream exchange) while the
+    /// connection is suspended.
+    var pending: PendingAction?
     private(set) var body = Data()
     private(set) var bodyLength: Int64 = 0
     private(set) var bodyTruncated = false

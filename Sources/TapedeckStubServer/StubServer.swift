@@ -133,6 +133,7 @@ public final class StubServer: Sendable {
         }) else { return }
         core.beginStopping()
         MHD_stop_daemon(running.pointer)
+        core.fallback.finishAtStop()
         Unmanaged.passUnretained(core).release()
     }
 

@@ -16,6 +16,8 @@ final class StubServerCore: Sendable {
     let journal: RequestJournal
     let admin: AdminAPI?
     let configuration: StubServer.Configuration
+    /// What answers requests no stub matches: a served cassette or a recording proxy.
+    let fallback: FallbackSlot
     private let suspended = Mutex<Set<ConnectionHandle>?>([])
     /// The TLS identity as C strings, alive as long as the daemon that reads them.
     let tlsStrings: TLSStrings?
@@ -26,7 +28,9 @@ final class StubServerCore: Sendable {
         self.stubs = stubs
         let journal = RequestJournal(capacity: configuration.journalCapacity)
         self.journal = journal
-        self.admin = configuration.admin.map { AdminAPI(configuration: $0, stubs: stubs, journal: journal) }
+        let fallback = FallbackSlot()
+        self.fallback = fallback
+        self.admin = configuration.admin.map { AdminAPI(configuration: $0, stubs: stubs, journal: journal, fallback: fallback) }
         self.tlsStrings = configuration.tls.map(TLSStrings.init)
     }
 
@@ -49,7 +53,7 @@ final class StubServerCore: Sendable {
         }
     }
 
-    /// Suspends `connection` until the server stops (for requests that are never answered).
+    /// Suspends `connection` until ``resume(_:)`` or the server stops (for requests answered later or never).
     func suspendUntilStop(_ connection: ConnectionHandle) {
         suspended.withLock { set in
             guard set != nil else { return }
@@ -58,7 +62,8 @@ final class StubServerCore: Sendable {
         }
     }
 
-    private func resume(_ connection: ConnectionHandle) {
+    /// Resumes a connection suspended by this core; does nothing when it is not suspended (or the server stopped).
+    func resume(_ connection: ConnectionHandle) {
         suspended.withLock { set in
             if set?.remove(connection) != nil {
                 MHD_resume_connection(connection.pointer)

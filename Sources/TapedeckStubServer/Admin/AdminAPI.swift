@@ -8,6 +8,8 @@ struct AdminAPI: Sendable {
     let configuration: AdminConfiguration
     let stubs: StubRegistry
     let journal: RequestJournal
+    /// Where a cassette loaded through `POST /__admin/cassettes` is served from.
+    var fallback = FallbackSlot()
 
     /// Whether `path` is under the admin prefix.
     func handles(path: String) -> Bool {
@@ -24,6 +26,8 @@ struct AdminAPI: Sendable {
         }
         let route = request.decodedPath.dropFirst(configuration.pathPrefix.count).split(separator: "/").map(String.init)
         switch (request.method, route.first, route.count) {
+        case (_, "cassettes", 1):
+            return cassettes(request)
         case (.get, "stubs", 1):
             return Self.json(["stubs": stubs.all.map(StubDefinition.init)])
         case (.post, "stubs", 1):

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import TapedeckCore
+
+/// What answers the requests no stub matches: a served cassette, or a recording proxy.
+enum UnmatchedFallback: Sendable {
+    case cassette(ServedCassette)
+    case proxy(RecordingProxy)
+}
+
+/// How the daemon answers a request no stub matches.
+enum FallbackAnswer {
+    /// Act now (after `delay`).
+    case now(StubAction, delay: Duration)
+    /// Start work off the daemon's threads; it calls its completion once with the action. The connection is
+    /// suspended meanwhile.
+    case later(@Sendable (_ completion: @escaping @Sendable (StubAction) -> Void) -> Void)
+}
+
+/// An answer handed from the task that worked it out to the daemon thread that sends it.
+final class PendingAction: Sendable {
+    private let slot = Mutex<StubAction?>(nil)
+
+    func fulfil(_ action: StubAction) { slot.withLock { $0 = action } }
+
+    func take() -> StubAction? { slot.withLock { value in defer { value = nil }; return value } }
+}
+
+/// The server's current fallback, shared by the daemon's threads, the admin API and the public API. Installing
+/// one finishes the one it replaces.
+final class FallbackSlot: Sendable {
+    private let current = Mutex<UnmatchedFallback?>(nil)
+
+    var value: UnmatchedFallback? { current.withLock { $0 } }
+
+    /// Installs `fallback` (or none) and finishes the recording proxy it replaces, if any.
+    func install(_ fallback: UnmatchedFallback?) {
+        let previous = current.withLock { value in
+            defer { value = fallback }
+            return value
+        }
+        if case .proxy(let proxy) = previous { _ = try? proxy.finishNow() }
+    }
+
+    /// Removes and returns the current fallback.
+    func remove() -> UnmatchedFallback? {
+        current.withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+
+    /// The answer for a request no stub matched, or `nil` when there is no fallback (the stubs' 404 then).
+    func answer(_ request: RecordedRequest, stubs: StubRegistry) -> FallbackAnswer? {
+        switch value {
+        case .cassette(let cassette):
+            return cassette.answer(request, stubReport: { stubs.all.isEmpty ? nil : stubs.notFoundResponse(for: request) })
+        case .proxy(let proxy):
+            return proxy.answer(request)
+        case nil:
+            return nil
+        }
+    }
+
+    /// When the server stops: a recording proxy saves its cassette.
+    func finishAtStop() {
+        if case .proxy(let proxy) = value { _ = try? proxy.finishNow() }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+
+/// How the recording proxy turns an incoming request into the upstream one, and the upstream response into its
+/// answer. Pure logic.
+enum ProxyMessage {
+    /// Request headers never forwarded: those of one connection, `Host` (the upstream's own is sent) and the ones
+    /// the upstream transport sets from the body.
+    static let droppedRequestHeaders: Set<String> = RecordedAnswer.hopByHopHeaders.union(["host", "expect", "accept-encoding"])
+
+    /// Why an upstream base URL is not usable, or `nil` when it is: `http` or `https`, a host, no query or fragment.
+    static func problem(with upstream: URL) -> String? {
+        guard let components = URLComponents(url: upstream, resolvingAgainstBaseURL: false) else {
+            return "\(upstream.absoluteString) is not a URL"
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return "\(upstream.absoluteString) must start with http:// or https://"
+        }
+        guard let host = components.host, !host.isEmpty else { return "\(upstream.absoluteString) has no host" }
+        if components.query != nil || components.fragment != nil {
+            return "\(upstream.absoluteString) must not have a query or fragment: request paths and queries are appended to it"
+        }
+        return nil
+    }
+
+    /// The upstream URL for a request target: the base (without a trailing `/`) + the path + `?query`.
+    static func upstreamURL(base: URL, path: String, query: String?) -> URL? {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path.hasPrefix("/") ? path : "/" + path
+        if let query { text += "?" + query }
+        return URL(string: text)
+    }
+
+    /// The request to send upstream: same method, path + query on the upstream base, headers minus
+    /// ``droppedRequestHeaders`` (and those the `Connection` header names), the body; redirects are not followed,
+    /// so the client sees them.
+    static func upstreamRequest(for request: RecordedRequest, base: URL, timeout: TimeInterval) -> HTTPRequest? {
+        guard let url = upstreamURL(base: base, path: request.path, query: request.query) else { return nil }
+        let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var headers = HTTPHeaders(request.headers.fields.filter { field in
+            let name = field.name.lowercased()
+            return !droppedRequestHeaders.contains(name) && !named.contains(name)
+        })
+        // Only gzip is asked for, which the proxy can encode again after its transport decoded it.
+        let acceptsGzip = request.headers.values(for: "Accept-Encoding").contains { $0.lowercased().contains("gzip") }
+        headers.add(name: "Accept-Encoding", value: acceptsGzip ? "gzip" : "identity")
+        return HTTPRequest(method: request.method, url: url, headers: headers,
+                           body: request.body.isEmpty ? .none : .data(request.body),
+                           timeoutInterval: timeout, redirectPolicy: .none)
+    }
+
+    /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body (gzip-encoded again
+    /// when the upstream sent it gzipped, chunked when the upstream's was).
+    static func answer(from response: HTTPResponse) -> StubResponse {
+        let data = response.data ?? Data()
+        let recorded = Interaction.Response(statusCode: response.statusCode, headers: response.headers)
+        let encoded = RecordedAnswer.needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data
+        let body = RecordedAnswer.framed(encoded, chunked: RecordedAnswer.isChunked(response.headers))
+        return StubResponse(status: response.statusCode, headers: RecordedAnswer.forwardable(response.headers), body: body)
+    }
+}

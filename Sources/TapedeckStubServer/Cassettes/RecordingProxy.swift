@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+
+/// The recording proxy behind a stub server's unmatched-request path: each request goes through a recording
+/// `CassetteTransport` whose upstream is a `CurlTransport`, so redaction, the order of recordings, atomic saving
+/// and the recorder lock all come from the cassette module.
+final class RecordingProxy: Sendable {
+    private struct State {
+        var recorded = 0
+        var inFlight = 0
+        var closing = false
+        var summary: CassetteSummary?
+    }
+
+    let upstream: URL
+    let cassette: CassetteTransport
+    let timeout: TimeInterval
+    private let state = Mutex(State())
+
+    init(upstream: URL, cassette url: URL, mode: RecordMode, configuration: CassetteConfiguration,
+         upstreamConfiguration: CurlTransport.Configuration, timeout: TimeInterval) throws {
+        if let problem = ProxyMessage.problem(with: upstream) { throw StubServer.RecordingProxyError.invalidUpstream(problem) }
+        var curl = upstreamConfiguration
+        // Bodies are recorded decoded, as an in-process CurlTransport records them; gzip is the only coding asked
+        // for (see ProxyMessage), and is encoded again for the client.
+        curl.automaticDecompression = true
+        self.upstream = upstream
+        self.timeout = timeout
+        cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: CurlTransport(configuration: curl)),
+                                         configuration: configuration, environment: [:])
+    }
+
+    /// Interactions recorded (forwarded upstream and committed to the cassette) so far.
+    var recordedCount: Int { state.withLock { $0.recorded } }
+
+    /// Forwards `request` upstream off the daemon's threads.
+    func answer(_ request: RecordedRequest) -> FallbackAnswer {
+        .later { [self] completion in
+            let admitted = state.withLock { state -> Bool in
+                guard !state.closing else { return false }
+                state.inFlight += 1
+                return true
+            }
+            guard admitted else {
+                completion(.respond(.text("The recording proxy has finished; nothing more is forwarded.\n", status: 503)))
+                return
+            }
+            Task {
+                let action = await forward(request)
+                state.withLock { $0.inFlight -= 1 }
+                completion(action)
+            }
+        }
+    }
+
+    private func forward(_ request: RecordedRequest) async -> StubAction {
+        if request.bodyTruncated {
+            return .respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
+                + "so the recording proxy cannot forward it whole; raise StubServer.Configuration.maximumBodyInMemory.\n", status: 413))
+        }
+        guard let outgoing = ProxyMessage.upstreamRequest(for: request, base: upstream, timeout: timeout) else {
+            return .respond(.text("The request target \(request.path) cannot be appended to the upstream \(upstream.absoluteString).\n", status: 400))
+        }
+        let flag = ForwardFlag()
+        do {
+            let response = try await ForwardFlag.$current.withValue(flag) { try await cassette.send(outgoing) }
+            if flag.isSet { state.withLock { $0.recorded += 1 } }
+            return .respond(ProxyMessage.answer(from: response))
+        } catch let error as URLError {
+            if flag.isSet { state.withLock { $0.recorded += 1 } }
+            return RecordedAnswer.action(for: Interaction.Failure(error))
+        } catch {
+            var response = StubResponse.text("The recording proxy could not record \(request.method) \(outgoing.url.absoluteString): \(error)\n", status: 502)
+            response.headers.add(name: "X-Tapedeck-Proxy-Error", value: "1")
+            return .respond(response)
+        }
+    }
+
+    /// Stops forwarding, waits (up to `timeout`) for exchanges under way to be recorded, and saves the cassette.
+    func finish(waitingAtMost timeout: Duration) async throws(CassetteError) -> CassetteSummary {
+        state.withLock { $0.closing = true }
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ $0.inFlight > 0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return try finishNow()
+    }
+
+    /// Stops forwarding and saves the cassette now; exchanges still under way are not recorded.
+    func finishNow() throws(CassetteError) -> CassetteSummary {
+        if let summary = state.withLock({ state -> CassetteSummary? in
+            state.closing = true
+            return state.summary
+        }) { return summary }
+        let summary = try cassette.finish()
+        state.withLock { $0.summary = summary }
+        return summary
+    }
+}
+
+/// Set when the recording transport actually sent a request upstream (rather than replaying it): the recorder
+/// runs in a task created inside the proxy's exchange, which inherits the task-local flag.
+final class ForwardFlag: Sendable {
+    @TaskLocal static var current: ForwardFlag?
+    private let value = Mutex(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+
+    func set() { value.withLock { $0 = true } }
+}
+
+/// The proxy's upstream: a `CurlTransport` that marks the exchange it serves as forwarded.
+struct MarkingTransport: HTTPTransport {
+    let base: CurlTransport
+
+    func execute(_ request: HTTPRequest) -> HTTPEventStream {
+        ForwardFlag.current?.set()
+        return base.execute(request)
+    }
+}

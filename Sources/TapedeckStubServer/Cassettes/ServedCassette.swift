@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+import TapedeckCassette
+import TapedeckCore
+
+/// A cassette served over the stub server's sockets. Lookups go through the same ``CassettePlayer`` the in-process
+/// `CassetteTransport` uses (same matching rules, redaction of the live request, order of identical requests,
+/// playback repeats and near-miss reports); this type only turns the incoming request into the URL it was
+/// recorded with and the playback into socket behaviour (``RecordedAnswer``).
+final class ServedCassette: Sendable {
+    struct State {
+        var player: CassettePlayer
+        var faultFirings: [Int: Int] = [:]
+        var playedCount = 0
+        var unmatched: [String] = []
+        /// The last fault that kills a connection, by request: a transport retries such a request once on a fresh
+        /// connection (libcurl does when the connection was reused), and the retry must fail the same way.
+        var retryable: (request: String, action: StubAction)?
+    }
+
+    /// Unmatched requests kept for the summary.
+    static let unmatchedLimit = 100
+
+    let url: URL
+    let configuration: CassetteConfiguration
+    /// Each distinct recorded origin (`scheme://authority`), by lowercased authority, in recorded order.
+    let origins: [(authority: String, origin: String)]
+    /// The origin requests whose `Host` names no recorded origin are matched as: the one given, else the first
+    /// recorded one.
+    let defaultOrigin: String
+    private let state: Mutex<State>
+
+    /// Loads the cassette at `url`.
+    ///
+    /// - Throws: ``CassetteError/cassetteNotFound(file:mode:)`` when there is no such file, or the error naming
+    ///   what is wrong in it.
+    init(url: URL, configuration: CassetteConfiguration, origin: URL?) throws(CassetteError) {
+        guard CassetteFile.exists(url) else { throw CassetteError.cassetteNotFound(file: url.path, mode: .replay) }
+        let cassette = try CassetteFile.load(url)
+        self.url = url
+        self.configuration = configuration
+        var seen = Set<String>()
+        var origins: [(authority: String, origin: String)] = []
+        for interaction in cassette.interactions {
+            guard let split = Self.origin(of: interaction.request.url), seen.insert(split.authority).inserted else { continue }
+            origins.append(split)
+        }
+        self.origins = origins
+        let given = origin.flatMap { Self.origin(of: $0.absoluteString)?.origin }
+        defaultOrigin = given ?? origins.first?.origin ?? "http://127.0.0.1"
+        let cassetteURL = url
+        let player = CassettePlayer(
+            cassette: cassette, name: url.path, matching: configuration.matching,
+            allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
+            bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
+        state = Mutex(State(player: player))
+    }
+
+    /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by
+    /// the stubs' own report from `stubReport` when the server has stubs).
+    func answer(_ request: RecordedRequest, stubReport: () -> StubResponse?) -> FallbackAnswer {
+        enum Outcome {
+            case played(CassettePlayer.Playback, ReplayFault.Action?)
+            case retried(StubAction)
+            case missed(CassetteError)
+        }
+        let live = liveRequest(request)
+        let outcome = state.withLock { state -> Outcome in
+            switch state.player.play(live) {
+            case .success(let playback):
+                state.playedCount += 1
+                return .played(playback, fault(for: playback, in: &state))
+            case .failure(let error):
+                if case .unmatchedRequest(let report) = error, !report.exhausted.isEmpty,
+                   let retry = state.retryable, retry.request == live.summary {
+                    state.retryable = nil
+                    return .retried(retry.action)
+                }
+                if state.unmatched.count < Self.unmatchedLimit { state.unmatched.append(live.summary) }
+                return .missed(error)
+            }
+        }
+        switch outcome {
+        case .played(let playback, let fault):
+            var delay = recordedDelay(playback.interaction)
+            var action = RecordedAnswer.action(for: playback.interaction, index: playback.index, cassette: url)
+            switch fault {
+            case .fail(let code):
+                action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
+            case .delay(let extra):
+                delay += extra
+            case nil:
+                break
+            }
+            if case .fault(let socketFault) = action, socketFault == .reset || socketFault == .closeWithoutResponse {
+                state.withLock { $0.retryable = (live.summary, action) }
+            }
+            return .now(action, delay: delay)
+        case .retried(let action):
+            return .now(action, delay: .zero)
+        case .missed(let error):
+            var text = error.description + "\n"
+            if let stubs = stubReport(), case .data(let data) = stubs.body {
+                text += "\n" + String(decoding: data, as: UTF8.self)
+            }
+            var response = StubResponse.text(text, status: 404)
+            response.headers.add(name: "X-Tapedeck-Unmatched", value: "1")
+            response.headers.add(name: "X-Tapedeck-Cassette", value: url.path)
+            return .now(.respond(response), delay: .zero)
+        }
+    }
+
+    /// What was played and what was not.
+    var summary: CassetteServingSummary {
+        state.withLock { state in
+            let interactions = state.player.cassette.interactions
+            return CassetteServingSummary(
+                file: url.path, interactionCount: interactions.count, playedCount: state.playedCount,
+                unplayed: state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary },
+                unmatched: state.unmatched)
+        }
+    }
+
+    /// The request as the in-process replayer would have seen it: the recorded origin it was meant for (the one its
+    /// `Host` names, else the default), the path and query as sent, and the headers minus those the client's
+    /// transport adds for the connection.
+    func liveRequest(_ request: RecordedRequest) -> Interaction.Request {
+        var origin = defaultOrigin
+        if let host = request.headers["Host"].map(Self.normalizedAuthority),
+           let named = origins.first(where: { $0.authority == host }) {
+            origin = named.origin
+        }
+        let url = origin + request.path + (request.query.map { "?" + $0 } ?? "")
+        let headers = HTTPHeaders(request.headers.fields.filter { !Self.connectionHeaders.contains($0.name.lowercased()) })
+        return Interaction.Request(method: request.method.rawValue, url: url, headers: headers, body: CassetteBody(request.body))
+    }
+
+    /// Request headers a client's transport adds for the connection, not part of what the code under test sent.
+    static let connectionHeaders: Set<String> = RecordedAnswer.hopByHopHeaders.union(["host", "expect"])
+
+    /// The recorded latency to wait, as ``CassetteConfiguration/timing`` says.
+    private func recordedDelay(_ interaction: Interaction) -> Duration {
+        guard case .recorded(let scale) = configuration.timing, scale > 0 else { return .zero }
+        let seconds = interaction.response == nil ? interaction.metrics.total : interaction.metrics.timeToFirstByte
+        return seconds > 0 ? .microseconds(Int64(seconds * scale * 1_000_000)) : .zero
+    }
+
+    /// The injected fault for `playback`, counting its firing (as the in-process replayer does: a failure puts the
+    /// interaction back, so a retry gets it).
+    private func fault(for playback: CassettePlayer.Playback, in state: inout State) -> ReplayFault.Action? {
+        for (position, fault) in configuration.faults.enumerated()
+        where (fault.interaction == nil || fault.interaction == playback.index) && fault.predicate(playback.interaction.request) {
+            let fired = state.faultFirings[position, default: 0]
+            if let times = fault.times, fired >= times { continue }
+            state.faultFirings[position] = fired + 1
+            if case .fail = fault.action, !configuration.allowPlaybackRepeats { state.player.requeue(playback.index) }
+            return fault.action
+        }
+        return nil
+    }
+
+    /// `scheme://authority` of an absolute URL string, with the lowercased authority (default port dropped).
+    static func origin(of url: String) -> (authority: String, origin: String)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        let rest = url[schemeEnd.upperBound...]
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        guard !authority.isEmpty else { return nil }
+        var normalized = normalizedAuthority(String(authority))
+        for (defaultScheme, port) in [("http", ":80"), ("https", ":443")] where scheme == defaultScheme && normalized.hasSuffix(port) {
+            normalized.removeLast(port.count)
+        }
+        return (normalized, "\(scheme)://\(authority)")
+    }
+
+    /// An authority (`Host` header value) lowercased and trimmed.
+    static func normalizedAuthority(_ authority: String) -> String {
+        authority.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// What a served cassette played and what it did not, from ``StubServer/cassetteSummary()``.
+public struct CassetteServingSummary: Sendable, Hashable {
+    /// The cassette file.
+    public var file: String
+    /// Interactions in the cassette.
+    public var interactionCount: Int
+    /// Requests answered from the cassette (repeats included).
+    public var playedCount: Int
+    /// `#index METHOD URL` of every interaction never played.
+    public var unplayed: [String]
+    /// `METHOD URL` of the requests (as matched, after redaction) that found no interaction, the first 100.
+    public var unmatched: [String]
+}
