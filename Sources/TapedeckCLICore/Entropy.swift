@@ -62,13 +62,18 @@ public enum Entropy {
     }
 
     /// The suspicious tokens of `text`, in order, each once. Tokens are split at characters that are neither
-    /// base64 nor base64url.
+    /// base64 nor base64url, then at `/` and `=`.
     public static func suspiciousTokens(in text: String) -> [String] {
         var found: [String] = []
         let tokens = text.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) && !"+/=_-".contains($0) }
         for token in tokens {
-            // A path or a form value: try the pieces between slashes too, so `/v1/<token>` is found.
-            let candidates = isSuspicious(token) ? [token] : token.split(separator: "/").filter { isSuspicious($0) }
+            // `name=value` and `/a/b` pieces are measured apart; a base64 token with `/` in it whole when no piece is.
+            var candidates = token.split { $0 == "/" || $0 == "=" }.filter { isSuspicious($0) }
+            if candidates.isEmpty {
+                let whole = token.drop { $0 == "/" || $0 == "=" }
+                let trimmed = whole.prefix(whole.count - whole.reversed().prefix { $0 == "=" }.count)
+                if isSuspicious(trimmed) { candidates = [trimmed] }
+            }
             for candidate in candidates where !found.contains(String(candidate)) { found.append(String(candidate)) }
         }
         return found

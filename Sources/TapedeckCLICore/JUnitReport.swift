@@ -18,11 +18,14 @@ public struct JUnitReport: Sendable {
         public var seconds: Double
         /// The failure text, or `nil` when it passed.
         public var failure: String?
+        /// Whether the case was skipped (reported as `<skipped/>`).
+        public var skipped: Bool
         /// The first line of the failure, used as its `message` attribute.
         public var failureMessage: String? { failure?.split(separator: "\n").first.map(String.init) }
 
         /// Creates a test case.
-        public init(name: String, className: String, seconds: Double, failure: String?) {
+        public init(name: String, className: String, seconds: Double, failure: String?, skipped: Bool = false) {
+            self.skipped = skipped
             self.name = name
             self.className = className
             self.seconds = seconds
@@ -64,11 +67,12 @@ public struct JUnitReport: Sendable {
     /// The XML document.
     public func xml() -> String {
         let failures = cases.filter { $0.failure != nil }.count
+        let skipped = cases.filter(\.skipped).count
         let total = cases.reduce(0) { $0 + $1.seconds }
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<testsuites tests="\#(cases.count)" failures="\#(failures)" time="\#(Self.seconds(total))">"#,
-            #"  <testsuite name="\#(Self.escape(suite))" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="0" time="\#(Self.seconds(total))">"#,
+            #"  <testsuite name="\#(Self.escape(suite))" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)" time="\#(Self.seconds(total))">"#,
         ]
         for testCase in cases {
             let open = #"    <testcase name="\#(Self.escape(testCase.name))" classname="\#(Self.escape(testCase.className))" time="\#(Self.seconds(testCase.seconds))""#
@@ -76,6 +80,8 @@ public struct JUnitReport: Sendable {
                 lines.append(open + ">")
                 lines.append(#"      <failure message="\#(Self.escape(testCase.failureMessage ?? ""))" type="ContractViolation">\#(Self.escape(failure))</failure>"#)
                 lines.append("    </testcase>")
+            } else if testCase.skipped {
+                lines += [open + ">", "      <skipped/>", "    </testcase>"]
             } else {
                 lines.append(open + "/>")
             }

@@ -117,7 +117,8 @@ public struct SecretScanner: Sendable {
         case .object(let members):
             for member in members {
                 let child = path.isEmpty ? member.key : "\(path).\(member.key)"
-                if redaction.isSensitiveParameter(member.key) || redaction.isSensitiveHeader(member.key) {
+                let isContainer = member.value.objectValue != nil || member.value.arrayValue != nil
+                if !isContainer, redaction.isSensitiveParameter(member.key) || redaction.isSensitiveHeader(member.key) {
                     let text: String? = member.value.stringValue ?? { if case .number(let n) = member.value { n } else { nil } }()
                     if let text {
                         exempt.insert(text)

@@ -67,7 +67,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if let junit {
             let report = JUnitReport(suite: "tapedeck verify \(URL(fileURLWithPath: file).lastPathComponent)", cases: outcomes.map {
                 JUnitReport.TestCase(name: "#\($0.index) \($0.request)", className: URL(fileURLWithPath: file).lastPathComponent,
-                                     seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"))
+                                     seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"), skipped: $0.skipped)
             })
             do { try Data(report.xml().utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
                 throw CLIError("could not write the JUnit report \(junit): \(error.localizedDescription)")
