@@ -55,15 +55,21 @@ let package = Package(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
         ),
+        .target(name: "TapedeckCLICore", dependencies: ["TapedeckCassette", "TapedeckCore"]),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
-                "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckStubServer",
+                "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckStubServer", "Tapedeck", "TapedeckCLICore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/tapedeck"
         ),
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore"]),
+        .testTarget(
+            name: "TapedeckCLITests",
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckStubServer", "tapedeck"],
+            exclude: ["Golden"]
+        ),
         .testTarget(
             name: "TapedeckCurlTests",
             dependencies: [

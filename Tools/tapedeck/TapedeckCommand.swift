@@ -7,6 +7,9 @@ struct TapedeckCommand: AsyncParsableCommand {
         commandName: "tapedeck",
         abstract: "Record, replay and serve HTTP traffic for deterministic tests.",
         version: "0.1.0",
-        subcommands: [DemoCommand.self]
+        subcommands: [
+            InspectCommand.self, FetchCommand.self, DiffCommand.self, LintCommand.self, RedactCommand.self,
+            ConvertCommand.self, VerifyCommand.self, ServeCommand.self, DemoCommand.self,
+        ]
     )
 }

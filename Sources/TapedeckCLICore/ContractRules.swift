@@ -1,0 +1,88 @@
+import Foundation
+import TapedeckCassette
+
+/// The rules `tapedeck verify` checks a live answer against a recorded one with. Pure: values in, violations out.
+///
+/// 1. **status**: the status codes are equal.
+/// 2. **content type**: the media types are equal (parameters such as `charset` and letter case ignored).
+/// 3. **shape**: when the recorded body is JSON, the live body is JSON of a compatible shape (``JSONShape``).
+/// 4. **fields**: the value at each `fields` path is equal (numbers by value, keys in any order).
+///
+/// Headers other than `Content-Type` (`Date` and the like) are not compared.
+///
+/// ```swift
+/// let violations = ContractRules(fields: ["user.id"]).check(recorded: expected, live: actual)
+/// ```
+public struct ContractRules: Sendable {
+    /// Dotted JSON paths whose values must be equal.
+    public var fields: [String]
+
+    /// Creates the rules.
+    public init(fields: [String] = []) { self.fields = fields }
+
+    /// An answer to compare: status, content type and body.
+    public struct Answer: Sendable, Hashable {
+        /// The status code.
+        public var status: Int
+        /// The `Content-Type` header, if any.
+        public var contentType: String?
+        /// The body bytes.
+        public var body: Data
+
+        /// Creates an answer.
+        public init(status: Int, contentType: String?, body: Data) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
+    }
+
+    /// One broken rule.
+    public struct Violation: Sendable, Hashable {
+        /// The rule's name: `status`, `content-type`, `shape`, `field`.
+        public var rule: String
+        /// What differs.
+        public var message: String
+
+        /// `rule: message`
+        public var line: String { "\(rule): \(message)" }
+    }
+
+    /// The media type of a `Content-Type` value, lowercased, without parameters.
+    public static func mediaType(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return type.isEmpty ? nil : type
+    }
+
+    /// Every rule `live` breaks; empty when it honours the contract `recorded` describes.
+    public func check(recorded: Answer, live: Answer) -> [Violation] {
+        var result: [Violation] = []
+        if recorded.status != live.status {
+            result.append(Violation(rule: "status", message: "expected \(recorded.status), got \(live.status)"))
+        }
+        let expectedType = Self.mediaType(recorded.contentType), actualType = Self.mediaType(live.contentType)
+        if expectedType != actualType {
+            result.append(Violation(rule: "content-type", message: "expected \(expectedType ?? "(none)"), got \(actualType ?? "(none)")"))
+        }
+        guard let expectedJSON = BodyJSON.parse(recorded.body) else { return result }
+        guard let actualJSON = BodyJSON.parse(live.body) else {
+            result.append(Violation(rule: "shape", message: "expected a JSON body, got \(live.body.isEmpty ? "an empty body" : "\(live.body.count) bytes that are not JSON")"))
+            return result
+        }
+        result += JSONShape.violations(recorded: expectedJSON, live: actualJSON).map { Violation(rule: "shape", message: $0) }
+        for field in fields {
+            let expected = JSONShape.value(at: field, in: expectedJSON), actual = JSONShape.value(at: field, in: actualJSON)
+            let equal: Bool
+            switch (expected, actual) {
+            case (nil, nil): equal = true
+            case (let x?, let y?): equal = x.semanticallyEquals(y)
+            default: equal = false
+            }
+            if !equal {
+                result.append(Violation(rule: "field", message: "\(field): expected \(BodyJSON.brief(expected)), got \(BodyJSON.brief(actual))"))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TapedeckCassette
+
+/// One row of `tapedeck inspect`: what an interaction was, in a few words.
+public struct InteractionSummary: Sendable, Hashable {
+    /// The position in the cassette.
+    public var index: Int
+    /// The request method.
+    public var method: String
+    /// The request URL.
+    public var url: String
+    /// The status code, when the server answered.
+    public var status: Int?
+    /// The error, when the transfer failed: `-1004 cannotConnectToHost`.
+    public var error: String?
+    /// The request body's size in bytes.
+    public var requestBytes: Int64
+    /// The response body's size in bytes.
+    public var responseBytes: Int64
+    /// When it was recorded.
+    public var recordedAt: Date
+
+    /// Summarises the interaction at `index`.
+    public init(index: Int, interaction: Interaction) {
+        self.index = index
+        method = interaction.request.method
+        url = interaction.request.url
+        requestBytes = interaction.request.body.byteCount
+        recordedAt = interaction.recordedAt
+        switch interaction.outcome {
+        case .response(let response):
+            status = response.statusCode
+            responseBytes = response.body.byteCount
+        case .failure(let failure):
+            error = "\(failure.code) \(URLErrorNames.name(failure.code))"
+            responseBytes = 0
+        }
+    }
+
+    /// The summaries of a whole cassette.
+    public static func all(_ cassette: Cassette) -> [InteractionSummary] {
+        cassette.interactions.enumerated().map { InteractionSummary(index: $0, interaction: $1) }
+    }
+
+    /// The table `tapedeck inspect` prints.
+    public static func table(_ summaries: [InteractionSummary]) -> TextTable {
+        var table = TextTable(header: ["#", "method", "url", "status", "request", "response", "recorded at"], rightAligned: [0, 4, 5])
+        for row in summaries {
+            table.append([String(row.index), row.method, row.url, row.status.map(String.init) ?? "error \(row.error ?? "")",
+                          ByteCount.format(row.requestBytes), ByteCount.format(row.responseBytes), ISO8601.format(row.recordedAt)])
+        }
+        return table
+    }
+
+    /// The JSON `tapedeck inspect --json` prints: an array of objects.
+    public static func json(_ summaries: [InteractionSummary]) -> CassetteJSON {
+        .array(summaries.map { row in
+            var members: [CassetteJSON.Member] = [
+                .init("index", .integer(row.index)), .init("method", .string(row.method)), .init("url", .string(row.url)),
+            ]
+            members.append(.init("status", row.status.map { .integer($0) } ?? .null))
+            members.append(.init("error", row.error.map { .string($0) } ?? .null))
+            members += [.init("requestBytes", .integer(row.requestBytes)), .init("responseBytes", .integer(row.responseBytes)),
+                        .init("recordedAt", .string(ISO8601.format(row.recordedAt)))]
+            return .object(members)
+        })
+    }
+}
+
+/// ISO 8601 UTC with milliseconds, as cassettes spell times.
+public enum ISO8601 {
+    /// `2026-01-31T12:00:00.000Z`
+    public static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    }
+}
+
+/// Swift names of `URLError.Code` values, for messages.
+public enum URLErrorNames {
+    static let names: [Int: (String, String)] = [
+        -999: ("cancelled", "the transfer was cancelled"),
+        -1000: ("badURL", "the URL is malformed"),
+        -1001: ("timedOut", "the server did not answer in time"),
+        -1002: ("unsupportedURL", "the URL's scheme is not supported"),
+        -1003: ("cannotFindHost", "the host name could not be resolved"),
+        -1004: ("cannotConnectToHost", "nothing accepted the connection (is the server running, is the port right?)"),
+        -1005: ("networkConnectionLost", "the connection dropped during the transfer"),
+        -1007: ("httpTooManyRedirects", "the server redirected too many times"),
+        -1009: ("notConnectedToInternet", "there is no network connection"),
+        -1011: ("badServerResponse", "the server's answer was not valid HTTP"),
+        -1017: ("cannotParseResponse", "the response could not be parsed"),
+        -1200: ("secureConnectionFailed", "the TLS handshake failed"),
+        -1201: ("serverCertificateHasBadDate", "the server's certificate has expired or is not yet valid"),
+        -1202: ("serverCertificateUntrusted", "the server's certificate is not trusted"),
+        -1203: ("serverCertificateHasUnknownRoot", "the server's certificate has an unknown root"),
+        -1206: ("clientCertificateRequired", "the server asked for a client certificate"),
+        -3000: ("cannotCreateFile", "the download file could not be created"),
+        -3003: ("cannotWriteToFile", "the download file could not be written"),
+    ]
+
+    /// `cannotConnectToHost` for -1004, `code<N>` for codes without a name.
+    public static func name(_ code: Int) -> String { names[code]?.0 ?? "code\(code)" }
+
+    /// What the code usually means, in words.
+    public static func explanation(_ code: Int) -> String? { names[code]?.1 }
+}

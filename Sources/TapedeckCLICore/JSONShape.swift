@@ -1,0 +1,70 @@
+import TapedeckCassette
+
+/// The shape rule of contract verification: the live JSON must have the recorded keys with the recorded JSON
+/// types, recursively; arrays are checked element by element against the first recorded element.
+///
+/// ```swift
+/// JSONShape.violations(recorded: ["id": 1, "tags": ["a"]], live: ["id": "1", "tags": []])
+/// // ["$.id: expected number, got string"]
+/// ```
+public enum JSONShape {
+    /// The JSON type name of a value: `null`, `boolean`, `number`, `string`, `array` or `object`.
+    public static func typeName(_ value: CassetteJSON) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// Where `live` breaks the shape of `recorded`, as `$.path: what` lines; empty when compatible.
+    public static func violations(recorded: CassetteJSON, live: CassetteJSON, path: String = "$") -> [String] {
+        switch (recorded, live) {
+        case (.object(let expected), .object(let actual)):
+            var result: [String] = []
+            var actualByKey: [String: CassetteJSON] = [:]
+            for member in actual where actualByKey[member.key] == nil { actualByKey[member.key] = member.value }
+            var expectedKeys = Set<String>()
+            for member in expected where !expectedKeys.contains(member.key) {
+                expectedKeys.insert(member.key)
+                if let value = actualByKey[member.key] {
+                    result += violations(recorded: member.value, live: value, path: "\(path).\(member.key)")
+                } else {
+                    result.append("\(path).\(member.key): missing (recorded as \(typeName(member.value)))")
+                }
+            }
+            var reported = Set<String>()
+            for member in actual where !expectedKeys.contains(member.key) && reported.insert(member.key).inserted {
+                result.append("\(path).\(member.key): unexpected key (\(typeName(member.value)))")
+            }
+            return result
+        case (.array(let expected), .array(let actual)):
+            guard let template = expected.first else { return [] }
+            return actual.enumerated().flatMap { violations(recorded: template, live: $1, path: "\(path)[\($0)]") }
+        default:
+            let expectedType = typeName(recorded), actualType = typeName(live)
+            return expectedType == actualType ? [] : ["\(path): expected \(expectedType), got \(actualType)"]
+        }
+    }
+
+    /// The value at a dotted path (`user.id`, `items.0.name`, optionally starting with `$.`), or `nil`.
+    public static func value(at path: String, in json: CassetteJSON) -> CassetteJSON? {
+        var trimmed = Substring(path)
+        if trimmed.hasPrefix("$.") { trimmed = trimmed.dropFirst(2) } else if trimmed == "$" { return json }
+        var current = json
+        for segment in trimmed.split(separator: ".") {
+            if case .array(let elements) = current, let index = Int(segment) {
+                guard index >= 0, index < elements.count else { return nil }
+                current = elements[index]
+            } else if let next = current[String(segment)] {
+                current = next
+            } else {
+                return nil
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Runs the built `tapedeck` binary and compares its output with golden files.
+enum CLIRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `tapedeck` executable: next to the test bundle, else in the package's `.build/debug`.
+    static let executable: URL = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tapedeck"),
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("tapedeck"),
+            packageRoot.appendingPathComponent(".build/debug/tapedeck"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` set, and waits (at most 60 s) for it to exit.
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        _ = group.wait(timeout: .now() + 60)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// `text` with the temporary folder, ports and timings replaced by placeholders.
+    static func mask(_ text: String, folder: URL? = nil) -> String {
+        var result = text
+        if let folder { result = result.replacingOccurrences(of: folder.path, with: "$TMP") }
+        result = result.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression)
+        result = result.replacingOccurrences(of: #"time="\d+\.\d+""#, with: #"time="T""#, options: .regularExpression)
+        result = result.replacingOccurrences(of: #"recorded \d+ days ago"#, with: "recorded N days ago", options: .regularExpression)
+        result = result.replacingOccurrences(of: #"\d+ ms"#, with: "T ms", options: .regularExpression)
+        return result
+    }
+
+    /// Compares `actual` with `Golden/<name>`; with `TAPEDECK_UPDATE_GOLDEN=1` rewrites the file instead.
+    static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
+        if ProcessInfo.processInfo.environment["TAPEDECK_UPDATE_GOLDEN"] == "1" {
+            try Data(actual.utf8).write(to: url)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("missing golden file \(url.path); run with TAPEDECK_UPDATE_GOLDEN=1 to create it", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
+    }
+
+    /// A fresh temporary folder, removed by the caller.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TapedeckCassette
+@testable import TapedeckCLICore
+
+@Suite struct ContractRulesTests {
+    func answer(_ status: Int = 200, _ type: String? = "application/json", body: String) -> ContractRules.Answer {
+        ContractRules.Answer(status: status, contentType: type, body: Data(body.utf8))
+    }
+
+    @Test func identicalShapesWithOtherValuesPass() {
+        let rules = ContractRules()
+        #expect(rules.check(recorded: answer(body: #"{"id":1,"name":"a","tags":["x"]}"#),
+                            live: answer(200, "application/json; charset=utf-8", body: #"{"tags":["y","z"],"name":"b","id":2}"#)).isEmpty)
+    }
+
+    @Test func statusAndMediaTypeMustMatch() {
+        let violations = ContractRules().check(recorded: answer(body: "{}"), live: answer(404, "text/html", body: "<h1>no</h1>"))
+        #expect(violations.map(\.rule) == ["status", "content-type", "shape"])
+        #expect(violations[0].line == "status: expected 200, got 404")
+    }
+
+    @Test func typeChangesMissingAndExtraKeysAreReportedWithPaths() {
+        let recorded = try! CassetteJSON.parse(#"{"user":{"id":1,"roles":[{"name":"a"}]},"ok":true}"#)
+        let live = try! CassetteJSON.parse(#"{"user":{"id":"1","roles":[{"name":"a"},{"name":2}],"extra":null}}"#)
+        let lines = JSONShape.violations(recorded: recorded, live: live)
+        #expect(lines.contains("$.user.id: expected number, got string"))
+        #expect(lines.contains("$.user.roles[1].name: expected string, got number"))
+        #expect(lines.contains("$.ok: missing (recorded as boolean)"))
+        #expect(lines.contains("$.user.extra: unexpected key (null)"))
+        #expect(lines.count == 4)
+    }
+
+    @Test func emptyRecordedArraysAcceptAnyElements() {
+        #expect(JSONShape.violations(recorded: .array([]), live: .array([1, "a"])).isEmpty)
+        #expect(JSONShape.violations(recorded: .array([1]), live: .array([])).isEmpty)
+    }
+
+    @Test func fieldsCompareValuesSemantically() {
+        let rules = ContractRules(fields: ["user.id", "items.0", "missing"])
+        let violations = rules.check(recorded: answer(body: #"{"user":{"id":1.0},"items":["a"]}"#),
+                                     live: answer(body: #"{"user":{"id":1},"items":["b"]}"#))
+        #expect(violations.map(\.line) == [#"field: items.0: expected "a", got "b""#])
+    }
+
+    @Test func nonJSONRecordedBodiesAreNotShapeChecked() {
+        #expect(ContractRules().check(recorded: answer(200, "text/plain", body: "hello"), live: answer(200, "text/plain", body: "bye")).isEmpty)
+    }
+
+    @Test func mediaTypeIgnoresParametersAndCase() {
+        #expect(ContractRules.mediaType("Application/JSON ; charset=UTF-8") == "application/json")
+        #expect(ContractRules.mediaType(nil) == nil)
+    }
+}
+
+@Suite struct JUnitReportTests {
+    @Test func writesCasesFailuresAndEscapes() {
+        let report = JUnitReport(suite: "verify <users>", cases: [
+            .init(name: "#0 GET /a?x=1&y=2", className: "users.json", seconds: 0.0126, failure: nil),
+            .init(name: "#1 GET /b", className: "users.json", seconds: 1, failure: "shape: $.id: expected \"number\"\nstatus: 500"),
+        ])
+        let xml = report.xml()
+        #expect(xml.contains(#"<testsuite name="verify &lt;users&gt;" tests="2" failures="1""#))
+        #expect(xml.contains(##"<testcase name="#0 GET /a?x=1&amp;y=2" classname="users.json" time="0.013"/>"##))
+        #expect(xml.contains(#"<failure message="shape: $.id: expected &quot;number&quot;" type="ContractViolation">"#))
+        #expect(JUnitReport.escape("a\u{1}b") == "ab")
+    }
+}

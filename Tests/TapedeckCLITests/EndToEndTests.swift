@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TapedeckCassette
+import TapedeckStubServer
+
+/// Runs the built `tapedeck` binary and compares its output with `Golden/` (paths, ports and timings masked).
+@Suite struct EndToEndTests {
+    @Test func inspectPrintsATable() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
+        let result = try CLIRunner.run(["inspect", file.path])
+        #expect(result.status == 0)
+        try CLIRunner.expectGolden(CLIRunner.mask(result.stdout, folder: folder), "inspect.txt")
+        let json = try CLIRunner.run(["inspect", "--json", file.path])
+        #expect(json.status == 0)
+        try CLIRunner.expectGolden(json.stdout, "inspect.json")
+    }
+
+    @Test func inspectNamesTheFileLineAndColumnOfBrokenJSON() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.json")
+        try Data("{\n  \"version\": 1,\n  \"interactions\": [}\n".utf8).write(to: file)
+        let result = try CLIRunner.run(["inspect", file.path])
+        #expect(result.status != 0)
+        try CLIRunner.expectGolden(CLIRunner.mask(result.stderr, folder: folder), "inspect-broken.txt")
+    }
+
+    @Test func lintReportsSecretsStaleInteractionsSidecarsAndSchemaErrors() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let leaky = try Fixtures.write(Fixtures.leaky, "leaky.json", in: folder)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("leaky.bodies"), withIntermediateDirectories: true)
+        try Data("orphan".utf8).write(to: folder.appendingPathComponent("leaky.bodies/0123.bin"))
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data("{\"version\": 1, \"interactions\": [{\"recordedAt\": \"yesterday\"}]}\n".utf8).write(to: broken)
+        let result = try CLIRunner.run(["lint", "--max-age", "365", leaky.path, broken.path])
+        #expect(result.status == 1)
+        try CLIRunner.expectGolden(CLIRunner.mask(result.stdout, folder: folder), "lint.txt")
+        let json = try CLIRunner.run(["lint", "--json", leaky.path])
+        #expect(json.status == 1)
+        try CLIRunner.expectGolden(CLIRunner.mask(json.stdout, folder: folder), "lint.json")
+    }
+
+    @Test func lintPassesACleanCassette() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
+        let result = try CLIRunner.run(["lint", file.path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout == "1 file(s) checked, no findings\n")
+    }
+
+    @Test func redactFixesWhatLintFoundAndIsIdempotent() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Fixtures.write(Fixtures.leaky, "leaky.json", in: folder)
+        let first = try CLIRunner.run(["redact", file.path, "--header", "X-Trace"])
+        #expect(first.status == 0)
+        try CLIRunner.expectGolden(CLIRunner.mask(first.stdout, folder: folder), "redact.txt")
+        let lint = try CLIRunner.run(["lint", file.path])
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let second = try CLIRunner.run(["redact", file.path, "--header", "X-Trace"])
+        #expect(second.stdout.hasSuffix("nothing to redact\n"))
+    }
+
+    @Test func convertRoundTripsThroughHARAndDiffSeesNoDifference() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
+        let har = folder.appendingPathComponent("users.har"), back = folder.appendingPathComponent("back.json")
+        #expect(try CLIRunner.run(["convert", file.path, "--to", "har", "-o", har.path]).status == 0)
+        #expect(try CLIRunner.run(["convert", har.path, "--to", "cassette", "-o", back.path]).status == 0)
+        let diff = try CLIRunner.run(["diff", file.path, back.path])
+        #expect(diff.status == 0, "\(diff.stdout)")
+        #expect(try HARCodec.import(Data(contentsOf: har)).interactions.count == 4)
+    }
+
+    @Test func diffReportsJSONChangesAndIgnoresVolatileHeaders() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = try Fixtures.write(Fixtures.users, "a.json", in: folder)
+        var changed = Fixtures.users
+        if case .response(var response) = changed.interactions[0].outcome {
+            response.headers.replaceOrAdd(name: "Date", value: "Fri, 16 Jan 2026 11:00:00 GMT")
+            response.body = Fixtures.json(#"{"name":"Ada","id":1,"age":37,"tags":["admin","ops"]}"#)
+            changed.interactions[0].outcome = .response(response)
+        }
+        changed.interactions.removeLast()
+        let b = try Fixtures.write(changed, "b.json", in: folder)
+        let result = try CLIRunner.run(["diff", a.path, b.path])
+        #expect(result.status == 1)
+        try CLIRunner.expectGolden(result.stdout, "diff.txt")
+    }
+}

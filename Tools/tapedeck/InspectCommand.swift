@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import TapedeckCassette
+import TapedeckCLICore
+
+/// `tapedeck inspect FILE`: a table of a cassette's interactions.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "List a cassette's interactions: index, method, URL, status or error, body sizes, recorded at.",
+        discussion: "Reads format v1 cassettes and HAR 1.2 files. Sidecar bodies are counted by their recorded size."
+    )
+
+    @Argument(help: "The cassette (.json) or HAR (.har) file.")
+    var file: String
+
+    @OptionGroup var output: JSONOutputOptions
+
+    func run() throws {
+        let loaded: LoadedCassette
+        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let summaries = InteractionSummary.all(loaded.cassette)
+        if output.json {
+            Console.outJSON(InteractionSummary.json(summaries))
+            return
+        }
+        Console.out(InteractionSummary.table(summaries).render(style: Console.style))
+        Console.out("\(summaries.count) interaction(s) in \(file)")
+    }
+}

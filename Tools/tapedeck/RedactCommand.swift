@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TapedeckCassette
+import TapedeckCLICore
+
+/// `tapedeck redact FILE`: apply redaction to a cassette in place.
+struct RedactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redact",
+        abstract: "Apply the default redaction, plus any filters given, to an existing cassette in place.",
+        discussion: """
+            The file is rewritten atomically (temporary file and rename) and only when something changed. Each changed \
+            place is printed, never the secret itself. Running it twice changes nothing the second time.
+            """
+    )
+
+    @Argument(help: "The cassette to redact.")
+    var file: String
+
+    @Option(name: .long, help: "Also redact this header (repeatable).")
+    var header: [String] = []
+
+    @Option(name: .long, help: "Also redact this query parameter and form field (repeatable).")
+    var query: [String] = []
+
+    @Option(name: .customLong("json-path"), help: "Also redact the JSON body member at this dotted path, e.g. user.ssn or items.*.token (repeatable).")
+    var jsonPath: [String] = []
+
+    @Option(name: .long, help: "Also replace matches of this regular expression in URLs, headers and text bodies (repeatable).")
+    var regex: [String] = []
+
+    @Flag(name: .long, help: "Skip the built-in rules; apply only the filters given.")
+    var noDefaults = false
+
+    @Flag(name: .long, help: "Print what would change without writing the file.")
+    var dryRun = false
+
+    func run() throws {
+        var filters: [RedactionFilter] = header.map { .header($0) } + query.map { .queryParameter($0) } + jsonPath.map { .jsonPath($0) }
+        for pattern in regex {
+            do { filters.append(try .regex(pattern)) } catch {
+                throw CLIError("--regex \(pattern) is not a valid regular expression: \(error.localizedDescription)")
+            }
+        }
+        let redaction = Redaction(filters: filters, redactsDefaults: !noDefaults)
+        let url = URL(fileURLWithPath: file)
+        var cassette: Cassette
+        do { cassette = try CassetteFile.load(url) } catch { throw CLIError(error.description) }
+        var places: [String] = []
+        for index in cassette.interactions.indices {
+            let before = cassette.interactions[index]
+            redaction.redact(&cassette.interactions[index])
+            places += RedactionChanges.places(before: before, after: cassette.interactions[index], base: "interactions[\(index)]")
+        }
+        for place in places { Console.out("redacted \(place)") }
+        guard !places.isEmpty else {
+            Console.out("\(file): nothing to redact")
+            return
+        }
+        if dryRun {
+            Console.out("\(file): \(places.count) place(s) would change (dry run, file not written)")
+            return
+        }
+        do { try CassetteFile.save(cassette, to: url) } catch { throw CLIError(error.description) }
+        Console.out("\(file): \(places.count) place(s) redacted")
+    }
+}

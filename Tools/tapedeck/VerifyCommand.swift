@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import TapedeckCassette
+import TapedeckCLICore
+import TapedeckCurl
+
+/// `tapedeck verify FILE --against URL`: contract verification of a live provider against recorded answers.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Replay each recorded request against a live provider and check its answers still honour the cassette.",
+        discussion: """
+            Each recorded request is sent, with its scheme, host and port replaced by --against, through libcurl. \
+            The answer must have:
+              - the recorded status code;
+              - the recorded media type (Content-Type parameters ignored);
+              - for JSON bodies, a compatible shape: the same keys with the same JSON types, recursively, each array \
+            element checked against the first recorded element;
+              - equal values at every --field path.
+            Other headers (Date and the like) are not compared. Recorded transport errors are skipped. Exits with \
+            status 1 when any interaction breaks the contract.
+            """
+    )
+
+    @Argument(help: "The cassette holding the contract.")
+    var file: String
+
+    @Option(name: .long, help: "The provider's base URL, e.g. http://127.0.0.1:8080; replaces each recorded scheme, host and port.")
+    var against: String
+
+    @Option(name: .long, help: "A dotted JSON path whose value must be equal, e.g. user.id (repeatable).")
+    var field: [String] = []
+
+    @Option(name: .long, help: "Write a JUnit XML report here.")
+    var junit: String?
+
+    @Option(name: .customShort("H"), help: "Replace (or add) this request header on every request, 'Name: value', e.g. real credentials for redacted ones (repeatable).")
+    var header: [String] = []
+
+    @Option(name: .long, help: "Seconds to wait for each answer.")
+    var timeout: Double = 30
+
+    @OptionGroup var output: JSONOutputOptions
+
+    func validate() throws {
+        guard let base = URLComponents(string: against), let scheme = base.scheme, ["http", "https"].contains(scheme.lowercased()), base.host != nil else {
+            throw ValidationError("--against '\(against)' is not an http or https URL such as http://127.0.0.1:8080")
+        }
+        for field in header where !field.contains(":") { throw ValidationError("-H '\(field)' is not 'Name: value'") }
+    }
+
+    func run() async throws {
+        let loaded: LoadedCassette
+        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let rules = ContractRules(fields: field)
+        let transport = CurlTransport()
+        var outcomes: [VerificationOutcome] = []
+        for (index, interaction) in loaded.cassette.interactions.enumerated() {
+            outcomes.append(await verify(interaction, index: index, loaded: loaded, rules: rules, transport: transport))
+        }
+        let failed = outcomes.filter { !$0.passed }
+        if output.json {
+            Console.outJSON(["against": .string(against), "passed": .bool(failed.isEmpty), "interactions": .array(outcomes.map(\.json))])
+        } else {
+            print(outcomes: outcomes, failed: failed)
+        }
+        if let junit {
+            let report = JUnitReport(suite: "tapedeck verify \(URL(fileURLWithPath: file).lastPathComponent)", cases: outcomes.map {
+                JUnitReport.TestCase(name: "#\($0.index) \($0.request)", className: URL(fileURLWithPath: file).lastPathComponent,
+                                     seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"), skipped: $0.skipped)
+            })
+            do { try Data(report.xml().utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
+                throw CLIError("could not write the JUnit report \(junit): \(error.localizedDescription)")
+            }
+        }
+        if !failed.isEmpty { throw ExitCode.failure }
+    }
+
+    private func print(outcomes: [VerificationOutcome], failed: [VerificationOutcome]) {
+        let style = Console.style
+        var table = TextTable(header: ["#", "request", "result", "status"], rightAligned: [0])
+        for outcome in outcomes {
+            let result = outcome.skipped ? "SKIP" : outcome.passed ? style.green("PASS") : style.red("FAIL")
+            table.append([String(outcome.index), outcome.request, result, outcome.status])
+        }
+        Console.out(table.render(style: style))
+        for outcome in failed {
+            Console.out()
+            Console.out("#\(outcome.index) \(outcome.request):")
+            for problem in outcome.problems { Console.out("  - \(problem)") }
+        }
+        Console.out()
+        let checked = outcomes.filter { !$0.skipped }.count
+        Console.out(failed.isEmpty
+            ? style.green("\(checked) interaction(s) honour the contract against \(against)")
+            : style.red("\(failed.count) of \(checked) interaction(s) broke the contract against \(against)"))
+    }
+
+    private func verify(_ interaction: Interaction, index: Int, loaded: LoadedCassette, rules: ContractRules,
+                        transport: CurlTransport) async -> VerificationOutcome {
+        let summary = "\(interaction.request.method) \(Self.pathAndQuery(interaction.request.url))"
+        guard let recorded = interaction.response else {
+            return VerificationOutcome(index: index, request: summary, skipped: true, status: "recorded error", problems: [], seconds: 0)
+        }
+        guard let url = Self.retarget(interaction.request.url, to: against) else {
+            return VerificationOutcome(index: index, request: summary, skipped: false, status: "-",
+                                       problems: ["request: the recorded URL \(interaction.request.url) cannot be retargeted"], seconds: 0)
+        }
+        var request = HTTPRequest(method: HTTPMethod(rawValue: interaction.request.method), url: url, timeoutInterval: timeout)
+        let dropped: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
+        for field in interaction.request.headers where !dropped.contains(field.name.lowercased()) {
+            request.headers.add(name: field.name, value: field.value)
+        }
+        for field in header {
+            let parts = field.split(separator: ":", maxSplits: 1)
+            request.headers.replaceOrAdd(name: parts[0].trimmingCharacters(in: .whitespaces),
+                                         value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        let body = loaded.bodyData(interaction.request.body)
+        if !body.isEmpty { request.body = .data(body) }
+        let started = ContinuousClock.now
+        do {
+            let response = try await transport.send(request)
+            let elapsed = ContinuousClock.now - started
+            let expected = ContractRules.Answer(status: recorded.statusCode, contentType: recorded.headers["Content-Type"],
+                                                body: loaded.bodyData(recorded.body))
+            let actual = ContractRules.Answer(status: response.statusCode, contentType: response.headers["Content-Type"],
+                                              body: response.data ?? Data())
+            let violations = rules.check(recorded: expected, live: actual)
+            return VerificationOutcome(index: index, request: summary, skipped: false, status: "\(response.statusCode)",
+                                       problems: violations.map(\.line), seconds: Self.seconds(elapsed))
+        } catch {
+            return VerificationOutcome(index: index, request: summary, skipped: false, status: "error",
+                                       problems: ["transport: " + FetchCommand.explain(error, url: url.absoluteString).replacingOccurrences(of: "\n  ", with: "; ")],
+                                       seconds: Self.seconds(ContinuousClock.now - started))
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The recorded URL with its scheme, host and port taken from `base`.
+    static func retarget(_ recorded: String, to base: String) -> URL? {
+        guard var components = URLComponents(string: recorded), let target = URLComponents(string: base) else { return nil }
+        components.scheme = target.scheme
+        components.host = target.host
+        components.port = target.port
+        return components.url
+    }
+
+    /// `/path?query` of a URL, for tables.
+    static func pathAndQuery(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
+    }
+}
+
+/// What verification made of one interaction.
+struct VerificationOutcome {
+    let index: Int
+    let request: String
+    let skipped: Bool
+    let status: String
+    let problems: [String]
+    let seconds: Double
+
+    var passed: Bool { problems.isEmpty }
+
+    var json: CassetteJSON {
+        ["index": .integer(index), "request": .string(request), "result": .string(skipped ? "skip" : passed ? "pass" : "fail"),
+         "status": .string(status), "problems": .array(problems.map { .string($0) })]
+    }
+}
