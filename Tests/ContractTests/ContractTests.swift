@@ -14,6 +14,8 @@ enum ContractTransport: String, CaseIterable, CustomTestStringConvertible, Senda
     case recording
     /// The cassette replayed in process, with the stub server stopped.
     case replay
+    /// The cassette served over real sockets by another stub server, with the recording one stopped.
+    case servedCassette
 
     var testDescription: String { rawValue }
 }
@@ -50,18 +52,25 @@ private func runScenarios(over transport: any HTTPTransport, server baseURL: URL
         switch kind {
         case .live:
             outcomes = try await runScenarios(over: server.transport(), server: server.baseURL, folder: folder)
-        case .recording, .replay:
+        case .recording, .replay, .servedCassette:
             let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: server.transport(), environment: [:])
             let recorded = try await runScenarios(over: recorder, server: server.baseURL, folder: folder)
             try recorder.finish()
-            if kind == .recording {
-                outcomes = recorded
-            } else {
-                server.stop()
+            server.stop()
+            switch kind {
+            case .replay:
                 let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
                 outcomes = try await runScenarios(over: player, server: server.baseURL, folder: folder)
                 let summary = try player.finish(requireAllPlayed: true)
                 #expect(summary.unplayed.isEmpty)
+            case .servedCassette:
+                let serving = try StubServer()
+                defer { serving.stop() }
+                try serving.serve(cassette: cassette, origin: server.baseURL)
+                outcomes = try await runScenarios(over: serving.transport(), server: serving.baseURL, folder: folder)
+                try serving.finishCassette(requireAllPlayed: true)
+            default:
+                outcomes = recorded
             }
         }
         for (scenario, outcome) in zip(ContractScenario.all, outcomes) {
