@@ -47,14 +47,26 @@ struct DemoCommand: AsyncParsableCommand {
         for step in steps { replayed.append(await step.run(over: player)) }
         try player.finish(requireAllPlayed: true)
 
+        // The same cassette over real sockets: another stub server serves it; requests keep the recorded URLs and
+        // are routed to it.
+        let serving = try StubServer()
+        defer { serving.stop() }
+        try serving.serve(cassette: cassetteURL, origin: server.baseURL)
+        let routed = CurlTransport(configuration: .init(connectTo: ["127.0.0.1:\(server.port):127.0.0.1:\(serving.port)"]))
+        var served: [DemoResult] = []
+        for step in steps { served.append(await step.run(over: routed)) }
+
         var table = DemoTable()
-        for (step, (live, replay)) in zip(steps, zip(recorded, replayed)) {
-            table.add(step: step, live: live, replay: replay)
+        for index in steps.indices {
+            table.add(step: steps[index], results: [recorded[index], replayed[index], served[index]])
         }
         print(table.render())
-        let same = zip(recorded, replayed).allSatisfy { $0.fingerprint == $1.fingerprint }
-        print("\nRecorded \(summary.interactionCount) interactions (the server journaled \(journaled) requests), then replayed "
-              + "them with the server stopped: \(same ? "identical results" : "RESULTS DIFFER").")
+        let same = steps.indices.allSatisfy {
+            recorded[$0].fingerprint == replayed[$0].fingerprint && recorded[$0].fingerprint == served[$0].fingerprint
+        }
+        print("\nRecorded \(summary.interactionCount) interactions (the server journaled \(journaled) requests), stopped the "
+              + "server, then replayed them in process and through a stub server serving the cassette: "
+              + "\(same ? "identical results" : "RESULTS DIFFER").")
         if !same { throw ExitCode.failure }
     }
 }
@@ -77,7 +89,7 @@ struct DemoStep {
                 url: server.url("/bytes/\(downloadBytes)"), responseBody: .file(folder.appendingPathComponent("download.bin")))),
             DemoStep(name: "gzip: GET", request: HTTPRequest(url: server.url("/gzip"))),
             DemoStep(name: "error: 404", request: HTTPRequest(url: server.url("/status/404"))),
-            DemoStep(name: "error: refused", request: HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!)),
+            DemoStep(name: "error: reset", request: HTTPRequest(url: server.url("/reset"))),
         ]
     }
 
@@ -117,6 +129,7 @@ struct DemoResult {
 /// The demo's routes: a small httpbin-like set.
 enum DemoRoutes {
     static func install(on server: StubServer) {
+        server.add(Stub(RequestMatcher(.get, "/reset"), fault: .reset))
         server.route(.put, "/upload") { request in
             .json(Data(#"{"received":\#(request.bodyLength),"sha256":"\#(request.bodySHA256)"}"#.utf8), status: 201)
         }
@@ -129,15 +142,16 @@ enum DemoRoutes {
     }
 }
 
-/// A fixed-width, side-by-side table of the live and replayed runs.
+/// A fixed-width, side-by-side table of the live (recording), in-process replay and served-cassette runs.
 struct DemoTable {
-    private var rows: [[String]] = [["step", "request", "live (recording)", "time", "replay", "time", "same"]]
+    private var rows: [[String]] = [["step", "request", "live (recording)", "time", "replay", "time",
+                                     "served cassette", "time", "same"]]
 
-    mutating func add(step: DemoStep, live: DemoResult, replay: DemoResult) {
-        rows.append([step.name, "\(step.request.method) \(step.request.url.path)",
-                     "\(live.outcome) \(live.bytes) B", Self.milliseconds(live.elapsed),
-                     "\(replay.outcome) \(replay.bytes) B", Self.milliseconds(replay.elapsed),
-                     live.fingerprint == replay.fingerprint ? "yes" : "NO"])
+    mutating func add(step: DemoStep, results: [DemoResult]) {
+        var row = [step.name, "\(step.request.method) \(step.request.url.path)"]
+        for result in results { row += ["\(result.outcome) \(result.bytes) B", Self.milliseconds(result.elapsed)] }
+        row.append(Set(results.map(\.fingerprint)).count == 1 ? "yes" : "NO")
+        rows.append(row)
     }
 
     static func milliseconds(_ elapsed: Duration) -> String {
