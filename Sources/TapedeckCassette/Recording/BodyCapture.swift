@@ -22,6 +22,11 @@ final class BodyCapture: Sendable {
     private let cassette: URL
     private let threshold: Int
 
+    /// Bodies up to this size stay in memory until ``finish(redacting:)``, so one bound for a sidecar file is redacted
+    /// before it is written; larger ones are spilled to a temporary file as they arrive and stored as captured.
+    static let redactableLimit = 64 << 20
+    private var memoryLimit: Int { max(threshold, Self.redactableLimit) }
+
     init(cassette: URL, threshold: Int) {
         self.cassette = cassette
         self.threshold = threshold
@@ -42,7 +47,7 @@ final class BodyCapture: Sendable {
             guard state.failure == nil else { return }
             state.hash = Self.fnv1a(chunk, seed: state.hash)
             state.count += Int64(chunk.count)
-            if state.spill == nil, state.memory.count + chunk.count <= threshold {
+            if state.spill == nil, state.memory.count + chunk.count <= memoryLimit {
                 state.memory.append(chunk)
                 return
             }
@@ -67,7 +72,9 @@ final class BodyCapture: Sendable {
     }
 
     /// The captured body: inline, or a sidecar file moved into place.
-    func finish() throws(CassetteError) -> CassetteBody {
+    /// The captured body: inline up to the threshold (redacted later with the rest of the interaction), else a
+    /// sidecar file. A sidecar body still in memory goes through `redacting` before anything is written.
+    func finish(redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {
         let snapshot = state.withLock { state -> State in
             defer { state = State() }
             return state
@@ -76,7 +83,19 @@ final class BodyCapture: Sendable {
             if let url = snapshot.spillURL { unlink(url.path) }
             throw CassetteError.io(file: cassette.path, operation: "capture a body for", reason: failure)
         }
-        guard let spill = snapshot.spill, let spillURL = snapshot.spillURL else { return CassetteBody(snapshot.memory) }
+        guard let spill = snapshot.spill, let spillURL = snapshot.spillURL else {
+            guard snapshot.memory.count > threshold else { return CassetteBody(snapshot.memory) }
+            let data = redacting(snapshot.memory)
+            let name = CassetteFile.sidecarFolder(cassette) + "/" + String(format: "%016llx", Self.fnv1a(data, seed: 0xcbf2_9ce4_8422_2325)) + ".bin"
+            let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CassetteError.io(file: folder.path, operation: "create the sidecar folder", reason: "\(error)")
+            }
+            try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette))
+            return CassetteBody(sidecar: name, byteCount: Int64(data.count))
+        }
         try? spill.close()
         let name = CassetteFile.sidecarFolder(cassette) + "/" + String(format: "%016llx", snapshot.hash) + ".bin"
         try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette))

@@ -87,7 +87,7 @@ struct Recorder {
         let elapsed = capture.started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         try session.commit(Interaction(
-            request: recordedRequest(capture.request, body: try capture.requestBody.finish()),
+            request: recordedRequest(capture.request, body: try capture.requestBody.finish(redacting: redactor(capture.request.headers))),
             outcome: .failure(Interaction.Failure(error)),
             metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
     }
@@ -109,14 +109,23 @@ struct Recorder {
         let recordedResponse = Interaction.Response(
             statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
             url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
-            body: Self.decodedIfCompressed(try capture.responseBody.finish(), headers: head.headers))
+            body: Self.decodedIfCompressed(try capture.responseBody.finish(redacting: redactor(head.headers)), headers: head.headers))
         var metrics = response.metrics
         for keyPath in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
             metrics[keyPath: keyPath] = Self.rounded(metrics[keyPath: keyPath])
         }
         try session.commit(Interaction(
-            request: recordedRequest(request, body: try capture.requestBody.finish()), outcome: .response(recordedResponse),
+            request: recordedRequest(request, body: try capture.requestBody.finish(redacting: redactor(request.headers))),
+            outcome: .response(recordedResponse),
             metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
+    }
+
+    /// Redacts a body bound for a sidecar file the way inline bodies are redacted (JSON members, form fields,
+    /// regular expressions), before it is written.
+    private func redactor(_ headers: HTTPHeaders) -> (Data) -> Data {
+        let redaction = session.configuration.redaction
+        let contentType = headers["Content-Type"]
+        return { redaction.redactBodyBytes($0, contentType: contentType) }
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {

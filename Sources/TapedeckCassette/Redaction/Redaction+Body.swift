@@ -1,8 +1,8 @@
 import Foundation
 
 extension Redaction {
-    /// Redacts an inline body: JSON members, form fields and regular expressions. Sidecar bodies are left to the
-    /// recorder, which loads the textual ones it can afford to before writing them.
+    /// Redacts an inline body: JSON members, form fields and regular expressions. Sidecar bodies are redacted by the
+    /// recorder before they are written (``BodyCapture/finish(redacting:)``), up to ``BodyCapture/redactableLimit``.
     func redactBody(_ body: CassetteBody, contentType: String?, headers: inout HTTPHeaders) -> CassetteBody {
         guard let data = body.inlineData, !data.isEmpty else { return body }
         let redacted = redactBodyBytes(data, contentType: contentType)

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TapedeckCassette
+import TapedeckCurl
+import TapedeckStubServer
+
+/// Bodies large enough for a sidecar file are redacted before they are written, like inline ones.
+@Suite struct SidecarRedactionTests {
+    @Test func secretsInALargeJSONBodyNeverReachTheSidecar() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer()
+        defer { server.stop() }
+        let secret = "s3cr3t-password-value-7f1d"
+        let token = "tok-9c2e11aa77bb"
+        // ~2 MiB of JSON answered with a token, and a ~2 MiB JSON request carrying a password: both over the 1 MiB
+        // sidecar threshold.
+        let filler = String(repeating: "x", count: 2 << 20)
+        server.route(.post, "/login") { _ in
+            .json(Data(#"{"token":"\#(token)","padding":"\#(filler)"}"#.utf8))
+        }
+        let cassette = directory.cassette("large.json")
+        let recorder = try openCassette(cassette, mode: .once, upstream: CurlTransport())
+        var request = HTTPRequest(method: .post, url: server.url("/login"), headers: ["Content-Type": "application/json"])
+        request.body = .data(Data(#"{"user":"ada","password":"\#(secret)","padding":"\#(filler)"}"#.utf8))
+        let live = try await recorder.send(request)
+        #expect(live.data?.count ?? 0 > 2 << 20)
+        try recorder.finish()
+
+        let bodies = directory.url.appendingPathComponent("large.bodies")
+        let files = try FileManager.default.contentsOfDirectory(atPath: bodies.path).filter { $0.hasSuffix(".bin") }
+        #expect(files.count == 2, "\(files)")
+        for name in files + ["../large.json"] {
+            let bytes = try Data(contentsOf: bodies.appendingPathComponent(name))
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(name) holds the password")
+            #expect(bytes.range(of: Data(token.utf8)) == nil, "\(name) holds the token")
+        }
+        // The redacted request still replays.
+        let player = try openCassette(cassette, mode: .replay)
+        let replayed = try await player.send(request)
+        #expect(replayed.statusCode == 200)
+        #expect(String(decoding: replayed.data ?? Data(), as: UTF8.self).contains("[REDACTED]"))
+    }
+}
