@@ -1,26 +1,42 @@
 import ArgumentParser
 import Foundation
 import TapedeckCLICore
+import TapedeckCassette
 import TapedeckStubServer
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `tapedeck serve --stubs FILE`: run the stub server from a JSON stub-definition file until Ctrl-C or SIGTERM.
+/// `tapedeck serve [CASSETTE] [--stubs FILE]`: serve a cassette over HTTP(S) with the in-process replayer's
+/// semantics, and/or a JSON stub-definition file (stubs answer first), until Ctrl-C or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a JSON stub-definition file with the embedded stub server until Ctrl-C or SIGTERM.",
+        abstract: "Serve a cassette and/or a JSON stub-definition file with the embedded stub server until Ctrl-C or SIGTERM.",
         discussion: """
-            The file holds one stub definition, an array of them, or {"stubs": [...]} (see the TapedeckStubServer \
+            A cassette is served with exactly the matching, ordering and redaction of the in-process replayer; a \
+            request no stub or interaction answers gets a 404 listing the nearest recorded requests. The stub file \
+            holds one stub definition, an array of them, or {"stubs": [...]} (see the TapedeckStubServer \
             documentation, "Stub definitions in JSON"). With --tls a certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
             (printed), for example for curl --cacert.
             """
     )
 
-    @Option(name: .long, help: "The JSON stub-definition file to serve.")
-    var stubs: String
+    @Argument(help: "A cassette to serve (a requests keeps the recorded URL's path; the first recorded origin answers).")
+    var cassette: String?
+
+    @Option(name: .long, help: "A JSON stub-definition file to serve.")
+    var stubs: String?
+
+    @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
+    var allowPlaybackRepeats = false
+
+    func validate() throws {
+        if cassette == nil && stubs == nil {
+            throw ValidationError("give a cassette to serve, --stubs FILE, or both")
+        }
+    }
 
     @Option(name: .long, help: "The port to listen on (0 picks a free one).")
     var port: UInt16 = 8080
@@ -38,16 +54,17 @@ struct ServeCommand: AsyncParsableCommand {
     var caFile: String?
 
     func run() async throws {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: stubs)) } catch {
-            throw CLIError("could not read \(stubs): \(error.localizedDescription)")
-        }
-        let definitions: [StubDefinition]
         var prepared: [Stub] = []
-        do {
-            definitions = try StubDefinition.decodeList(data)
-            for (index, definition) in definitions.enumerated() { prepared.append(try definition.makeStub(at: "stubs[\(index)]")) }
-        } catch { throw CLIError("\(stubs): \(error.description)") }
+        if let stubs {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: stubs)) } catch {
+                throw CLIError("could not read \(stubs): \(error.localizedDescription)")
+            }
+            do {
+                let definitions = try StubDefinition.decodeList(data)
+                for (index, definition) in definitions.enumerated() { prepared.append(try definition.makeStub(at: "stubs[\(index)]")) }
+            } catch { throw CLIError("\(stubs): \(error.description)") }
+        }
 
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         let configuration = StubServer.Configuration(host: host, port: port)
@@ -57,7 +74,17 @@ struct ServeCommand: AsyncParsableCommand {
                          : try StubServer(configuration: configuration)
         } catch { throw CLIError("\(error)") }
         for stub in prepared { server.add(stub) }
-        Console.out("Serving \(prepared.count) stub(s) from \(stubs) on \(server.baseURL.absoluteString)")
+        if let stubs { Console.out("Serving \(prepared.count) stub(s) from \(stubs) on \(server.baseURL.absoluteString)") }
+        if let cassette {
+            do {
+                try server.serve(cassette: URL(fileURLWithPath: cassette),
+                                 configuration: CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats))
+            } catch {
+                server.stop()
+                throw CLIError("\(error)")
+            }
+            Console.out("Serving cassette \(cassette) on \(server.baseURL.absoluteString)")
+        }
         if tls, case .pem(let pem)? = server.configuration.trustedCertificates.first {
             let path = caFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-serve-\(getpid())-ca.pem").path
             do { try pem.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
@@ -69,8 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Console.out("Press Ctrl-C to stop.")
         let received = await waiter.next()
+        let summary = try? server.finishCassette()
         server.stop()
         Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); stopped after \(server.journal.entries.count) request(s).")
+        if let summary = summary ?? nil {
+            Console.out("Cassette: \(summary.playedCount) of \(summary.interactionCount) interaction(s) played, "
+                        + "\(summary.unmatched.count) request(s) unmatched.")
+        }
     }
 }
 

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import TapedeckCLICore
+import TapedeckCassette
+import TapedeckStubServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tapedeck record --upstream URL --cassette FILE`: a recording reverse proxy any HTTP client can point at.
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Run a recording reverse proxy: forward every request to --upstream and record each exchange into --cassette.",
+        discussion: """
+            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \\
+            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \\
+            Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette.
+            """
+    )
+
+    @Option(name: .long, help: "The base URL requests are forwarded to, e.g. https://api.example.com/v1.")
+    var upstream: String
+
+    @Option(name: .long, help: "The cassette to record into.")
+    var cassette: String
+
+    @Option(name: .long, help: "Where to listen, HOST:PORT (port 0 picks a free one).")
+    var listen: String = "127.0.0.1:8080"
+
+    @Option(name: .long, help: "newEpisodes (keep what is recorded, add what is new) or all (re-record everything).")
+    var mode: String = "newEpisodes"
+
+    func run() async throws {
+        guard let upstreamURL = URL(string: upstream), upstreamURL.scheme != nil, upstreamURL.host != nil else {
+            throw CLIError("--upstream \(upstream) is not an absolute http(s) URL")
+        }
+        guard let recordMode = RecordMode(name: mode), recordMode == .newEpisodes || recordMode == .all else {
+            throw CLIError("--mode \(mode): record with newEpisodes or all")
+        }
+        let (host, port) = try Self.parse(listen: listen)
+        let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let server: StubServer
+        do {
+            server = try StubServer(configuration: StubServer.Configuration(host: host, port: port))
+            try server.recordProxy(upstream: upstreamURL, cassette: URL(fileURLWithPath: cassette), mode: recordMode)
+        } catch { throw CLIError("\(error)") }
+        Console.out("Recording \(upstreamURL.absoluteString) into \(cassette) through \(server.baseURL.absoluteString)")
+        Console.out("Press Ctrl-C to stop and save.")
+        let live = isatty(STDOUT_FILENO) == 1
+        let counter = Task {
+            var last = -1
+            while !Task.isCancelled {
+                let count = server.recordedInteractionCount
+                if count != last {
+                    let line = live ? "\r\(count) interaction(s) recorded" : "\(count) interaction(s) recorded\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                    last = count
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        let received = await waiter.next()
+        counter.cancel()
+        if live { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        do {
+            let summary = try await server.finishRecording()
+            server.stop()
+            Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
+                        + "interaction(s) in \(cassette).")
+        } catch {
+            server.stop()
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `PORT`.
+    static func parse(listen: String) throws -> (String, UInt16) {
+        if let port = UInt16(listen) { return ("127.0.0.1", port) }
+        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+            throw CLIError("--listen \(listen): expected HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw CLIError("--listen \(listen): the host is missing") }
+        return (host, port)
+    }
+}
