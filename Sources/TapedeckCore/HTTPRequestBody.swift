@@ -66,7 +66,7 @@ public struct HTTPBodyStream: Sendable {
     ) where Chunks.Element == Data {
         self.length = length
         self.factory = {
-            let source = ChunkSource(makeChunks())
+            let source = SerialIterator(makeChunks())
             // Pull-based: each chunk is read from the source only when the consumer asks for it, so a producer
             // faster than the network never piles chunks up in memory.
             return AsyncThrowingStream(unfolding: { try await source.next() })
@@ -75,23 +75,4 @@ public struct HTTPBodyStream: Sendable {
 
     /// A fresh sequence of the body's chunks.
     public func makeChunks() -> AsyncThrowingStream<Data, any Error> { factory() }
-}
-
-/// Owns the iterator of one pass over a body's chunks and advances it in its own isolation, one chunk per call.
-private actor ChunkSource<Chunks: AsyncSequence> where Chunks.Element == Data {
-    /// Taken out while a call is advancing it, so a second, overlapping call cannot use a stale copy.
-    private var iterator: Chunks.AsyncIterator?
-
-    init(_ chunks: sending Chunks) {
-        iterator = chunks.makeAsyncIterator()
-    }
-
-    func next() async throws -> Data? {
-        guard var current = iterator.take() else {
-            throw CancellationError()  // only reachable by iterating one body stream from two tasks at once
-        }
-        let chunk = try await current.next(isolation: self)
-        iterator = current
-        return chunk
-    }
 }

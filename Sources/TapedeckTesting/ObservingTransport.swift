@@ -10,7 +10,7 @@ struct ObservingTransport: HTTPTransport {
     let errors: ErrorLog
 
     func execute(_ request: HTTPRequest) -> HTTPEventStream {
-        let source = EventSource(base.execute(request))
+        let source = SerialIterator(base.execute(request))
         let errors = self.errors
         return AsyncThrowingStream(unfolding: {
             do {
@@ -34,20 +34,4 @@ final class ErrorLog: Sendable {
     }
 
     var all: [CassetteError] { entries.withLock { $0 } }
-}
-
-/// Owns one event stream's iterator so the forwarding stream pulls one event per request from its consumer.
-private actor EventSource {
-    private var iterator: HTTPEventStream.AsyncIterator?
-
-    init(_ stream: HTTPEventStream) {
-        iterator = stream.makeAsyncIterator()
-    }
-
-    func next() async throws -> HTTPTransportEvent? {
-        guard var current = iterator.take() else { return nil }
-        let event = try await current.next(isolation: self)
-        iterator = current
-        return event
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Records one request: prepares what is sent upstream (teeing a stream body so it can be captured), captures the
 /// response body as events pass, and commits the interaction (or the transport error) before the caller sees
@@ -47,19 +48,21 @@ struct Recorder {
     /// between the upstream transport and the caller.
     func events(_ request: HTTPRequest) -> HTTPEventStream {
         let (capture, outgoing) = begin(request)
-        let source = UpstreamEvents(upstream.execute(outgoing))
+        let source = SerialIterator(upstream.execute(outgoing))
+        // Whether `completed` went by: the stream's end is then a normal end, not a cancellation.
+        let completed = Mutex(false)
         let recorder = self
         return AsyncThrowingStream(unfolding: {
             do {
                 guard let event = try await source.next() else {
-                    if await source.completed { return nil }
+                    if completed.withLock({ $0 }) { return nil }
                     throw URLError(.cancelled, failingURL: request.url, reason: "the transfer was cancelled")
                 }
                 switch event {
                 case .bodyChunk(let chunk):
                     capture.responseBody.append(chunk)
                 case .completed(let response):
-                    await source.markCompleted()
+                    completed.withLock { $0 = true }
                     try recorder.commit(response, capture: capture)
                 default:
                     break
@@ -141,24 +144,4 @@ struct Recorder {
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.
     static func rounded(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
-}
-
-/// Owns one upstream event stream's iterator, so the recording stream pulls one upstream event per event asked for.
-private actor UpstreamEvents {
-    private var iterator: HTTPEventStream.AsyncIterator?
-    /// Whether `completed` went by (the stream's end is then a normal end, not a cancellation).
-    private(set) var completed = false
-
-    init(_ stream: HTTPEventStream) {
-        iterator = stream.makeAsyncIterator()
-    }
-
-    func next() async throws -> HTTPTransportEvent? {
-        guard var current = iterator.take() else { return nil }
-        let event = try await current.next(isolation: self)
-        iterator = current
-        return event
-    }
-
-    func markCompleted() { completed = true }
 }
