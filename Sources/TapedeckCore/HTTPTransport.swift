@@ -18,6 +18,10 @@ import Foundation
 public protocol HTTPTransport: Sendable {
     /// Starts `request` and returns its events.
     func execute(_ request: HTTPRequest) -> HTTPEventStream
+
+    /// Runs `request` to completion and returns the response, ignoring intermediate events. The default iterates
+    /// ``execute(_:)``; a transport may answer more directly.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 /// The events of one transfer, ending in ``HTTPTransportEvent/completed(_:)`` or a thrown `URLError`.

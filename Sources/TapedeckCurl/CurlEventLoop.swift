@@ -7,7 +7,7 @@ import TapedeckCore
 /// mailbox and `curl_multi_wakeup`, so every easy handle is touched by this thread alone.
 final class CurlEventLoop: Sendable {
     enum Command: Sendable {
-        case start(id: UInt64, request: HTTPRequest, continuation: HTTPEventStream.Continuation)
+        case start(id: UInt64, request: HTTPRequest, continuation: TransferSink)
         case cancel(id: UInt64)
         case resumeBody(id: UInt64)
         case shutdown
@@ -106,6 +106,9 @@ private struct LoopState {
     var transfers: [UInt64: CurlTransfer] = [:]
     /// Peer chains by endpoint, for responses on reused connections (libcurl reports certificates per handshake).
     var certificateCache: [String: [Data]] = [:]
+    /// Transfers cancelled before they started (only finished ones' ids can be cancelled late, and those are
+    /// never started, so the set stays tiny).
+    var cancelledBeforeStart: Set<UInt64> = []
 
     init(multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
         self.multi = multi
@@ -142,6 +145,9 @@ private struct LoopState {
             if let transfer = transfers[id] {
                 remove(transfer)
                 transfer.continuation.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "cancelled"))
+            } else {
+                // A `send` cancelled before its start command arrived: refuse the start when it comes.
+                cancelledBeforeStart.insert(id)
             }
         case .resumeBody(let id):
             transfers[id]?.resumeBody()
@@ -152,9 +158,13 @@ private struct LoopState {
     }
 
     private mutating func start(
-        id: UInt64, request: HTTPRequest, continuation: HTTPEventStream.Continuation,
+        id: UInt64, request: HTTPRequest, continuation: TransferSink,
         wake: @escaping @Sendable (UInt64) -> Void
     ) {
+        if cancelledBeforeStart.remove(id) != nil {
+            continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "cancelled"))
+            return
+        }
         if let problem = CurlTransport.preflightError(for: request) {
             continuation.finish(throwing: problem)
             return

@@ -14,7 +14,7 @@ final class CurlTransfer {
 
     let id: UInt64
     let request: HTTPRequest
-    let continuation: HTTPEventStream.Continuation
+    let continuation: TransferSink
     let easy: CurlEasy
     private let headerList: CurlStringList
     private let routeList: CurlStringList
@@ -40,7 +40,7 @@ final class CurlTransfer {
         id: UInt64,
         request: HTTPRequest,
         configuration: CurlTransport.Configuration,
-        continuation: HTTPEventStream.Continuation,
+        continuation: TransferSink,
         onBodyReadable: @escaping @Sendable () -> Void
     ) throws {
         self.id = id

@@ -85,8 +85,23 @@ public struct CurlTransport: HTTPTransport {
         continuation.onTermination = { termination in
             if case .cancelled = termination { engine.loop.send(.cancel(id: id)) }
         }
-        engine.loop.send(.start(id: id, request: request, continuation: continuation))
+        engine.loop.send(.start(id: id, request: request, continuation: TransferSink(continuation)))
         return stream
+    }
+
+    /// Runs `request` to completion and returns the response. Unlike iterating ``execute(_:)``, no event stream is
+    /// made: the event loop resumes the caller once, with the response or the error. Cancelling the calling task
+    /// cancels the transfer.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let engine = self.engine
+        let id = engine.loop.makeID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                engine.loop.send(.start(id: id, request: request, continuation: TransferSink(response: continuation, url: request.url)))
+            }
+        } onCancel: {
+            engine.loop.send(.cancel(id: id))
+        }
     }
 
     /// Stops the event loop now: running transfers fail with `URLError.cancelled` and later ones are refused.

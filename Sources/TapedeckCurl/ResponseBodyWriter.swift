@@ -8,7 +8,7 @@ final class ResponseBodyWriter {
     private enum Sink {
         case memory(Data)
         case file(fd: Int32, url: URL)
-        case stream(HTTPEventStream.Continuation)
+        case stream(TransferSink)
     }
 
     private var sink: Sink
@@ -17,7 +17,7 @@ final class ResponseBodyWriter {
     private(set) var writeFailure: Int32?
 
     /// Opens the destination. Throws `URLError.cannotCreateFile` when a file cannot be created.
-    init(destination: ResponseBodyDestination, url: URL, continuation: HTTPEventStream.Continuation) throws {
+    init(destination: ResponseBodyDestination, url: URL, continuation: TransferSink) throws {
         switch destination {
         case .memory:
             sink = .memory(Data())

@@ -123,6 +123,19 @@ extension Loopback {
         }
     }
 
+    @Test func aSendCancelledBeforeItStartsIsCancelledAndNeverReachesTheServer() async throws {
+        try await withStubServer { server in
+            server.route(.get, "/never", response: .text("no"))
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(HTTPRequest(url: server.url("/never")))
+            }
+            let code = await urlErrorCode { _ = try await task.value }
+            #expect(code == .cancelled)
+            #expect(server.journal.entries.isEmpty)
+        }
+    }
+
     @Test(arguments: ["http://127.0.0.1:99999/", "http://127.0.0.1%00/"])
     func urlsCurlCannotParseAreBadURL(url: String) async throws {
         // Foundation accepts these; curl refuses them before any connection attempt.
