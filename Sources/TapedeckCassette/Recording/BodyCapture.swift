@@ -87,12 +87,6 @@ final class BodyCapture: Sendable {
             guard snapshot.memory.count > threshold else { return CassetteBody(snapshot.memory) }
             let data = redacting(snapshot.memory)
             let name = CassetteFile.sidecarFolder(cassette) + "/" + String(format: "%016llx", Self.fnv1a(data, seed: 0xcbf2_9ce4_8422_2325)) + ".bin"
-            let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CassetteError.io(file: folder.path, operation: "create the sidecar folder", reason: "\(error)")
-            }
             try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette))
             return CassetteBody(sidecar: name, byteCount: Int64(data.count))
         }
