@@ -16,19 +16,7 @@ enum AtomicFile {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CassetteError.io(file: temporary.path, operation: "create", reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { writeFully(fd, $0) }
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
@@ -48,6 +36,20 @@ enum AtomicFile {
     }
 }
 
+/// Writes all of `bytes` to `fd`, retrying interrupted and partial writes; the error text, or `nil` on success.
+private func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return String(cString: strerror(errno))
+        }
+        offset += written
+    }
+    return nil
+}
+
 /// An append-only file of JSON lines, one per recorded interaction, so that each recording is on disk as soon as
 /// it completes without rewriting the cassette. A line is written with one `write(2)`; a line cut short by a
 /// crash is ignored when the cassette is loaded.
@@ -65,20 +67,7 @@ final class Journal: Sendable {
     deinit { close(descriptor) }
 
     func append(_ line: [UInt8]) throws(CassetteError) {
-        var failure: String?
-        line.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if let failure { throw CassetteError.io(file: path, operation: "append to", reason: failure) }
+        if let failure = line.withUnsafeBytes({ writeFully(descriptor, $0) }) { throw CassetteError.io(file: path, operation: "append to", reason: failure) }
     }
 
     func truncate() throws(CassetteError) {
