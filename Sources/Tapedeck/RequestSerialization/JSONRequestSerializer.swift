@@ -18,7 +18,7 @@ import Foundation
 /// // body {"key":"value"}, Content-Type: application/json
 /// ```
 @dynamicMemberLookup
-public struct JSONRequestSerializer: RequestSerializer {
+public struct JSONRequestSerializer: RequestSerializer, BodyParameterEncoding {
     /// The default headers, timeout, URI methods and query encoding this serializer shares with
     /// ``HTTPRequestSerializer``.
     public var base: HTTPRequestSerializer
@@ -53,24 +53,7 @@ public struct JSONRequestSerializer: RequestSerializer {
     ///
     /// - Throws: as ``request(method:url:parameters:)``.
     public func serialize(_ request: HTTPRequest, parameters: JSONValue?) throws -> HTTPRequest {
-        if base.encodesParametersInURI(request.method) {
-            return try base.serialize(request, parameters: parameters)
-        }
-        var result = base.applyingDefaultHeaders(to: request)
-        guard let parameters else { return result }
-        if !result.headers.contains("Content-Type") {
-            result.headers["Content-Type"] = "application/json"
-        }
-        let object = parameters.foundationObject
-        guard JSONSerialization.isValidJSONObject(object) else {
-            throw RequestSerializationError.invalidJSONParameters(url: request.url, underlying: nil)
-        }
-        do {
-            result.body = .data(try JSONSerialization.data(withJSONObject: object, options: writingOptions))
-        } catch {
-            throw RequestSerializationError.invalidJSONParameters(url: request.url, underlying: error)
-        }
-        return result
+        try serializingBody(request, parameters: parameters)
     }
 
     /// Sends `Authorization: Basic …` with every request; see
@@ -82,5 +65,21 @@ public struct JSONRequestSerializer: RequestSerializer {
     /// Stops sending a default `Authorization` header.
     public mutating func clearAuthorization() {
         base.clearAuthorization()
+    }
+}
+
+extension JSONRequestSerializer {
+    var bodyContentType: String { "application/json" }
+
+    func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
+        let object = parameters.foundationObject
+        guard JSONSerialization.isValidJSONObject(object) else {
+            throw RequestSerializationError.invalidJSONParameters(url: url, underlying: nil)
+        }
+        do {
+            return try JSONSerialization.data(withJSONObject: object, options: writingOptions)
+        } catch {
+            throw RequestSerializationError.invalidJSONParameters(url: url, underlying: error)
+        }
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 ///                                      parameters: ["key": "value"])
 /// ```
 @dynamicMemberLookup
-public struct PropertyListRequestSerializer: RequestSerializer {
+public struct PropertyListRequestSerializer: RequestSerializer, BodyParameterEncoding {
     /// A property-list format that can be written.
     public enum Format: Hashable, Sendable {
         /// XML (`<?xml … <plist version="1.0">`), the default as in AFNetworking.
@@ -61,26 +61,7 @@ public struct PropertyListRequestSerializer: RequestSerializer {
     ///
     /// - Throws: as ``request(method:url:parameters:)``.
     public func serialize(_ request: HTTPRequest, parameters: JSONValue?) throws -> HTTPRequest {
-        if base.encodesParametersInURI(request.method) {
-            return try base.serialize(request, parameters: parameters)
-        }
-        var result = base.applyingDefaultHeaders(to: request)
-        guard let parameters else { return result }
-        if !result.headers.contains("Content-Type") {
-            result.headers["Content-Type"] = "application/x-plist"
-        }
-        let object = parameters.foundationObject
-        guard PropertyListSerialization.propertyList(object, isValidFor: format.foundationFormat) else {
-            throw RequestSerializationError.invalidPropertyListParameters(url: request.url, underlying: nil)
-        }
-        do {
-            let data = try PropertyListSerialization.data(
-                fromPropertyList: object, format: format.foundationFormat, options: 0)
-            result.body = .data(data)
-        } catch {
-            throw RequestSerializationError.invalidPropertyListParameters(url: request.url, underlying: error)
-        }
-        return result
+        try serializingBody(request, parameters: parameters)
     }
 
     /// Sends `Authorization: Basic …` with every request; see
@@ -92,5 +73,21 @@ public struct PropertyListRequestSerializer: RequestSerializer {
     /// Stops sending a default `Authorization` header.
     public mutating func clearAuthorization() {
         base.clearAuthorization()
+    }
+}
+
+extension PropertyListRequestSerializer {
+    var bodyContentType: String { "application/x-plist" }
+
+    func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
+        let object = parameters.foundationObject
+        guard PropertyListSerialization.propertyList(object, isValidFor: format.foundationFormat) else {
+            throw RequestSerializationError.invalidPropertyListParameters(url: url, underlying: nil)
+        }
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: object, format: format.foundationFormat, options: 0)
+        } catch {
+            throw RequestSerializationError.invalidPropertyListParameters(url: url, underlying: error)
+        }
     }
 }
