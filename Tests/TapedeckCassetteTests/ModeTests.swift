@@ -131,3 +131,56 @@ import TapedeckStubServer
         #expect(start.duration(to: .now) >= .milliseconds(190))
     }
 }
+
+@Suite struct RecordingPathTests {
+    /// `send` records without an event stream; `execute` records event by event. Both must write the same cassette.
+    @Test func sendAndExecuteRecordTheSameInteractions() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        var streamed = HTTPRequest(url: server.url("/bytes/3000"))
+        streamed.responseBody = .stream
+        let requests = [HTTPRequest(url: server.url("/json")), HTTPRequest(method: .post, url: server.url("/post"),
+                        headers: ["Content-Type": "application/json"], body: .data(Data(#"{"password":"p-123456","n":1}"#.utf8))), streamed]
+        let viaSend = try openCassette(directory.cassette("send.json"), mode: .all, upstream: CurlTransport())
+        var sentBodies: [Data] = []
+        for request in requests {
+            var body = Data()
+            let response = try await viaSend.send(request) { event in if case .bodyChunk(let chunk) = event { body.append(chunk) } }
+            sentBodies.append(response.data ?? body)
+        }
+        for request in requests { _ = try await viaSend.send(request) }
+        try viaSend.finish()
+        let viaEvents = try openCassette(directory.cassette("events.json"), mode: .all, upstream: CurlTransport())
+        for request in requests + requests {
+            for try await _ in viaEvents.execute(request) {}
+        }
+        try viaEvents.finish()
+
+        let sent = try CassetteFile.load(directory.cassette("send.json")).interactions
+        let executed = try CassetteFile.load(directory.cassette("events.json")).interactions
+        #expect(sent.count == 6)
+        #expect(sent.map(\.request) == executed.map(\.request))
+        #expect(sent.map { $0.response?.body } == executed.map { $0.response?.body })
+        #expect(sent[2].response?.body.inlineData == sentBodies[2])
+        #expect(sent[5].response?.body.byteCount == 3000, "a streamed body is recorded when the caller only asks for the response")
+        let text = try String(contentsOf: directory.cassette("send.json"), encoding: .utf8)
+        #expect(!text.contains("p-123456"))
+    }
+
+    @Test func aRecordedInteractionReplaysLaterInTheSameSession() async throws {
+        let directory = CassetteDirectory()
+        defer { directory.cleanup() }
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        var configuration = CassetteConfiguration()
+        configuration.allowPlaybackRepeats = true
+        let transport = try openCassette(directory.cassette(), mode: .newEpisodes, upstream: CurlTransport(), configuration: configuration)
+        let first = try await transport.send(HTTPRequest(url: server.url("/uuid")))
+        let again = try await transport.send(HTTPRequest(url: server.url("/uuid")))
+        #expect(server.journal.entries.count == 1, "the second request is answered from the interaction just recorded")
+        #expect(first.data == again.data)
+        try transport.finish()
+    }
+}

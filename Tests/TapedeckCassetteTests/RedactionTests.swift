@@ -74,3 +74,56 @@ import TapedeckCassette
         #expect(String(decoding: untouched.request.body.inlineData ?? Data(), as: UTF8.self) == "user=ann&password=pw-hunter2")
     }
 }
+
+@Suite struct SensitiveNameTests {
+    @Test func namesMatchWhateverTheirCase() {
+        let redaction = Redaction.default
+        for name in ["Authorization", "AUTHORIZATION", "authorization", "Set-Cookie", "x-API-key"] {
+            #expect(redaction.isSensitiveHeader(name), "\(name)")
+        }
+        for name in ["Content-Type", "Accept", "Date", "", "Authorizatio", "Authorization2"] {
+            #expect(!redaction.isSensitiveHeader(name), "\(name)")
+        }
+        #expect(redaction.isSensitiveParameter("Password"))
+        #expect(!redaction.isSensitiveParameter("page"))
+    }
+
+    @Test func fragmentsMatchAnywhereInTheName() {
+        let redaction = Redaction.default
+        for name in ["X-Refresh-Token", "myTOKEN", "clientSecretValue", "db_password_hash", "X-Signature", "AWS-Credential", "tok-api-key"] {
+            #expect(redaction.isSensitiveHeader(name), "\(name)")
+            #expect(redaction.isSensitiveParameter(name), "\(name)")
+        }
+        for name in ["tokens-are-not-here".replacingOccurrences(of: "token", with: "tok"), "sec", "pass", "api", "a"] {
+            #expect(!redaction.isSensitiveParameter(name), "\(name)")
+        }
+    }
+
+    @Test func nonASCIINamesAreLowercasedFirst() {
+        let redaction = Redaction.default
+        #expect(redaction.isSensitiveParameter("Ünïcode-TOKEN"))
+        #expect(redaction.isSensitiveParameter("pässword-secret"))
+        #expect(!redaction.isSensitiveParameter("Ünïcode"))
+    }
+
+    @Test func editedListsTakeEffect() {
+        var redaction = Redaction.default
+        #expect(!redaction.isSensitiveHeader("X-Tenant"))
+        redaction.headerNames.insert("x-tenant")
+        redaction.sensitiveFragments.append("pin")
+        #expect(redaction.isSensitiveHeader("X-TENANT"))
+        #expect(redaction.isSensitiveParameter("card_PIN"))
+        redaction.parameterNames = []
+        redaction.sensitiveFragments = []
+        #expect(!redaction.isSensitiveParameter("password"))
+        #expect(Redaction(redactsDefaults: false).isSensitiveHeader("Authorization") == false)
+    }
+
+    @Test func jsonMembersNamedLikeHeadersOrParametersAreRedacted() {
+        var recorded = interaction("POST", "http://h/j", headers: ["Content-Type": "application/json"],
+                                   body: #"{"Cookie":"c-1234","key":"k-5678","keep":"v","list":[{"X-Auth-Token":"t-9999"}],"nothing":null}"#)
+        Redaction.default.redact(&recorded)
+        #expect(String(decoding: recorded.request.body.inlineData ?? Data(), as: UTF8.self)
+            == #"{"Cookie":"[REDACTED]","key":"[REDACTED]","keep":"v","list":[{"X-Auth-Token":"[REDACTED]"}],"nothing":null}"#)
+    }
+}

@@ -20,20 +20,24 @@ enum BodyFormat {
 
     /// The spelling of `data` in which it round-trips as structured JSON, if any.
     static func jsonStyle(of data: Data) -> (value: CassetteJSON, name: String, style: JSONWritingStyle)? {
-        guard let first = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-              let value = try? CassetteJSON.parse(data)
-        else { return nil }
-        let hasSlash = data.contains(UInt8(ascii: "/"))
-        let multiline = data.contains(0x0A)
-        for candidate in styles {
-            if candidate.style.escapesSlashes && !hasSlash { continue }
-            if (candidate.style.indent != nil) != multiline { continue }
-            if CassetteJSON.serialize(value, style: candidate.style) == data {
-                return (value, candidate.name, candidate.style)
+        data.withUnsafeBytes { bytes in
+            guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+                  first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+                  let value = try? CassetteJSON.parse(data)
+            else { return nil }
+            let hasSlash = bytes.contains(UInt8(ascii: "/"))
+            let multiline = bytes.contains(0x0A)
+            for candidate in styles {
+                if candidate.style.escapesSlashes && !hasSlash { continue }
+                if (candidate.style.indent != nil) != multiline { continue }
+                var writer = JSONByteWriter(style: candidate.style, capacity: bytes.count)
+                writer.write(value, level: 0)
+                if writer.output.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+                    return (value, candidate.name, candidate.style)
+                }
             }
+            return nil
         }
-        return nil
     }
 
     /// The cassette spelling of `body`, or `nil` for an empty body.

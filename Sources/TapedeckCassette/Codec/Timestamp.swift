@@ -17,12 +17,29 @@ enum Timestamp {
         let fraction = Int(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        // Written digit by digit: this runs for every recorded interaction.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func append(_ value: Int, width: Int, then separator: Character?) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = max(0, value)
+            if rest >= divisor * 10 { bytes.append(contentsOf: String(rest / (divisor * 10)).utf8); rest %= divisor * 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+            if let separator { bytes.append(separator.asciiValue!) }
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(fraction), 3))Z"
+        append(Int(parts.tm_year) + 1900, width: 4, then: "-")
+        append(Int(parts.tm_mon) + 1, width: 2, then: "-")
+        append(Int(parts.tm_mday), width: 2, then: "T")
+        append(Int(parts.tm_hour), width: 2, then: ":")
+        append(Int(parts.tm_min), width: 2, then: ":")
+        append(Int(parts.tm_sec), width: 2, then: ".")
+        append(fraction, width: 3, then: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func parse(_ text: String) -> Date? {

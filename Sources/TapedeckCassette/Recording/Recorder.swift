@@ -75,6 +75,21 @@ struct Recorder {
         })
     }
 
+    /// Records `request` through the upstream's own `send`, without an event stream: for callers that want only
+    /// the response, when the body is not streamed (streamed chunks exist only as events).
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (capture, outgoing) = begin(request)
+        let response: HTTPResponse
+        do {
+            response = try await upstream.send(outgoing)
+        } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
+            try commit(error, capture: capture)
+            throw error
+        }
+        try commit(response, capture: capture)
+        return response
+    }
+
     /// Drives the recording from a task, yielding to `continuation` (used when a replay miss turns into a recording).
     func run(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) async {
         do {

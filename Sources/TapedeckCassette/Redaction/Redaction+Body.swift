@@ -14,13 +14,17 @@ extension Redaction {
     }
 
     func redactBodyBytes(_ data: Data, contentType: String?) -> Data {
-        let type = contentType?.lowercased() ?? ""
         var result = data
-        let hasJSONRules = redactsDefaults || filters.contains { if case .jsonPath = $0.kind { true } else { false } }
-        if hasJSONRules, let styled = BodyFormat.jsonStyle(of: data) ?? parsedLeniently(data) {
-            let rewritten = redactJSON(styled.value, path: "")
-            if rewritten != styled.value { result = CassetteJSON.serialize(rewritten, style: styled.style) }
-        } else if type.hasPrefix("application/x-www-form-urlencoded"), let text = String(validating: data, as: UTF8.self) {
+        let pathFilters = hasJSONPathFilters
+        if redactsDefaults || pathFilters, let value = Self.parsedJSON(data) {
+            // Most bodies hold nothing to redact: a walk that allocates nothing decides, and only a body with a
+            // secret is rewritten, in its own spelling when the codec knows it (compact otherwise).
+            if needsJSONRedaction(value, path: pathFilters ? "" : nil) {
+                let style = BodyFormat.jsonStyle(of: data)?.style ?? .compact
+                result = CassetteJSON.serialize(redactJSON(value, path: pathFilters ? "" : nil), style: style)
+            }
+        } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+                  let text = String(validating: data, as: UTF8.self) {
             let rewritten = redactPairs(text)
             if rewritten != text { result = Data(rewritten.utf8) }
         }
@@ -32,27 +36,52 @@ extension Redaction {
         return result
     }
 
-    /// JSON in a spelling ``BodyFormat`` does not reproduce: redacted copies are written compact.
-    private func parsedLeniently(_ data: Data) -> (value: CassetteJSON, name: String, style: JSONWritingStyle)? {
-        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-              let value = try? CassetteJSON.parse(data) else { return nil }
-        return (value, "compact", .compact)
+    /// The JSON value of a body that starts like an object or array and parses, else `nil`.
+    static func parsedJSON(_ data: Data) -> CassetteJSON? {
+        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? CassetteJSON.parse(data)
     }
 
-    func redactJSON(_ value: CassetteJSON, path: String) -> CassetteJSON {
-        if let replacement = jsonPathReplacement(path) { return .string(replacement) }
+    private var hasJSONPathFilters: Bool {
+        filters.contains { if case .jsonPath = $0.kind { true } else { false } }
+    }
+
+    /// Whether ``redactJSON(_:path:)`` would change `value`. `path` is `nil` when no JSON-path filter needs it.
+    private func needsJSONRedaction(_ value: CassetteJSON, path: String?) -> Bool {
+        if let path, jsonPathReplacement(path) != nil { return true }
+        switch value {
+        case .object(let members):
+            return members.contains { member in
+                if member.value != .null, isSensitiveMember(member.key) { return true }
+                return needsJSONRedaction(member.value, path: path.map { $0.isEmpty ? member.key : "\($0).\(member.key)" })
+            }
+        case .array(let elements):
+            return elements.indices.contains { index in
+                needsJSONRedaction(elements[index], path: path.map { $0.isEmpty ? "\(index)" : "\($0).\(index)" })
+            }
+        default:
+            return false
+        }
+    }
+
+    /// `value` with sensitive members and members matched by JSON-path filters replaced. `path` is `nil` when no
+    /// JSON-path filter needs it.
+    func redactJSON(_ value: CassetteJSON, path: String?) -> CassetteJSON {
+        if let path, let replacement = jsonPathReplacement(path) { return .string(replacement) }
         switch value {
         case .object(let members):
             return .object(members.map { member in
-                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                if let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
-                if isSensitiveParameter(member.key) || isSensitiveHeader(member.key), member.value != .null {
+                let childPath = path.map { $0.isEmpty ? member.key : "\($0).\(member.key)" }
+                if let childPath, let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
+                if isSensitiveMember(member.key), member.value != .null {
                     return .init(member.key, .string(Redaction.placeholder))
                 }
                 return .init(member.key, redactJSON(member.value, path: childPath))
             })
         case .array(let elements):
-            return .array(elements.enumerated().map { redactJSON($1, path: path.isEmpty ? "\($0)" : "\(path).\($0)") })
+            return .array(elements.enumerated().map { index, element in
+                redactJSON(element, path: path.map { $0.isEmpty ? "\(index)" : "\($0).\(index)" })
+            })
         default:
             return value
         }

@@ -22,10 +22,12 @@ extension Redaction {
             if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
             if field.name.lowercased() == "cookie" { addCookies(field.value) }
         }
-        for field in responseHeaders ?? [:] where field.name.lowercased() == "set-cookie" {
-            if let first = field.value.split(separator: ";").first { addCookies(String(first)) }
+        for value in responseHeaders?.values(for: "Set-Cookie") ?? [] {
+            if let first = value.split(separator: ";").first { addCookies(String(first)) }
         }
-        for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
+        if Self.contains(request.url, byte: "?") {
+            for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
+        }
         if let data = request.body.inlineData, !data.isEmpty {
             if let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
                let json = try? CassetteJSON.parse(data) {
@@ -42,7 +44,7 @@ extension Redaction {
         switch value {
         case .object(let members):
             for member in members {
-                if isSensitiveParameter(member.key) || isSensitiveHeader(member.key) {
+                if isSensitiveMember(member.key) {
                     if case .string(let text) = member.value { add(text) }
                     if case .number(let text) = member.value { add(text) }
                 } else {

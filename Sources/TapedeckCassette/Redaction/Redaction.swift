@@ -17,11 +17,11 @@ public struct Redaction: Sendable {
     static let encodedPlaceholder = "%5BREDACTED%5D"
 
     /// Header names (lowercase) always redacted.
-    public var headerNames: Set<String>
+    public var headerNames: Set<String> { didSet { compile() } }
     /// Query parameter, form field and JSON member names (lowercase) always redacted.
-    public var parameterNames: Set<String>
+    public var parameterNames: Set<String> { didSet { compile() } }
     /// Substrings (lowercase) that make any header, parameter or JSON member name secret, e.g. `token`.
-    public var sensitiveFragments: [String]
+    public var sensitiveFragments: [String] { didSet { compile() } }
     /// Extra filters, applied after the built-in rules.
     public var filters: [RedactionFilter]
     /// Whether the built-in rules run (filters always do).
@@ -40,6 +40,18 @@ public struct Redaction: Sendable {
         self.sensitiveFragments = sensitiveFragments
         self.filters = filters
         self.redactsDefaults = redactsDefaults
+        compile()
+    }
+
+    /// The three name lists compiled for matching: headers, parameters, and JSON members (either kind).
+    private var sensitiveHeaders = SensitiveNames(names: [String](), fragments: [])
+    private var sensitiveParameters = SensitiveNames(names: [String](), fragments: [])
+    private var sensitiveMembers = SensitiveNames(names: [String](), fragments: [])
+
+    private mutating func compile() {
+        sensitiveHeaders = SensitiveNames(names: headerNames, fragments: sensitiveFragments)
+        sensitiveParameters = SensitiveNames(names: parameterNames, fragments: sensitiveFragments)
+        sensitiveMembers = SensitiveNames(names: headerNames.union(parameterNames), fragments: sensitiveFragments)
     }
 
     /// The built-in policy.
@@ -64,28 +76,17 @@ public struct Redaction: Sendable {
 
     /// Whether `name` is a header the built-in rules redact.
     public func isSensitiveHeader(_ name: String) -> Bool {
-        guard redactsDefaults else { return false }
-        let lower = name.lowercased()
-        return headerNames.contains(lower) || sensitiveFragments.contains { Self.asciiContains(lower, $0) }
-    }
-
-    /// Substring search on UTF-8 bytes, without Foundation (this runs for every header of every replayed request).
-    static func asciiContains(_ text: String, _ fragment: String) -> Bool {
-        let haystack = text.utf8, needle = fragment.utf8
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-        var start = haystack.startIndex
-        while let found = haystack[start...].firstIndex(of: first) {
-            if haystack[found...].starts(with: needle) { return true }
-            start = haystack.index(after: found)
-        }
-        return false
+        redactsDefaults && sensitiveHeaders.matches(name)
     }
 
     /// Whether `name` is a query parameter, form field or JSON member the built-in rules redact.
     public func isSensitiveParameter(_ name: String) -> Bool {
-        guard redactsDefaults else { return false }
-        let lower = name.lowercased()
-        return parameterNames.contains(lower) || sensitiveFragments.contains { Self.asciiContains(lower, $0) }
+        redactsDefaults && sensitiveParameters.matches(name)
+    }
+
+    /// Whether a JSON member named `name` is redacted: a sensitive parameter or header name.
+    func isSensitiveMember(_ name: String) -> Bool {
+        redactsDefaults && sensitiveMembers.matches(name)
     }
 
     /// Redacts a request: the same steps whether it is being recorded or matched live.
@@ -158,17 +159,22 @@ public struct Redaction: Sendable {
         return Redaction.placeholder
     }
 
+    /// Whether `text` holds the ASCII character `byte` (a quick test before parsing a URL).
+    static func contains(_ text: String, byte: Unicode.Scalar) -> Bool {
+        let target = UInt8(ascii: byte)
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(target) } ?? text.utf8.contains(target)
+    }
+
     func redactURL(_ url: String) -> String {
         var result = url
         if redactsDefaults || filters.contains(where: { if case .queryParameter = $0.kind { true } else { false } }) {
-            let parts = URLParts(url)
-            if let query = parts.query, !query.isEmpty {
+            if Self.contains(url, byte: "?"), let query = URLParts(url).query, !query.isEmpty {
                 let rewritten = redactPairs(String(query))
                 if rewritten != query {
                     result = String(url[..<query.startIndex]) + rewritten + String(url[query.endIndex...])
                 }
             }
-            if redactsDefaults, result.utf8.contains(UInt8(ascii: "@")), let schemeEnd = result.range(of: "://") {
+            if redactsDefaults, Self.contains(result, byte: "@"), let schemeEnd = result.range(of: "://") {
                 let authorityEnd = result[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
                 let authority = result[schemeEnd.upperBound..<authorityEnd]
                 if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {

@@ -40,6 +40,9 @@ public struct CassettePlayer: Sendable {
     public let redaction: Redaction
     let matcher: RequestMatcher
     private var index: [MatchKey: Bucket] = [:]
+    /// Interactions `0..<indexed` are in `index`; recorded ones join it at the next lookup, so recording pays for
+    /// no key computation.
+    private var indexed = 0
     private var played: [Bool] = []
 
     /// Creates a player.
@@ -62,10 +65,12 @@ public struct CassettePlayer: Sendable {
         self.matcher = RequestMatcher(rules: matching, bodyBytes: bodyBytes)
         self.cassette.interactions.reserveCapacity(cassette.interactions.count)
         for interaction in cassette.interactions { add(interaction, played: false) }
+        indexPending()
     }
 
     /// Finds the interaction for `request` (redacted first, as recordings were) and marks it played.
     public mutating func play(_ request: Interaction.Request) -> Result<Playback, CassetteError> {
+        indexPending()
         var live = request
         redaction.redact(&live)
         let key = matcher.key(for: live)
@@ -110,6 +115,7 @@ public struct CassettePlayer: Sendable {
     /// that a retry gets it.
     public mutating func requeue(_ position: Int) {
         guard played.indices.contains(position), played[position] else { return }
+        indexPending()
         played[position] = false
         let key = matcher.key(for: cassette.interactions[position].request)
         if let slot = index[key]?.indices.firstIndex(of: position), slot < index[key]!.cursor {
@@ -128,8 +134,14 @@ public struct CassettePlayer: Sendable {
         let position = cassette.interactions.count
         cassette.interactions.append(interaction)
         played.append(isPlayed)
-        index[matcher.key(for: interaction.request), default: Bucket(indices: [])].indices.append(position)
         return position
+    }
+
+    private mutating func indexPending() {
+        while indexed < cassette.interactions.count {
+            index[matcher.key(for: cassette.interactions[indexed].request), default: Bucket(indices: [])].indices.append(indexed)
+            indexed += 1
+        }
     }
 
     /// Ranks recorded requests by how far they are from `live`; only called on a miss.

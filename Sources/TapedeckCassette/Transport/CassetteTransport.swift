@@ -73,6 +73,20 @@ public struct CassetteTransport: HTTPTransport {
         return stream
     }
 
+    /// Runs `request` to completion and returns the response. Passing through and recording call the upstream's
+    /// own `send`, so no event stream sits between the caller and the upstream transport.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let session = self.session
+        if let upstream = session.upstream {
+            if session.mode == .passthrough { return try await upstream.send(request) }
+            if !session.replays, request.responseBody != .stream {
+                try session.checkOpen()
+                return try await Recorder(session: session, upstream: upstream).send(request)
+            }
+        }
+        return try await send(request, onEvent: { _ in })
+    }
+
     /// Closes the cassette: folds recordings into the file, releases the lock, and reports what was never played.
     ///
     /// - Parameter requireAllPlayed: throw ``CassetteError/unplayedInteractions(file:requests:)`` when some

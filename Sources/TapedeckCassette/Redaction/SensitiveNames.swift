@@ -1,0 +1,61 @@
+/// A set of secret names and name fragments, compiled for the question redaction asks of every header, query
+/// parameter, form field and JSON member of every recorded or replayed request: is this name secret?
+///
+/// Matching ignores ASCII case. Exact names are grouped by byte length and compared in place; fragments are found
+/// in one pass over the name, trying at each byte only the fragments that start with it. No string is built and nothing is
+/// hashed, except for the rare name with non-ASCII bytes, which is lowercased first.
+final class SensitiveNames: Sendable {
+    /// Exact names (lowercase UTF-8) indexed by their length.
+    private let namesByLength: [[[UInt8]]]
+    /// Fragments (lowercase UTF-8), any of which makes a name secret, indexed by their first byte.
+    private let fragmentsByFirstByte: [[[UInt8]]]
+
+    init(names: some Sequence<String>, fragments: [String]) {
+        let lowered = names.map { Array($0.lowercased().utf8) }
+        var byLength = Array(repeating: [[UInt8]](), count: (lowered.map(\.count).max() ?? 0) + 1)
+        for name in lowered { byLength[name.count].append(name) }
+        namesByLength = byLength
+        var byFirstByte = Array(repeating: [[UInt8]](), count: 256)
+        for fragment in fragments.map({ Array($0.lowercased().utf8) }) where !fragment.isEmpty {
+            byFirstByte[Int(fragment[0])].append(fragment)
+        }
+        fragmentsByFirstByte = byFirstByte
+    }
+
+    /// Whether `name` is one of the names or contains one of the fragments, ignoring case.
+    func matches(_ name: String) -> Bool {
+        let answer = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            bytes.contains { $0 >= 0x80 } ? nil : matches(bytes)
+        }
+        if let answer = answer ?? nil { return answer }
+        var lowered = name.lowercased()
+        return lowered.withUTF8 { matches($0) }
+    }
+
+    private func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        if name.count < namesByLength.count {
+            for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return true }
+        }
+        for start in name.indices {
+            for fragment in fragmentsByFirstByte[Int(Self.lower(name[start]))]
+            where fragment.count <= name.count - start && Self.equal(name, from: start + 1, fragment[1...]) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `name[start...]` begins with `lowercase`, ignoring the case of ASCII letters in `name`.
+    private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: ArraySlice<UInt8>) -> Bool {
+        var position = start
+        for byte in lowercase {
+            if lower(name[position]) != byte { return false }
+            position += 1
+        }
+        return true
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+}
