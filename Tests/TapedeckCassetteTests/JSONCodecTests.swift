@@ -68,6 +68,13 @@ import Testing
         #expect(text.hasPrefix("{\n  \"version\": 1,"))
         #expect(text.contains("\"recordedAt\": \"2023-11-14T22:13:20.123Z\""))
         #expect(text.contains("\"name\": \"timedOut\""))
+        // Cassettes are written member by member, without a tree: the spelling must be the one the tree writer gives.
+        #expect(CassetteJSON.serialize(try CassetteJSON.parse(data), style: .pretty) + Data([0x0A]) == data)
+        let empty = Interaction(request: .init(method: "GET", url: "http://h/", headers: [:]), outcome: .response(.init(statusCode: 204)))
+        let emptyData = CassetteCodec.encode(Cassette(interactions: [empty, failing]))
+        #expect(CassetteJSON.serialize(try CassetteJSON.parse(emptyData), style: .pretty) + Data([0x0A]) == emptyData)
+        #expect(String(decoding: emptyData, as: UTF8.self).contains("\"headers\": []"))
+        #expect(CassetteCodec.encode(failing) == (try CassetteJSON.parse(data))["interactions"]?.arrayValue?[1])
     }
 
     @Test func unknownVersionAndCorruptFilesNameTheProblem() throws {

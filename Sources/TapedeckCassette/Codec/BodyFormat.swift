@@ -42,12 +42,21 @@ enum BodyFormat {
 
     /// The cassette spelling of `body`, or `nil` for an empty body.
     static func encode(_ body: CassetteBody) -> CassetteJSON? {
+        var writer = JSONByteWriter(style: .compact)
+        var holder = writer.beginObject(level: 0)
+        write(body, as: "body", in: &holder, of: &writer)
+        writer.end(holder)
+        return (try? CassetteJSON.parse(Data(writer.output)))?["body"]
+    }
+
+    /// Writes `body` as member `key` of `object`, or nothing for an empty body.
+    static func write(_ body: CassetteBody, as key: String, in object: inout JSONByteWriter.Container, of writer: inout JSONByteWriter) {
         var members: [CassetteJSON.Member] = []
         switch body.storage {
         case .sidecar(let path, let byteCount):
             members = [.init("encoding", "file"), .init("file", .string(path)), .init("byteCount", .integer(byteCount))]
         case .inline(let data):
-            if data.isEmpty && body.contentEncoding == nil { return nil }
+            if data.isEmpty && body.contentEncoding == nil { return }
             if let json = jsonStyle(of: data) {
                 members = [.init("encoding", "json"), .init("json", json.value)]
                 if json.name != "compact" { members.append(.init("format", .string(json.name))) }
@@ -58,7 +67,10 @@ enum BodyFormat {
             }
         }
         if let coding = body.contentEncoding { members.append(.init("contentEncoding", .string(coding))) }
-        return .object(members)
+        writer.key(key, in: &object)
+        var spelled = writer.beginObject(level: object.childLevel)
+        for member in members { writer.member(member.key, member.value, in: &spelled) }
+        writer.end(spelled)
     }
 
     /// Reads a body written by ``encode(_:)``; `nil` or absent means empty.

@@ -12,12 +12,17 @@ import Foundation
 public enum CassetteCodec {
     /// The cassette as format v1 JSON (two-space indent, trailing newline).
     public static func encode(_ cassette: Cassette) -> Data {
-        let document: CassetteJSON = .object([
-            .init("version", .integer(Cassette.currentVersion)),
-            .init("interactions", .array(cassette.interactions.map(encode))),
-        ])
         var writer = JSONByteWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
-        writer.write(document, level: 0)
+        var document = writer.beginObject(level: 0)
+        writer.member("version", .integer(Cassette.currentVersion), in: &document)
+        writer.key("interactions", in: &document)
+        var interactions = writer.beginArray(level: document.childLevel)
+        for interaction in cassette.interactions {
+            writer.nextElement(in: &interactions)
+            write(interaction, to: &writer, level: interactions.childLevel)
+        }
+        writer.end(interactions)
+        writer.end(document)
         writer.output.append(0x0A)
         return Data(writer.output)
     }
@@ -56,19 +61,36 @@ public enum CassetteCodec {
 
     /// One interaction as a JSON value (the element of `interactions`).
     public static func encode(_ interaction: Interaction) -> CassetteJSON {
-        var members: [CassetteJSON.Member] = [
-            .init("recordedAt", .string(Timestamp.format(interaction.recordedAt))),
-            .init("request", encode(interaction.request)),
-        ]
+        var writer = JSONByteWriter(style: .compact)
+        write(interaction, to: &writer, level: 0)
+        // The writer's own output always parses.
+        return (try? CassetteJSON.parse(Data(writer.output))) ?? .null
+    }
+
+    /// Writes one interaction straight to `writer`, with no ``CassetteJSON`` tree in between: this runs for every
+    /// recorded interaction and for every interaction of a saved cassette.
+    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int) {
+        var object = writer.beginObject(level: level)
+        writer.member("recordedAt", .string(Timestamp.format(interaction.recordedAt)), in: &object)
+        writer.key("request", in: &object)
+        write(interaction.request, to: &writer, level: object.childLevel)
         switch interaction.outcome {
-        case .response(let response): members.append(.init("response", encode(response)))
-        case .failure(let failure): members.append(.init("error", encode(failure)))
+        case .response(let response):
+            writer.key("response", in: &object)
+            write(response, to: &writer, level: object.childLevel)
+        case .failure(let failure):
+            writer.key("error", in: &object)
+            write(failure, to: &writer, level: object.childLevel)
         }
-        members.append(.init("timing", encode(interaction.metrics)))
+        writer.key("timing", in: &object)
+        write(interaction.metrics, to: &writer, level: object.childLevel)
         if !interaction.peerCertificates.isEmpty {
-            members.append(.init("tls", ["peerCertificates": .array(interaction.peerCertificates.map { .string($0.base64EncodedString()) })]))
+            writer.key("tls", in: &object)
+            var tls = writer.beginObject(level: object.childLevel)
+            writer.member("peerCertificates", .array(interaction.peerCertificates.map { .string($0.base64EncodedString()) }), in: &tls)
+            writer.end(tls)
         }
-        return .object(members)
+        writer.end(object)
     }
 
     /// Reads one interaction; `path` and `file` locate it in errors.
@@ -105,14 +127,14 @@ public enum CassetteCodec {
                            peerCertificates: certificates, recordedAt: recordedAt)
     }
 
-    static func encode(_ request: Interaction.Request) -> CassetteJSON {
-        var members: [CassetteJSON.Member] = [
-            .init("method", .string(request.method)),
-            .init("url", .string(request.url)),
-            .init("headers", encode(request.headers)),
-        ]
-        if let body = BodyFormat.encode(request.body) { members.append(.init("body", body)) }
-        return .object(members)
+    static func write(_ request: Interaction.Request, to writer: inout JSONByteWriter, level: Int) {
+        var object = writer.beginObject(level: level)
+        writer.member("method", .string(request.method), in: &object)
+        writer.member("url", .string(request.url), in: &object)
+        writer.key("headers", in: &object)
+        write(request.headers, to: &writer, level: object.childLevel)
+        BodyFormat.write(request.body, as: "body", in: &object, of: &writer)
+        writer.end(object)
     }
 
     static func decodeRequest(_ json: CassetteJSON, path: String, file: String) throws(CassetteError) -> Interaction.Request {
@@ -122,16 +144,16 @@ public enum CassetteCodec {
             body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file))
     }
 
-    static func encode(_ response: Interaction.Response) -> CassetteJSON {
-        var members: [CassetteJSON.Member] = [
-            .init("status", .integer(response.statusCode)),
-            .init("reason", .string(response.reasonPhrase)),
-            .init("httpVersion", .string(response.httpVersion)),
-        ]
-        if let url = response.url { members.append(.init("url", .string(url))) }
-        members.append(.init("headers", encode(response.headers)))
-        if let body = BodyFormat.encode(response.body) { members.append(.init("body", body)) }
-        return .object(members)
+    static func write(_ response: Interaction.Response, to writer: inout JSONByteWriter, level: Int) {
+        var object = writer.beginObject(level: level)
+        writer.member("status", .integer(response.statusCode), in: &object)
+        writer.member("reason", .string(response.reasonPhrase), in: &object)
+        writer.member("httpVersion", .string(response.httpVersion), in: &object)
+        if let url = response.url { writer.member("url", .string(url), in: &object) }
+        writer.key("headers", in: &object)
+        write(response.headers, to: &writer, level: object.childLevel)
+        BodyFormat.write(response.body, as: "body", in: &object, of: &writer)
+        writer.end(object)
     }
 
     static func decodeResponse(_ json: CassetteJSON, path: String, file: String) throws(CassetteError) -> Interaction.Response {
@@ -142,34 +164,46 @@ public enum CassetteCodec {
             headers: try fields.headers("headers"), body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file))
     }
 
-    static func encode(_ failure: Interaction.Failure) -> CassetteJSON {
-        var members: [CassetteJSON.Member] = [.init("code", .integer(failure.code))]
-        if let name = URLErrorNames.name(of: failure.code) { members.append(.init("name", .string(name))) }
-        members.append(.init("message", .string(failure.message)))
-        if let code = failure.transportCode { members.append(.init("transportCode", .integer(code))) }
-        if let message = failure.transportMessage { members.append(.init("transportMessage", .string(message))) }
-        return .object(members)
+    static func write(_ failure: Interaction.Failure, to writer: inout JSONByteWriter, level: Int) {
+        var object = writer.beginObject(level: level)
+        writer.member("code", .integer(failure.code), in: &object)
+        if let name = URLErrorNames.name(of: failure.code) { writer.member("name", .string(name), in: &object) }
+        writer.member("message", .string(failure.message), in: &object)
+        if let code = failure.transportCode { writer.member("transportCode", .integer(code), in: &object) }
+        if let message = failure.transportMessage { writer.member("transportMessage", .string(message), in: &object) }
+        writer.end(object)
     }
 
-    static func encode(_ headers: HTTPHeaders) -> CassetteJSON {
-        .array(headers.map { .array([.string($0.name), .string($0.value)]) })
+    /// Headers as `[name, value]` pairs, in recorded order.
+    static func write(_ headers: HTTPHeaders, to writer: inout JSONByteWriter, level: Int) {
+        var pairs = writer.beginArray(level: level)
+        for field in headers {
+            writer.nextElement(in: &pairs)
+            var pair = writer.beginArray(level: pairs.childLevel)
+            writer.nextElement(in: &pair)
+            writer.writeString(field.name)
+            writer.nextElement(in: &pair)
+            writer.writeString(field.value)
+            writer.end(pair)
+        }
+        writer.end(pairs)
     }
 
-    static func encode(_ metrics: TransferMetrics) -> CassetteJSON {
-        .object([
-            .init("nameLookup", .double(metrics.nameLookup)),
-            .init("connect", .double(metrics.connect)),
-            .init("tlsHandshake", .double(metrics.tlsHandshake)),
-            .init("timeToFirstByte", .double(metrics.timeToFirstByte)),
-            .init("total", .double(metrics.total)),
-            .init("bytesSent", .integer(metrics.bytesSent)),
-            .init("bytesReceived", .integer(metrics.bytesReceived)),
-            .init("connectionReused", .bool(metrics.connectionReused)),
-            .init("httpVersion", .string(metrics.httpVersion)),
-            .init("remoteAddress", .string(metrics.remoteAddress)),
-            .init("remotePort", .integer(metrics.remotePort)),
-            .init("redirectCount", .integer(metrics.redirectCount)),
-        ])
+    static func write(_ metrics: TransferMetrics, to writer: inout JSONByteWriter, level: Int) {
+        var object = writer.beginObject(level: level)
+        writer.member("nameLookup", .double(metrics.nameLookup), in: &object)
+        writer.member("connect", .double(metrics.connect), in: &object)
+        writer.member("tlsHandshake", .double(metrics.tlsHandshake), in: &object)
+        writer.member("timeToFirstByte", .double(metrics.timeToFirstByte), in: &object)
+        writer.member("total", .double(metrics.total), in: &object)
+        writer.member("bytesSent", .integer(metrics.bytesSent), in: &object)
+        writer.member("bytesReceived", .integer(metrics.bytesReceived), in: &object)
+        writer.member("connectionReused", .bool(metrics.connectionReused), in: &object)
+        writer.member("httpVersion", .string(metrics.httpVersion), in: &object)
+        writer.member("remoteAddress", .string(metrics.remoteAddress), in: &object)
+        writer.member("remotePort", .integer(metrics.remotePort), in: &object)
+        writer.member("redirectCount", .integer(metrics.redirectCount), in: &object)
+        writer.end(object)
     }
 
     static func decodeMetrics(_ json: CassetteJSON, path: String, file: String) throws(CassetteError) -> TransferMetrics {

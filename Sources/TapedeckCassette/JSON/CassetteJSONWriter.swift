@@ -50,8 +50,15 @@ struct JSONByteWriter {
     mutating func newline(_ level: Int) {
         guard let indent = style.indent else { return }
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: indent * level))
+        var spaces = indent * level
+        while spaces > 0 {
+            let run = min(spaces, Self.spaces.count)
+            Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<run])) }
+            spaces -= run
+        }
     }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     mutating func write(_ value: CassetteJSON, level: Int) {
         switch value {
@@ -60,42 +67,74 @@ struct JSONByteWriter {
         case .number(let text): output.append(contentsOf: text.utf8)
         case .string(let string): writeString(string)
         case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            if elements.isEmpty {
-                if style.expandsEmptyContainers, style.indent != nil {
-                    output.append(0x0A)
-                    newline(level)
-                }
-                output.append(UInt8(ascii: "]"))
-                return
+            var array = beginArray(level: level)
+            for element in elements {
+                nextElement(in: &array)
+                write(element, level: array.childLevel)
             }
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                write(element, level: level + 1)
-            }
-            newline(level)
-            output.append(UInt8(ascii: "]"))
+            end(array)
         case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            if members.isEmpty {
-                if style.expandsEmptyContainers, style.indent != nil {
-                    output.append(0x0A)
-                    newline(level)
-                }
-                output.append(UInt8(ascii: "}"))
-                return
-            }
-            for (index, member) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                writeString(member.key)
-                output.append(contentsOf: separator)
-                write(member.value, level: level + 1)
-            }
-            newline(level)
-            output.append(UInt8(ascii: "}"))
+            var object = beginObject(level: level)
+            for member in members { self.member(member.key, member.value, in: &object) }
+            end(object)
         }
+    }
+
+    // MARK: - Writing containers piece by piece
+
+    /// An object or array being written one member or element at a time, so that a large structure (a cassette)
+    /// is spelled out without first being built as a ``CassetteJSON`` tree.
+    struct Container {
+        fileprivate let closing: UInt8
+        /// The nesting level of the container itself.
+        let level: Int
+        fileprivate var count = 0
+        /// The level its members and elements are written at.
+        var childLevel: Int { level + 1 }
+    }
+
+    /// Writes `{` and returns the object to add members to; close it with ``end(_:)``.
+    mutating func beginObject(level: Int) -> Container {
+        output.append(UInt8(ascii: "{"))
+        return Container(closing: UInt8(ascii: "}"), level: level)
+    }
+
+    /// Writes `[` and returns the array to add elements to; close it with ``end(_:)``.
+    mutating func beginArray(level: Int) -> Container {
+        output.append(UInt8(ascii: "["))
+        return Container(closing: UInt8(ascii: "]"), level: level)
+    }
+
+    /// Starts the next member of `object`: its key and separator; the caller then writes the value at
+    /// `object.childLevel`.
+    mutating func key(_ name: String, in object: inout Container) {
+        nextElement(in: &object)
+        writeString(name)
+        output.append(contentsOf: separator)
+    }
+
+    /// A whole member whose value is already a ``CassetteJSON``.
+    mutating func member(_ name: String, _ value: CassetteJSON, in object: inout Container) {
+        key(name, in: &object)
+        write(value, level: object.childLevel)
+    }
+
+    /// Starts the next element of `array` (or member of an object): the comma and the line break.
+    mutating func nextElement(in container: inout Container) {
+        if container.count > 0 { output.append(UInt8(ascii: ",")) }
+        container.count += 1
+        newline(container.childLevel)
+    }
+
+    /// Closes a container.
+    mutating func end(_ container: Container) {
+        if container.count > 0 {
+            newline(container.level)
+        } else if style.expandsEmptyContainers, style.indent != nil {
+            output.append(0x0A)
+            newline(container.level)
+        }
+        output.append(container.closing)
     }
 
     mutating func writeString(_ string: String) {

@@ -93,7 +93,11 @@ public enum CassetteFile {
     /// One journal line: `{"seq":N,"interaction":{…}}` and a newline.
     static func journalLine(_ interaction: Interaction, sequence: Int) -> [UInt8] {
         var writer = JSONByteWriter(style: .compact)
-        writer.write(.object([.init("seq", .integer(sequence)), .init("interaction", CassetteCodec.encode(interaction))]), level: 0)
+        var line = writer.beginObject(level: 0)
+        writer.member("seq", .integer(sequence), in: &line)
+        writer.key("interaction", in: &line)
+        CassetteCodec.write(interaction, to: &writer, level: line.childLevel)
+        writer.end(line)
         writer.output.append(0x0A)
         return writer.output
     }
