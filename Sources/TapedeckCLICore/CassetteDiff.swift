@@ -92,7 +92,7 @@ public enum CassetteDiff {
 
     static func bodies(_ a: Data, _ b: Data, path: String) -> [Change] {
         if a == b { return [] }
-        if let x = BodyJSON.parse(a), let y = BodyJSON.parse(b) {
+        if let x = CassetteJSON.parseBody(a), let y = CassetteJSON.parseBody(b) {
             return JSONDiff.differences(x, y).map { difference in
                 Change(path: difference.path == "$" ? path : "\(path).\(difference.path)", old: difference.old, new: difference.new)
             }

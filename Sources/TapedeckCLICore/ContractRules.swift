@@ -65,8 +65,8 @@ public struct ContractRules: Sendable {
         if expectedType != actualType {
             result.append(Violation(rule: "content-type", message: "expected \(expectedType ?? "(none)"), got \(actualType ?? "(none)")"))
         }
-        guard let expectedJSON = BodyJSON.parse(recorded.body) else { return result }
-        guard let actualJSON = BodyJSON.parse(live.body) else {
+        guard let expectedJSON = CassetteJSON.parseBody(recorded.body) else { return result }
+        guard let actualJSON = CassetteJSON.parseBody(live.body) else {
             result.append(Violation(rule: "shape", message: "expected a JSON body, got \(live.body.isEmpty ? "an empty body" : "\(live.body.count) bytes that are not JSON")"))
             return result
         }

@@ -59,18 +59,12 @@ public struct LoadedCassette: Sendable {
 
     /// A body parsed as JSON, when it is JSON.
     public func json(_ body: CassetteBody) -> CassetteJSON? {
-        BodyJSON.parse(bodyData(body))
+        CassetteJSON.parseBody(bodyData(body))
     }
 }
 
 /// JSON detection for bodies.
 public enum BodyJSON {
-    /// `data` as JSON when it starts with `{` or `[` and parses.
-    public static func parse(_ data: Data) -> CassetteJSON? {
-        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        return try? CassetteJSON.parse(data)
-    }
-
     /// A compact one-line rendering of a JSON value (for reports).
     public static func brief(_ value: CassetteJSON?, limit: Int = 60) -> String {
         guard let value else { return "(absent)" }

@@ -94,7 +94,7 @@ public struct SecretScanner: Sendable {
         guard !data.isEmpty, data.count <= 4 << 20, let text = String(validating: data, as: UTF8.self) else { return [] }
         var hits: [Hit] = []
         var exempt: Set<String> = []
-        if let json = BodyJSON.parse(data) {
+        if let json = CassetteJSON.parseBody(data) {
             scanJSON(json, path: "", place: place, hits: &hits, exempt: &exempt)
         } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
                   let items = URLComponents(string: "?" + text)?.queryItems {

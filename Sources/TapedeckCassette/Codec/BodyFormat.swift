@@ -20,11 +20,8 @@ enum BodyFormat {
 
     /// The spelling of `data` in which it round-trips as structured JSON, if any.
     static func jsonStyle(of data: Data) -> (value: CassetteJSON, name: String, style: JSONWritingStyle)? {
-        data.withUnsafeBytes { bytes in
-            guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-                  first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-                  let value = try? CassetteJSON.parse(data)
-            else { return nil }
+        guard let value = CassetteJSON.parseBody(data) else { return nil }
+        return data.withUnsafeBytes { bytes in
             let hasSlash = bytes.contains(UInt8(ascii: "/"))
             let multiline = bytes.contains(0x0A)
             for candidate in styles {
@@ -38,15 +35,6 @@ enum BodyFormat {
             }
             return nil
         }
-    }
-
-    /// The cassette spelling of `body`, or `nil` for an empty body.
-    static func encode(_ body: CassetteBody) -> CassetteJSON? {
-        var writer = JSONByteWriter(style: .compact)
-        var holder = writer.beginObject(level: 0)
-        write(body, as: "body", in: &holder, of: &writer)
-        writer.end(holder)
-        return (try? CassetteJSON.parse(Data(writer.output)))?["body"]
     }
 
     /// Writes `body` as member `key` of `object`, or nothing for an empty body.
@@ -73,7 +61,7 @@ enum BodyFormat {
         writer.end(spelled)
     }
 
-    /// Reads a body written by ``encode(_:)``; `nil` or absent means empty.
+    /// Reads a body written by ``write(_:as:in:of:)``; `nil` or absent means empty.
     static func decode(_ json: CassetteJSON?, at path: String, file: String) throws(CassetteError) -> CassetteBody {
         guard let json, json != .null else { return .empty }
         let fields = FieldReader(json, path: path, file: file)

@@ -17,20 +17,14 @@ enum Timestamp {
         let fraction = Int(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        // Written digit by digit: this runs for every recorded interaction.
+        // Written into one byte buffer: this runs for every recorded interaction.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
-        func append(_ value: Int, width: Int, then separator: Character?) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = max(0, value)
-            if rest >= divisor * 10 { bytes.append(contentsOf: String(rest / (divisor * 10)).utf8); rest %= divisor * 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
-            if let separator { bytes.append(separator.asciiValue!) }
+        func append(_ value: Int, width: Int, then separator: Unicode.Scalar) {
+            let digits = String(value).utf8
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+            bytes.append(contentsOf: digits)
+            bytes.append(UInt8(ascii: separator))
         }
         append(Int(parts.tm_year) + 1900, width: 4, then: "-")
         append(Int(parts.tm_mon) + 1, width: 2, then: "-")

@@ -34,6 +34,17 @@ extension CassetteJSON {
         return try result.get()
     }
 
+    /// A body as JSON when it starts (after whitespace) with `{` or `[` and parses; `nil` for any other body.
+    ///
+    /// ```swift
+    /// CassetteJSON.parseBody(Data(#"{"ok":true}"#.utf8))   // .object([...])
+    /// CassetteJSON.parseBody(Data("plain text".utf8))      // nil
+    /// ```
+    public static func parseBody(_ data: Data) -> CassetteJSON? {
+        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? parse(data)
+    }
+
     /// Parses a JSON document given as text.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> CassetteJSON {
         try parse(Data(text.utf8))

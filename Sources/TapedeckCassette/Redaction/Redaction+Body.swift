@@ -16,7 +16,7 @@ extension Redaction {
     func redactBodyBytes(_ data: Data, contentType: String?) -> Data {
         var result = data
         let pathFilters = hasJSONPathFilters
-        if redactsDefaults || pathFilters, let value = Self.parsedJSON(data) {
+        if redactsDefaults || pathFilters, let value = CassetteJSON.parseBody(data) {
             // Most bodies hold nothing to redact: a walk that allocates nothing decides, and only a body with a
             // secret is rewritten, in its own spelling when the codec knows it (compact otherwise).
             if needsJSONRedaction(value, path: pathFilters ? "" : nil) {
@@ -36,12 +36,6 @@ extension Redaction {
         return result
     }
 
-    /// The JSON value of a body that starts like an object or array and parses, else `nil`.
-    static func parsedJSON(_ data: Data) -> CassetteJSON? {
-        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        return try? CassetteJSON.parse(data)
-    }
-
     private var hasJSONPathFilters: Bool {
         filters.contains { if case .jsonPath = $0.kind { true } else { false } }
     }
@@ -53,11 +47,11 @@ extension Redaction {
         case .object(let members):
             return members.contains { member in
                 if member.value != .null, isSensitiveMember(member.key) { return true }
-                return needsJSONRedaction(member.value, path: path.map { $0.isEmpty ? member.key : "\($0).\(member.key)" })
+                return needsJSONRedaction(member.value, path: Self.child(member.key, of: path))
             }
         case .array(let elements):
             return elements.indices.contains { index in
-                needsJSONRedaction(elements[index], path: path.map { $0.isEmpty ? "\(index)" : "\($0).\(index)" })
+                needsJSONRedaction(elements[index], path: Self.child("\(index)", of: path))
             }
         default:
             return false
@@ -71,7 +65,7 @@ extension Redaction {
         switch value {
         case .object(let members):
             return .object(members.map { member in
-                let childPath = path.map { $0.isEmpty ? member.key : "\($0).\(member.key)" }
+                let childPath = Self.child(member.key, of: path)
                 if let childPath, let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
                 if isSensitiveMember(member.key), member.value != .null {
                     return .init(member.key, .string(Redaction.placeholder))
@@ -80,11 +74,16 @@ extension Redaction {
             })
         case .array(let elements):
             return .array(elements.enumerated().map { index, element in
-                redactJSON(element, path: path.map { $0.isEmpty ? "\(index)" : "\($0).\(index)" })
+                redactJSON(element, path: Self.child("\(index)", of: path))
             })
         default:
             return value
         }
+    }
+
+    /// The dotted path of a member or element (`account.iban`, `items.0`), or `nil` when paths are not tracked.
+    private static func child(_ name: String, of path: String?) -> String? {
+        path.map { $0.isEmpty ? name : "\($0).\(name)" }
     }
 
     private func jsonPathReplacement(_ path: String) -> String? {

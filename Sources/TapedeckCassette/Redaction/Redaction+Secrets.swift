@@ -29,8 +29,7 @@ extension Redaction {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
         }
         if let data = request.body.inlineData, !data.isEmpty {
-            if let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-               let json = try? CassetteJSON.parse(data) {
+            if let json = CassetteJSON.parseBody(data) {
                 collectJSONSecrets(json, add: add)
             } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
                 for pair in FormCoding.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
