@@ -58,18 +58,29 @@ public struct SecretScanner: Sendable {
         var hits: [Hit] = []
         var exempt: Set<String> = []
         if let items = URLComponents(string: url)?.queryItems {
-            for item in items {
-                guard let value = item.value, redaction.isSensitiveParameter(item.name) else { continue }
-                exempt.insert(value)
-                if !Self.isPlaceholder(value) {
-                    hits.append(Hit(rule: .secret, place: "\(place) query \(item.name)", message: "query parameter \(item.name) is not redacted: \(Self.masked(value))"))
-                }
+            scanPairs(items, label: "query", noun: "query parameter", place: place, hits: &hits, exempt: &exempt)
+        }
+        scanEntropy(url, place: place, exempt: exempt, hits: &hits)
+        return hits
+    }
+
+    /// Sensitive `name=value` pairs (a query or a form body) whose values are not placeholders; their values are
+    /// exempt from the entropy scan, which would report them a second time.
+    private func scanPairs(_ items: [URLQueryItem], label: String, noun: String, place: String,
+                           hits: inout [Hit], exempt: inout Set<String>) {
+        for item in items {
+            guard let value = item.value, redaction.isSensitiveParameter(item.name) else { continue }
+            exempt.insert(value)
+            if !Self.isPlaceholder(value) {
+                hits.append(Hit(rule: .secret, place: "\(place) \(label) \(item.name)", message: "\(noun) \(item.name) is not redacted: \(Self.masked(value))"))
             }
         }
-        for token in Entropy.suspiciousTokens(in: url) where !exempt.contains(token) {
+    }
+
+    private func scanEntropy(_ text: String, place: String, exempt: Set<String>, hits: inout [Hit]) {
+        for token in Entropy.suspiciousTokens(in: text) where !exempt.contains(token) {
             hits.append(Hit(rule: .entropy, place: place, message: "high-entropy token \(Self.masked(token))"))
         }
-        return hits
     }
 
     func scanHeaders(_ headers: HTTPHeaders, place: String) -> [Hit] {
@@ -98,17 +109,9 @@ public struct SecretScanner: Sendable {
             scanJSON(json, path: "", place: place, hits: &hits, exempt: &exempt)
         } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
                   let items = URLComponents(string: "?" + text)?.queryItems {
-            for item in items {
-                guard let value = item.value, redaction.isSensitiveParameter(item.name) else { continue }
-                exempt.insert(value)
-                if !Self.isPlaceholder(value) {
-                    hits.append(Hit(rule: .secret, place: "\(place) field \(item.name)", message: "form field \(item.name) is not redacted: \(Self.masked(value))"))
-                }
-            }
+            scanPairs(items, label: "field", noun: "form field", place: place, hits: &hits, exempt: &exempt)
         }
-        for token in Entropy.suspiciousTokens(in: text) where !exempt.contains(token) {
-            hits.append(Hit(rule: .entropy, place: place, message: "high-entropy token \(Self.masked(token))"))
-        }
+        scanEntropy(text, place: place, exempt: exempt, hits: &hits)
         return hits
     }
 
