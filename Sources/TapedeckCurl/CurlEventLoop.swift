@@ -10,6 +10,8 @@ final class CurlEventLoop: Sendable {
         case start(id: UInt64, request: HTTPRequest, continuation: TransferSink)
         case cancel(id: UInt64)
         case resumeBody(id: UInt64)
+        /// A job of a task that prefers this loop as its executor (see ``CurlTransport/executor``).
+        case run(UnownedJob)
         case shutdown
     }
 
@@ -44,6 +46,8 @@ final class CurlEventLoop: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let stopped = Mutex(false)
     private let exited = DispatchSemaphore(value: 0)
+    /// The loop thread's `pthread_self()`, 0 until it runs.
+    private let loopThread = Atomic<UInt>(0)
 
     init(configuration: CurlTransport.Configuration) {
         CurlGlobal.initialize()
@@ -58,8 +62,10 @@ final class CurlEventLoop: Sendable {
         let mailbox = self.mailbox
         let multi = self.multi
         let exited = self.exited
-        let thread = Thread {
-            var loop = LoopState(multi: multi.pointer, configuration: configuration)
+        // The thread holds the loop strongly until it exits, so the executor it runs jobs for stays valid.
+        let thread = Thread { [self] in
+            self.loopThread.store(Self.currentThreadID(), ordering: .releasing)
+            var loop = LoopState(multi: multi.pointer, configuration: configuration, executor: asUnownedTaskExecutor())
             loop.run(mailbox: mailbox) { id in
                 // A stream body pump has bytes for a paused transfer.
                 mailbox.post(.resumeBody(id: id))
@@ -75,8 +81,9 @@ final class CurlEventLoop: Sendable {
     /// A fresh transfer identifier.
     func makeID() -> UInt64 { nextID.add(1, ordering: .relaxed).oldValue }
 
-    /// Queues a command and wakes the loop.
-    func send(_ command: Command) {
+    /// Queues a command and wakes the loop. Returns `false` when the loop has stopped and refused it.
+    @discardableResult
+    func send(_ command: Command) -> Bool {
         let accepted = stopped.withLock { stopped -> Bool in
             guard !stopped else { return false }
             mailbox.post(command)
@@ -84,18 +91,35 @@ final class CurlEventLoop: Sendable {
             return true
         }
         if accepted {
-            curl_multi_wakeup(multi.pointer)
+            // The loop takes its mailbox before it sleeps, so a command posted by code running on the loop thread
+            // (a job of a task that prefers this executor) needs no wake-up.
+            if !isLoopThread { curl_multi_wakeup(multi.pointer) }
         } else if case .start(_, let request, let continuation) = command {
             continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "the transport was shut down"))
         }
+        return accepted
     }
 
-    /// Stops the loop: running transfers fail with `URLError.cancelled`; waits for the thread to exit.
+    /// Whether the caller is the loop thread.
+    var isLoopThread: Bool {
+        loopThread.load(ordering: .acquiring) == Self.currentThreadID()
+    }
+
+    private static func currentThreadID() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        pthread_self()
+        #endif
+    }
+
+    /// Stops the loop: running transfers fail with `URLError.cancelled`; waits for the thread to exit, unless the
+    /// caller is that thread (a job running on the loop), which exits once the job returns.
     func shutdown() {
         let first = stopped.withLock { !$0 }
         guard first else { return }
         send(.shutdown)
-        exited.wait()
+        if !isLoopThread { exited.wait() }
     }
 }
 
@@ -103,6 +127,8 @@ final class CurlEventLoop: Sendable {
 private struct LoopState {
     let multi: UnsafeMutableRawPointer
     let configuration: CurlTransport.Configuration
+    /// The loop as a task executor, for the jobs it runs.
+    let executor: UnownedTaskExecutor
     var transfers: [UInt64: CurlTransfer] = [:]
     /// Peer chains by endpoint, for responses on reused connections (libcurl reports certificates per handshake).
     var certificateCache: [String: [Data]] = [:]
@@ -110,25 +136,33 @@ private struct LoopState {
     /// never started, so the set stays tiny).
     var cancelledBeforeStart: Set<UInt64> = []
 
-    init(multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration) {
+    init(multi: UnsafeMutableRawPointer, configuration: CurlTransport.Configuration, executor: UnownedTaskExecutor) {
         self.multi = multi
         self.configuration = configuration
+        self.executor = executor
     }
 
     mutating func run(mailbox: CurlEventLoop.Mailbox, wake: @escaping @Sendable (UInt64) -> Void) {
         while true {
-            let commands = mailbox.takeAll()
-            for command in commands {
-                guard handle(command, wake: wake) else {
-                    cancelAll()
-                    return
+            // Jobs run here post commands (and further jobs) without waking the loop: take those too, a bounded
+            // number of rounds, so a task that keeps yielding on this executor cannot starve the transfers.
+            for _ in 0..<Self.mailboxRounds {
+                let commands = mailbox.takeAll()
+                if commands.isEmpty { break }
+                for command in commands {
+                    guard handle(command, wake: wake) else {
+                        cancelAll()
+                        return
+                    }
                 }
             }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
+            // Completions resume their callers; a caller that prefers this executor is queued here, unannounced.
             let finished = collectFinished()
             let now = MonotonicClock.nanoseconds()
             stopIdleTransfers(at: now)
+            if !mailbox.isEmpty { continue }
             if finished, Self.awaitNextCommand(in: mailbox, from: now) { continue }
             curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(at: now), nil)
         }
@@ -151,6 +185,8 @@ private struct LoopState {
             }
         case .resumeBody(let id):
             transfers[id]?.resumeBody()
+        case .run(let job):
+            job.runSynchronously(on: executor)
         case .shutdown:
             return false
         }
@@ -185,6 +221,9 @@ private struct LoopState {
             continuation.finish(throwing: URLError(.unknown, failingURL: request.url, reason: "\(error)"))
         }
     }
+
+    /// Most mailbox passes per loop turn before libcurl gets to move bytes again.
+    static let mailboxRounds = 8
 
     /// How long the loop keeps checking for a new command after a transfer finished, before it sleeps in
     /// `curl_multi_poll`. A client that sends its next request as soon as the last one completes (the common

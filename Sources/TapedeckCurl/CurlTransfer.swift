@@ -201,11 +201,13 @@ final class CurlTransfer {
 
     fileprivate func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         touch()
-        let line = String(decoding: bytes, as: UTF8.self)
-        guard case .final(let status, let reason, let version, let headers)? = headParser.consume(line: line[...]) else {
+        guard case .final(let status, let reason, let version, let headers)? = headParser.consume(line: bytes) else {
             return true
         }
-        let effectiveURL = easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? request.url
+        // Only a followed redirect changes the URL; otherwise the request's own is the answer (no parse).
+        let effectiveURL = easy.long(CURLINFO_REDIRECT_COUNT) == 0
+            ? request.url
+            : easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? request.url
         emitHead(HTTPResponseHead(statusCode: status, reasonPhrase: reason, version: version, headers: headers, url: effectiveURL))
         return true
     }

@@ -1,8 +1,8 @@
-import Foundation
 import TapedeckCore
 
 /// Assembles the final response head from the header lines libcurl hands over one at a time, skipping
-/// informational (1xx) responses and redirects that will be followed. Pure logic, no I/O.
+/// informational (1xx) responses and redirects that will be followed. Pure logic, no I/O; it works on the raw
+/// bytes and makes a `String` only for each name and value it keeps.
 struct ResponseHeadParser {
     /// What a completed header block means.
     enum BlockOutcome: Equatable {
@@ -25,9 +25,9 @@ struct ResponseHeadParser {
     static let followedRedirectCodes: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Feeds one raw header line (with or without its CRLF). Returns the outcome when the line ends a block.
-    mutating func consume(line raw: Substring) -> BlockOutcome? {
-        var line = raw
-        while let last = line.last, last.isNewline { line.removeLast() }
+    mutating func consume(line raw: UnsafeRawBufferPointer) -> BlockOutcome? {
+        var line = raw[...]
+        while let last = line.last, last == .lineFeed || last == .carriageReturn { line = line.dropLast() }
 
         if line.isEmpty {
             guard statusCode != 0 else { return nil }
@@ -35,31 +35,72 @@ struct ResponseHeadParser {
                 || (followsRedirects && Self.followedRedirectCodes.contains(statusCode) && headers.contains("Location"))
             return skip ? .skipped : .final(statusCode: statusCode, reasonPhrase: reasonPhrase, version: version, headers: headers)
         }
-        if line.hasPrefix("HTTP/") {
+        if line.starts(with: "HTTP/".utf8) {
             startResponse(statusLine: line)
             return nil
         }
-        if let first = line.first, first == " " || first == "\t", let lastIndex = headers.indices.last {
+        if let first = line.first, Self.isSpace(first), let lastIndex = headers.indices.last {
             // An obsolete folded continuation of the previous header.
-            var field = headers[lastIndex]
-            field.value += " " + line.trimmingCharacters(in: .whitespaces)
             var fields = Array(headers)
-            fields[lastIndex] = field
+            fields[lastIndex].value += " " + Self.string(Self.trimmed(line))
             headers = HTTPHeaders(fields)
             return nil
         }
-        guard let colon = line.firstIndex(of: ":") else { return nil }
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: .colon) else { return nil }
+        let name = Self.string(line[..<colon])
+        let value = Self.string(Self.trimmed(line[(colon + 1)...]))
         headers.add(name: name, value: value)
         return nil
     }
 
-    private mutating func startResponse(statusLine: Substring) {
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        version = parts.first.map(String.init) ?? ""
-        statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        reasonPhrase = parts.count > 2 ? parts[2].trimmingCharacters(in: .whitespaces) : ""
+    /// Feeds one header line given as text (tests and callers that already hold a string).
+    mutating func consume(line: Substring) -> BlockOutcome? {
+        var text = String(line)
+        return text.withUTF8 { consume(line: UnsafeRawBufferPointer($0)) }
+    }
+
+    private typealias Bytes = Slice<UnsafeRawBufferPointer>
+
+    /// `HTTP/1.1 200 OK`: version, code, and the rest (trimmed) as the reason; HTTP/2 lines have no reason.
+    private mutating func startResponse(statusLine line: Bytes) {
+        let versionEnd = line.firstIndex(where: Self.isSpace) ?? line.endIndex
+        version = Self.string(line[..<versionEnd])
+        var rest = Self.trimmed(line[versionEnd...])
+        let codeEnd = rest.firstIndex(where: Self.isSpace) ?? rest.endIndex
+        statusCode = Self.decimal(rest[..<codeEnd]) ?? 0
+        rest = Self.trimmed(rest[codeEnd...])
+        reasonPhrase = Self.string(rest)
         headers = HTTPHeaders()
     }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == .space || byte == .tab }
+
+    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
+        let last = bytes.lastIndex(where: { !isSpace($0) })!
+        return bytes[first...last]
+    }
+
+    private static func decimal(_ bytes: Bytes) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func string(_ bytes: Bytes) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+}
+
+private extension UInt8 {
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
 }

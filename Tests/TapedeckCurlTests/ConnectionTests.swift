@@ -23,17 +23,7 @@ extension Loopback {
 
         @Test func twoHundredConcurrentRequestsAllComplete() async throws {
             try await withStubServer { server in
-                server.route(.get, "/item", handler: { request in .text(request.query ?? "") })
-                let transport = CurlTransport()
-                let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-                    for index in 0..<200 {
-                        group.addTask {
-                            let response = try await transport.send(HTTPRequest(url: server.url("/item?\(index)")))
-                            return (index, String(decoding: response.data ?? Data(), as: UTF8.self))
-                        }
-                    }
-                    return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
-                }
+                let bodies = try await fetchItemsConcurrently(200, from: server, over: CurlTransport())
                 #expect(bodies.count == 200)
                 #expect(bodies.allSatisfy { $0.value == String($0.key) })
             }

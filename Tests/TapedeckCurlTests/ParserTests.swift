@@ -30,6 +30,25 @@ import TapedeckCore
             == .final(statusCode: 204, reasonPhrase: "", version: "HTTP/2", headers: ["x": "y"]))
     }
 
+    @Test func reasonsKeepInnerSpacesAndFoldedLinesJoinThePreviousValue() {
+        #expect(feed(["HTTP/1.1  404\tNot  Found ", "X-Long: first", " \tsecond ", "Empty:", ""]).first
+            == .final(statusCode: 404, reasonPhrase: "Not  Found", version: "HTTP/1.1",
+                      headers: ["X-Long": "first second", "Empty": ""]))
+    }
+
+    @Test func aStatusLineWithoutADecimalCodeIsCodeZero() {
+        var parser = ResponseHeadParser(followsRedirects: true)
+        #expect(parser.consume(line: "HTTP/1.1 2x0 Odd\r\n") == nil)
+        #expect(parser.statusCode == 0)
+        // With no status the block never completes.
+        #expect(parser.consume(line: "\r\n") == nil)
+    }
+
+    @Test func nonASCIIValuesAreDecodedAsUTF8() {
+        #expect(feed(["HTTP/1.1 200 OK", "X-Name: Zoë", ""]).first
+            == .final(statusCode: 200, reasonPhrase: "OK", version: "HTTP/1.1", headers: ["X-Name": "Zoë"]))
+    }
+
     @Test func valuesAreTrimmedAndColonsInValuesKept() {
         #expect(feed(["HTTP/1.1 200 OK", "Location:   http://h:1/p  ", ""]).first
             == .final(statusCode: 200, reasonPhrase: "OK", version: "HTTP/1.1", headers: ["Location": "http://h:1/p"]))
@@ -53,5 +72,26 @@ import TapedeckCore
         #expect(CurlTransfer.headerLines(for: request) == ["A: 1", "Empty;", "Expect:", "Content-Type:"])
         let typed = HTTPRequest(url: URL(string: "http://127.0.0.1/")!, headers: ["Content-Type": "text/plain", "Expect": "100-continue"])
         #expect(CurlTransfer.headerLines(for: typed) == ["Content-Type: text/plain", "Expect: 100-continue"])
+    }
+}
+
+@Suite struct ExpectedContentLengthTests {
+    private func length(_ value: String) -> Int64? {
+        HTTPResponseHead(statusCode: 200, headers: ["Content-Length": value], url: URL(string: "http://127.0.0.1/")!)
+            .expectedContentLength
+    }
+
+    @Test func digitsWithOptionalWhitespaceAreALength() {
+        #expect(length("1024") == 1024)
+        #expect(length(" \t42 ") == 42)
+        #expect(length("0") == 0)
+        #expect(length("123456789012345678") == 123_456_789_012_345_678)
+    }
+
+    @Test func anythingElseIsNoLength() {
+        for value in ["", " ", "-1", "+5", "4 2", "12a", "0x10", "1234567890123456789"] {
+            #expect(length(value) == nil, "\(value)")
+        }
+        #expect(HTTPResponseHead(statusCode: 200, url: URL(string: "http://127.0.0.1/")!).expectedContentLength == nil)
     }
 }

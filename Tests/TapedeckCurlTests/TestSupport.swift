@@ -38,6 +38,20 @@ func withStubServer<T>(
     return try await body(server)
 }
 
+/// Sends `count` GETs of `/item?N` at once (routed to echo their query) and returns each body by `N`.
+func fetchItemsConcurrently(_ count: Int, from server: StubServer, over transport: some HTTPTransport) async throws -> [Int: String] {
+    server.route(.get, "/item", handler: { request in .text(request.query ?? "") })
+    return try await withThrowingTaskGroup(of: (Int, String).self) { group in
+        for index in 0..<count {
+            group.addTask {
+                let response = try await transport.send(HTTPRequest(url: server.url("/item?\(index)")))
+                return (index, String(decoding: response.data ?? Data(), as: UTF8.self))
+            }
+        }
+        return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+    }
+}
+
 /// The process's resident memory, from /proc.
 enum ProcessMemory {
     /// Current resident set size in bytes.

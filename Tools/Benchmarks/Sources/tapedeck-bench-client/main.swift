@@ -7,7 +7,10 @@ import TapedeckCurl
 // (no stub server, no swift-crypto), so the process the scripts time and measure is what a client application is.
 //
 //   tapedeck-bench-client download URL FILE            one GET with responseBody .file(FILE)
-//   tapedeck-bench-client gets URL COUNT                COUNT sequential GETs on one CurlTransport
+//   tapedeck-bench-client gets URL COUNT                COUNT sequential GETs on one CurlTransport, from a task that
+//                                                       prefers the transport's executor (the documented way to run
+//                                                       sequential requests: no thread hop per request)
+//   tapedeck-bench-client gets-pool URL COUNT           the same from the global concurrent executor (the default)
 //   tapedeck-bench-client session-download URL FILE    a SessionManager download task moved to FILE
 //   tapedeck-bench-client session-upload URL FILE      a SessionManager upload task streaming FILE (PUT)
 //   tapedeck-bench-client session-multipart URL FILE   an HTTPSessionManager multipart POST of FILE
@@ -33,8 +36,7 @@ func download(url: URL, to file: URL) async throws {
     print("bytes=\(bytes) seconds=\(elapsed) mib_per_s=\(Double(bytes) / 1_048_576 / elapsed)")
 }
 
-func gets(url: URL, count: Int) async throws {
-    let transport = CurlTransport()
+func gets(url: URL, count: Int, transport: CurlTransport) async throws {
     let request = HTTPRequest(url: url)
     var reused = 0
     let start = ContinuousClock.now
@@ -106,11 +108,18 @@ switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     try await download(url: url, to: URL(fileURLWithPath: arguments[3]))
-case "gets" where arguments.count == 4:
+case "gets" where arguments.count == 4, "gets-pool" where arguments.count == 4:
     guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
-        fail("usage: gets URL COUNT")
+        fail("usage: \(arguments[1]) URL COUNT")
     }
-    try await gets(url: url, count: count)
+    let transport = CurlTransport()
+    if arguments[1] == "gets" {
+        try await withTaskExecutorPreference(transport.executor) {
+            try await gets(url: url, count: count, transport: transport)
+        }
+    } else {
+        try await gets(url: url, count: count, transport: transport)
+    }
 case "session-download" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     await sessionDownload(url: url, to: URL(fileURLWithPath: arguments[3]))
@@ -121,6 +130,6 @@ case "session-multipart" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     try await sessionMultipart(url: url, from: URL(fileURLWithPath: arguments[3]))
 default:
-    fail("usage: tapedeck-bench-client download URL FILE | gets URL COUNT | session-download URL FILE"
+    fail("usage: tapedeck-bench-client download URL FILE | gets URL COUNT | gets-pool URL COUNT | session-download URL FILE"
         + " | session-upload URL FILE | session-multipart URL FILE")
 }
