@@ -98,6 +98,20 @@ import Testing
         }
     }
 
+    @Test func journalLinesCopyCompactBodiesAndSpellEverythingAsTheTreeWriterDoes() throws {
+        let bodies = [#"{"sku":"A-1","n":[1,2.50,null]}"#, #"{ "spaced": true }"#, #"{"s":"caf\u00e9 \/"}"#, "plain text", "[]"]
+        for (index, body) in bodies.enumerated() {
+            var recorded = interaction("POST", "http://127.0.0.1:1/orders", body: body, responseBody: #"{"ok":true}"#)
+            recorded.request.body = CassetteBody(Data(body.utf8), contentEncoding: index == 0 ? "gzip" : nil)
+            let line = CassetteFile.journalLine(recorded, sequence: index)
+            #expect(line.last == 0x0A)
+            let tree = try CassetteJSON.parse(Data(line.dropLast()))
+            #expect(Array(CassetteJSON.serialize(tree)) == Array(line.dropLast()), "\(body)")
+            let read = try #require(try CassetteFile.journaledInteractions(Data(line), after: index, file: "j"))
+            #expect(read == [recorded])
+        }
+    }
+
     @Test func timestampsRoundTrip() {
         for seconds in [0.0, 1_700_000_000.5, 1_999_999_999.999, 951_782_400.001] {
             let date = Date(timeIntervalSince1970: seconds)

@@ -45,6 +45,17 @@ enum BodyFormat {
             members = [.init("encoding", "file"), .init("file", .string(path)), .init("byteCount", .integer(byteCount))]
         case .inline(let data):
             if data.isEmpty && body.contentEncoding == nil { return }
+            if writer.writesPlainCompact, CompactJSONScanner.isPlainCompact(data) {
+                // Parsing this body and writing it back compactly is the identity: copy it (a journal line).
+                writer.key(key, in: &object)
+                var spelled = writer.beginObject(level: object.childLevel)
+                writer.member("encoding", "json", in: &spelled)
+                writer.key("json", in: &spelled)
+                writer.output.append(contentsOf: data)
+                if let coding = body.contentEncoding { writer.member("contentEncoding", .string(coding), in: &spelled) }
+                writer.end(spelled)
+                return
+            }
             if let json = jsonStyle(of: data) {
                 members = [.init("encoding", "json"), .init("json", json.value)]
                 if json.name != "compact" { members.append(.init("format", .string(json.name))) }

@@ -41,7 +41,10 @@ public enum CassetteJSON: Hashable, Sendable {
     }
 
     /// A number from an integer.
-    public static func integer<I: BinaryInteger>(_ value: I) -> CassetteJSON { .number(String(value)) }
+    public static func integer<I: BinaryInteger>(_ value: I) -> CassetteJSON {
+        // `Int64.description` is the specialised fast path; the generic `String(_:)` goes through `String(_:radix:)`.
+        .number(Int64(exactly: value)?.description ?? String(value))
+    }
 
     /// A number from a double, in Swift's shortest round-tripping spelling.
     public static func double(_ value: Double) -> CassetteJSON {

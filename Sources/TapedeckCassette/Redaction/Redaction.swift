@@ -89,6 +89,11 @@ public struct Redaction: Sendable {
         redactsDefaults && sensitiveMembers.matches(name)
     }
 
+    /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes.
+    func isSensitiveMember(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
+        redactsDefaults && sensitiveMembers.matches(ascii: name)
+    }
+
     /// Redacts a request: the same steps whether it is being recorded or matched live.
     public func redact(_ request: inout Interaction.Request) {
         // Secrets are looked for only to scrub copies of them from the body.

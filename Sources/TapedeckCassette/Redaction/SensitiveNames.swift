@@ -32,6 +32,11 @@ final class SensitiveNames: Sendable {
         return lowered.withUTF8 { matches($0) }
     }
 
+    /// Whether `name`, which must be ASCII, is one of the names or contains one of the fragments, ignoring case.
+    func matches(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
+        matches(name)
+    }
+
     private func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         if name.count < namesByLength.count {
             for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return true }

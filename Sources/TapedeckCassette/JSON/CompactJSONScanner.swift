@@ -1,0 +1,159 @@
+/// Recognises a JSON body spelled exactly as the compact writer spells it, without building a tree.
+///
+/// Recording looks at every JSON body twice: redaction asks whether a member name is secret, and the codec asks
+/// whether writing the parsed value back reproduces the bytes. For the common body (an object or array with no
+/// whitespace, whose strings are printable ASCII without escapes) both answers come from one pass over the bytes
+/// that allocates nothing: parsing then writing compactly is the identity, so the codec copies the bytes, and the
+/// member names are checked in place. Anything else (whitespace, an escape, non-ASCII text, deep nesting) is
+/// ``Outcome/notPlainCompact``, and the caller takes the general path, which handles every spelling.
+enum CompactJSONScanner {
+    /// What one scan found.
+    enum Outcome: Equatable {
+        /// Not plain compact JSON (or not JSON at all): use the general path.
+        case notPlainCompact
+        /// Plain compact JSON, and no member name satisfied the predicate.
+        case plainCompact
+        /// A member name satisfied the predicate. The scan stopped there, so the rest is unchecked: use the general
+        /// path.
+        case marked
+    }
+
+    /// Deeper bodies take the general path. Well under the parser's limit, so a body copied into a cassette, where
+    /// it sits a few levels down, still parses when the cassette is read.
+    static let maximumDepth = 128
+
+    /// Scans `bytes`, asking `isMarked` about each object member's name (printable ASCII, unescaped).
+    ///
+    /// ```swift
+    /// CompactJSONScanner.scan(Array(#"{"a":[1,true]}"#.utf8)) { _ in false }   // .plainCompact
+    /// CompactJSONScanner.scan(Array(#"{ "a": 1 }"#.utf8)) { _ in false }       // .notPlainCompact
+    /// ```
+    static func scan(_ bytes: some Collection<UInt8>, marking isMarked: (UnsafeBufferPointer<UInt8>) -> Bool) -> Outcome {
+        // The scanner keeps the predicate only for the length of this call.
+        withoutActuallyEscaping(isMarked) { isMarked in
+            let outcome = bytes.withContiguousStorageIfAvailable { buffer in
+                var scanner = Scanner(bytes: buffer, isMarked: isMarked)
+                return scanner.document()
+            }
+            if let outcome { return outcome }
+            return Array(bytes).withUnsafeBufferPointer { buffer in
+                var scanner = Scanner(bytes: buffer, isMarked: isMarked)
+                return scanner.document()
+            }
+        }
+    }
+
+    /// Whether `bytes` is plain compact JSON.
+    static func isPlainCompact(_ bytes: some Collection<UInt8>) -> Bool {
+        scan(bytes) { _ in false } == .plainCompact
+    }
+
+    /// A recursive-descent recogniser: each step returns `false` when the text is not plain compact JSON.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let isMarked: (UnsafeBufferPointer<UInt8>) -> Bool
+        var position = 0
+        var marked = false
+
+        init(bytes: UnsafeBufferPointer<UInt8>, isMarked: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) {
+            self.bytes = bytes
+            self.isMarked = isMarked
+        }
+
+        mutating func document() -> Outcome {
+            guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return .notPlainCompact }
+            guard value(depth: 0) else { return marked ? .marked : .notPlainCompact }
+            return position == bytes.count ? .plainCompact : .notPlainCompact
+        }
+
+        private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard current == byte else { return false }
+            position += 1
+            return true
+        }
+
+        private mutating func value(depth: Int) -> Bool {
+            guard depth < CompactJSONScanner.maximumDepth, let byte = current else { return false }
+            switch byte {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return array(depth: depth)
+            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+            default: return false
+            }
+        }
+
+        /// Members until `}`; stops (returning `false` with `marked` set) at the first marked name.
+        private mutating func object(depth: Int) -> Bool {
+            position += 1
+            if take(UInt8(ascii: "}")) { return true }
+            repeat {
+                guard let name = string(), take(UInt8(ascii: ":")) else { return false }
+                if isMarked(name) {
+                    marked = true
+                    return false
+                }
+                guard value(depth: depth + 1) else { return false }
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "}"))
+        }
+
+        private mutating func array(depth: Int) -> Bool {
+            position += 1
+            if take(UInt8(ascii: "]")) { return true }
+            repeat {
+                guard value(depth: depth + 1) else { return false }
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "]"))
+        }
+
+        /// A string of printable ASCII with no escapes; returns its contents.
+        private mutating func string() -> UnsafeBufferPointer<UInt8>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = position
+            while let byte = current {
+                if byte == UInt8(ascii: "\"") {
+                    position += 1
+                    return UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        private mutating func literal(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard bytes.count - position >= count else { return false }
+            for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] { return false }
+            position += count
+            return true
+        }
+
+        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, the grammar the parser accepts (numbers keep their
+        /// spelling, so any valid one is written back unchanged).
+        private mutating func number() -> Bool {
+            _ = take(UInt8(ascii: "-"))
+            let integerStart = position
+            let integerDigits = digits()
+            guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
+            if take(UInt8(ascii: ".")), digits() == 0 { return false }
+            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+                if digits() == 0 { return false }
+            }
+            return true
+        }
+
+        private mutating func digits() -> Int {
+            let start = position
+            while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { position += 1 }
+            return position - start
+        }
+    }
+}
