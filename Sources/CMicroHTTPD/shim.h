@@ -6,6 +6,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <microhttpd.h>
 
 /// Starts a daemon whose options are all given as an `MHD_OPTION_END`-terminated array.
@@ -42,6 +43,19 @@ static inline struct MHD_OptionItem tdk_mhd_option_uri_log(tdk_mhd_uri_log_callb
 static inline struct MHD_OptionItem tdk_mhd_option_end(void) {
     struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
     return item;
+}
+
+/// `accept4` with `SOCK_CLOEXEC` (a GNU extension Swift's Glibc module does not expose), so an accepted socket
+/// never leaks into a child process.
+static inline int tdk_accept_cloexec(int socket, struct sockaddr *address, socklen_t *length) {
+    extern int accept4(int, struct sockaddr *, socklen_t *, int);
+    return accept4(socket, address, length, SOCK_CLOEXEC);
+}
+
+/// Names the calling thread (at most 15 bytes show), as `top -H` and `/proc/self/task/*/comm` see it.
+static inline void tdk_name_current_thread(const char *name) {
+    extern int pthread_setname_np(pthread_t, const char *);
+    pthread_setname_np(pthread_self(), name);
 }
 
 /// The port the daemon is bound to (useful after binding port 0).

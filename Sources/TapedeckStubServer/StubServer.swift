@@ -21,7 +21,7 @@ public final class StubServer: Sendable {
         public var host: String
         /// The port, or `0` for any free port (the default). The bound port is ``StubServer/port``.
         public var port: UInt16
-        /// Daemon threads, each running its own epoll loop. Default 2.
+        /// Daemon threads, each running its own epoll loop. Connections are spread over them in turn. Default 2.
         public var threadCount: Int
         /// Requests kept in the journal before the oldest are dropped.
         public var journalCapacity: Int
@@ -82,12 +82,14 @@ public final class StubServer: Sendable {
         }
     }
 
-    private struct Daemon: @unchecked Sendable {
-        let pointer: OpaquePointer
+    /// The running daemons (one libmicrohttpd daemon per thread) and the acceptor that feeds them.
+    private struct Daemons: @unchecked Sendable {
+        let pointers: [OpaquePointer]
+        let acceptor: ConnectionAcceptor
     }
 
     let core: StubServerCore
-    private let daemon = Mutex<Daemon?>(nil)
+    private let daemon = Mutex<Daemons?>(nil)
     /// The port the server listens on.
     public let port: UInt16
     /// The address the server listens on.
@@ -98,8 +100,8 @@ public final class StubServer: Sendable {
         let core = StubServerCore(configuration: configuration)
         self.core = core
         self.host = configuration.host
-        let started = try Self.startDaemon(configuration: configuration, core: core)
-        self.port = tdk_mhd_bound_port(started.pointer)
+        let started = try Self.startDaemons(configuration: configuration, core: core)
+        self.port = started.acceptor.port
         daemon.withLock { $0 = started }
     }
 
@@ -127,12 +129,13 @@ public final class StubServer: Sendable {
 
     /// Stops listening, closes every connection and joins the daemon's threads. Safe to call more than once.
     public func stop() {
-        guard let running = daemon.withLock({ current -> Daemon? in
+        guard let running = daemon.withLock({ current -> Daemons? in
             defer { current = nil }
             return current
         }) else { return }
         core.beginStopping()
-        MHD_stop_daemon(running.pointer)
+        running.acceptor.stop()
+        running.pointers.forEach { MHD_stop_daemon($0) }
         core.fallback.finishAtStop()
         Unmanaged.passUnretained(core).release()
     }
@@ -142,38 +145,56 @@ public final class StubServer: Sendable {
 
     // MARK: - Starting libmicrohttpd
 
-    private static func startDaemon(configuration: Configuration, core: StubServerCore) throws -> Daemon {
+    /// Binds the listening socket, starts `threadCount` single-threaded daemons that do not listen themselves,
+    /// and has the acceptor hand them connections in turn. (One daemon with a thread pool would let whichever
+    /// worker wakes first accept a burst of up to ten connections, and place added ones by socket number, which an
+    /// in-process client's own sockets skew: either way, connections opened together can pile onto one thread.)
+    private static func startDaemons(configuration: Configuration, core: StubServerCore) throws -> Daemons {
+        let acceptor: ConnectionAcceptor
+        do {
+            acceptor = try withSocketAddress(configuration.host, port: configuration.port) { address, isIPv6 in
+                try ConnectionAcceptor(address: address, isIPv6: isIPv6, backlog: 1024)
+            }
+        } catch let error as ConnectionAcceptor.SetupError {
+            throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: error.reason)
+        }
+        // One reference for all the daemons, released by stop() after the last one has stopped.
         let context = Unmanaged.passRetained(core).toOpaque()
+        var pointers: [OpaquePointer] = []
+        for _ in 0..<max(1, configuration.threadCount) {
+            guard let pointer = startDaemon(configuration: configuration, core: core, context: context) else {
+                let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
+                pointers.forEach { MHD_stop_daemon($0) }
+                Unmanaged<StubServerCore>.fromOpaque(context).release()
+                throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: reason)
+            }
+            pointers.append(pointer)
+        }
+        acceptor.start(handingTo: pointers)
+        return Daemons(pointers: pointers, acceptor: acceptor)
+    }
+
+    /// One daemon with its own epoll thread, fed connections by the acceptor (`MHD_add_connection`).
+    private static func startDaemon(configuration: Configuration, core: StubServerCore, context: UnsafeMutableRawPointer) -> OpaquePointer? {
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        let started: OpaquePointer? = try withSocketAddress(configuration.host, port: configuration.port) { address, isIPv6 in
-            if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-            var tlsOptions: [MHD_OptionItem] = []
-            if let tls = core.tlsStrings {
-                flags |= MHD_USE_TLS.rawValue
-                tlsOptions = [
-                    tdk_mhd_option_pointer(.HTTPS_MEM_CERT, tls.certificate),
-                    tdk_mhd_option_pointer(.HTTPS_MEM_KEY, tls.key),
-                ]
-            }
-            var options: [MHD_OptionItem] = tlsOptions + [
-                tdk_mhd_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: address)),
-                tdk_mhd_option_int(.THREAD_POOL_SIZE, max(1, configuration.threadCount)),
-                tdk_mhd_option_int(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
-                tdk_mhd_option_int(.LISTEN_BACKLOG_SIZE, 1024),
-                tdk_mhd_option_uri_log(stubURICallback, context),
-                tdk_mhd_option_notify_completed(stubCompletedCallback, context),
-                tdk_mhd_option_end(),
+            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue
+        var options: [MHD_OptionItem] = []
+        if let tls = core.tlsStrings {
+            flags |= MHD_USE_TLS.rawValue
+            options += [
+                tdk_mhd_option_pointer(.HTTPS_MEM_CERT, tls.certificate),
+                tdk_mhd_option_pointer(.HTTPS_MEM_KEY, tls.key),
             ]
-            return options.withUnsafeMutableBufferPointer { buffer in
-                tdk_mhd_start(flags, configuration.port, stubAccessHandler, context, buffer.baseAddress)
-            }
         }
-        guard let started else {
-            Unmanaged<StubServerCore>.fromOpaque(context).release()
-            let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
-            throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: reason)
+        options += [
+            tdk_mhd_option_int(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
+            tdk_mhd_option_uri_log(stubURICallback, context),
+            tdk_mhd_option_notify_completed(stubCompletedCallback, context),
+            tdk_mhd_option_end(),
+        ]
+        return options.withUnsafeMutableBufferPointer { buffer in
+            tdk_mhd_start(flags, 0, stubAccessHandler, context, buffer.baseAddress)
         }
-        return Daemon(pointer: started)
     }
 
     /// Calls `body` with a `sockaddr` for `host:port`, and whether it is IPv6.

@@ -18,8 +18,14 @@ private func openDescriptorCount() -> Int {
 
 /// One blocking HTTP/1.0 exchange over a plain socket, so the test itself starts no threads.
 private func rawGet(port: UInt16, path: String) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = try rawConnect(port: port)
     defer { close(fd) }
+    return rawExchange(fd, path: path)
+}
+
+/// A plain socket connected to 127.0.0.1:`port`.
+private func rawConnect(port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -27,7 +33,16 @@ private func rawGet(port: UInt16, path: String) throws -> String {
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
+    guard connected == 0 else {
+        let code = POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED
+        close(fd)
+        throw POSIXError(code)
+    }
+    return fd
+}
+
+/// Sends an HTTP/1.0 GET of `path` on `fd` and reads the answer to the end.
+private func rawExchange(_ fd: Int32, path: String) -> String {
     let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
     _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     var response = Data()
@@ -55,6 +70,8 @@ extension Loopback {
                 server.route(.get, "/ping", response: .text("pong \(cycle)"))
                 #expect(try rawGet(port: server.port, path: "/ping").hasSuffix("pong \(cycle)"))
                 #expect(threadNames().filter { $0.hasPrefix("MHD") }.count > threadsBefore)
+                // The thread that accepts connections and spreads them over the workers is counted with them.
+                #expect(threadNames().contains { $0.hasPrefix("MHD-accept") })
                 ports.append(server.port)
                 server.stop()
                 server.stop()  // idempotent
@@ -69,6 +86,22 @@ extension Loopback {
             let again = try StubServer(configuration: .init(port: ports[0]))
             #expect(again.port == ports[0])
             again.stop()
+        }
+
+        @Test func connectionsOpenedTogetherAreSpreadOverTheThreads() throws {
+            let server = try StubServer(configuration: .init(threadCount: 2))
+            defer { server.stop() }
+            server.route(.get, "/thread") { _ in .text("\(pthread_self())") }
+            // All sixteen are connected (and accepted) before any asks anything, as a load generator or a warming
+            // connection pool does; each is then answered on the thread it was placed on.
+            let sockets = try (0..<16).map { _ in try rawConnect(port: server.port) }
+            let threads = sockets.map { fd in
+                defer { close(fd) }
+                return rawExchange(fd, path: "/thread").components(separatedBy: "\r\n\r\n").last ?? ""
+            }
+            let perThread = Dictionary(grouping: threads, by: { $0 }).mapValues(\.count)
+            #expect(perThread.count == 2, "\(perThread)")
+            #expect(perThread.values.allSatisfy { $0 == 8 }, "\(perThread)")
         }
 
         @Test func stoppingWithPacedResponsesInFlightDoesNotHang() async throws {
