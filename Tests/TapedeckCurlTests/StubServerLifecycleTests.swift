@@ -133,6 +133,16 @@ extension Loopback {
             }
         }
 
+        @Test func aPortInUseIsAClearError() throws {
+            let first = try StubServer()
+            defer { first.stop() }
+            #expect {
+                try StubServer(configuration: .init(port: first.port))
+            } throws: { error in
+                "\(error)" == "StubServer could not listen on 127.0.0.1:\(first.port): Address already in use"
+            }
+        }
+
         @Test func ipv6LoopbackWorks() async throws {
             let server = try StubServer(configuration: .init(host: "::1"))
             defer { server.stop() }
