@@ -112,6 +112,18 @@ import Testing
         }
     }
 
+    @Test func bodiesNestedTooDeepForACassetteAreStoredAsText() throws {
+        for depth in [CassetteJSON.maximumBodyDepth, CassetteJSON.maximumBodyDepth + 1, 511] {
+            let body = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let cassette = Cassette(interactions: [interaction("POST", "http://127.0.0.1:1/x", body: body)])
+            let decoded = try CassetteCodec.decode(CassetteCodec.encode(cassette))
+            #expect(decoded.interactions.first?.request.body.inlineData == Data(body.utf8), "depth \(depth)")
+            let line = CassetteFile.journalLine(cassette.interactions[0], sequence: 0)
+            #expect(try CassetteFile.journaledInteractions(Data(line), after: 0, file: "j") == cassette.interactions)
+        }
+        #expect(spelling(of: CassetteBody(Data((String(repeating: "[", count: 300) + String(repeating: "]", count: 300)).utf8)))?["encoding"] == "utf8")
+    }
+
     @Test func timestampsRoundTrip() {
         for seconds in [0.0, 1_700_000_000.5, 1_999_999_999.999, 951_782_400.001] {
             let date = Date(timeIntervalSince1970: seconds)

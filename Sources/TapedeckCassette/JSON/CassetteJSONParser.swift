@@ -19,8 +19,12 @@ extension CassetteJSON {
     ///
     /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> CassetteJSON {
+        try parse(data, maximumDepth: JSONByteParser.maximumDepth)
+    }
+
+    private static func parse(_ data: Data, maximumDepth: Int) throws(JSONSyntaxError) -> CassetteJSON {
         let result: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            var parser = JSONByteParser(bytes: raw)
+            var parser = JSONByteParser(bytes: raw, maximumDepth: maximumDepth)
             do throws(JSONSyntaxError) {
                 parser.skipWhitespace()
                 let value = try parser.parseValue(depth: 0)
@@ -35,6 +39,8 @@ extension CassetteJSON {
     }
 
     /// A body as JSON when it starts (after whitespace) with `{` or `[` and parses; `nil` for any other body.
+    /// A body nested deeper than ``maximumBodyDepth`` is not taken as JSON: stored inside a cassette, a few levels
+    /// down, it would make the cassette deeper than the parser reads.
     ///
     /// ```swift
     /// CassetteJSON.parseBody(Data(#"{"ok":true}"#.utf8))   // .object([...])
@@ -42,8 +48,11 @@ extension CassetteJSON {
     /// ```
     public static func parseBody(_ data: Data) -> CassetteJSON? {
         guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        return try? parse(data)
+        return try? parse(data, maximumDepth: maximumBodyDepth)
     }
+
+    /// The deepest nesting of a body taken as JSON (see ``parseBody(_:)``).
+    public static let maximumBodyDepth = 256
 
     /// Parses a JSON document given as text.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> CassetteJSON {
@@ -55,9 +64,14 @@ extension CassetteJSON {
 struct JSONByteParser {
     let bytes: UnsafeRawBufferPointer
     var position = 0
+    /// The deepest nesting a document may have.
     static let maximumDepth = 512
+    let maximumDepth: Int
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONByteParser.maximumDepth) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
         let offset = min(offset ?? position, bytes.count)
@@ -81,7 +95,7 @@ struct JSONByteParser {
     }
 
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> CassetteJSON {
-        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         guard position < bytes.count else { throw error("unexpected end of the document: a value was expected") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)

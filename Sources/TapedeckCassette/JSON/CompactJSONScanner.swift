@@ -18,8 +18,8 @@ enum CompactJSONScanner {
         case marked
     }
 
-    /// Deeper bodies take the general path. Well under the parser's limit, so a body copied into a cassette, where
-    /// it sits a few levels down, still parses when the cassette is read.
+    /// Deeper bodies take the general path (which stores a body deeper than ``CassetteJSON/maximumBodyDepth`` as
+    /// text, so a cassette never nests deeper than its reader allows).
     static let maximumDepth = 128
 
     /// Scans `bytes`, asking `isMarked` about each object member's name (printable ASCII, unescaped).
