@@ -77,6 +77,18 @@ extension Loopback {
             #expect(code == .cancelled)
         }
 
+        @Test func theLoopThreadCarriesItsNameForTopAndPerf() async throws {
+            try await withStubServer { server in
+                server.route(.get, "/x", response: .text("x"))
+                let transport = CurlTransport()
+                let name = try await withTaskExecutorPreference(transport.executor) {
+                    _ = try await transport.send(HTTPRequest(url: server.url("/x")))
+                    return try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                }
+                #expect(name.trimmingCharacters(in: .newlines) == "tapedeck.curl")
+            }
+        }
+
         @Test func shuttingDownFromTheLoopThreadDoesNotWaitForItself() async throws {
             try await withStubServer { server in
                 server.route(.get, "/x", response: .text("x"))
