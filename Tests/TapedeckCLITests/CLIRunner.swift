@@ -49,6 +49,27 @@ enum CLIRunner {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Starts `tapedeck arguments…` (a command that serves until stopped), waits at most 20 s for its
+    /// "Press Ctrl-C" line and returns the process, its output pipe and the last `http://127.0.0.1:PORT` it printed
+    /// (empty when none came).
+    static func startServing(_ arguments: [String]) throws -> (process: Process, output: Pipe, baseURL: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains("Press Ctrl-C"), Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
+        return (process, out, matches.last ?? "")
+    }
+
     /// `text` with the temporary folder, ports and timings replaced by placeholders.
     static func mask(_ text: String, folder: URL? = nil) -> String {
         var result = text

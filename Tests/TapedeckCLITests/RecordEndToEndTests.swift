@@ -3,37 +3,17 @@ import Testing
 
 /// `tapedeck record` proxies to an upstream and records; `tapedeck serve CASSETTE` answers from the recording.
 @Suite struct RecordEndToEndTests {
-    /// Starts `tapedeck ARGUMENTS`, waits for its "Press Ctrl-C" line and returns the process, its output pipe,
-    /// the printed base URL and the text so far.
-    private func start(_ arguments: [String]) throws -> (Process, Pipe, String) {
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("Press Ctrl-C"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
-        return (process, out, matches.last ?? "")
-    }
-
     @Test func recordsThroughTheProxyThenServesTheCassette() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stubs = folder.appendingPathComponent("stubs.json")
         try Data(#"[{"request":{"method":"GET","path":"/hello"},"response":{"status":200,"body":"world"}}]"#.utf8).write(to: stubs)
-        let (upstream, _, upstreamURL) = try start(["serve", "--stubs", stubs.path, "--port", "0"])
+        let (upstream, _, upstreamURL) = try CLIRunner.startServing(["serve", "--stubs", stubs.path, "--port", "0"])
         defer { if upstream.isRunning { upstream.terminate() } }
         #expect(upstreamURL.hasPrefix("http://127.0.0.1:"))
 
         let cassette = folder.appendingPathComponent("recorded.json")
-        let (recorder, recorderOut, proxyURL) = try start(
+        let (recorder, recorderOut, proxyURL) = try CLIRunner.startServing(
             ["record", "--upstream", upstreamURL, "--cassette", cassette.path, "--listen", "127.0.0.1:0"])
         defer { if recorder.isRunning { recorder.terminate() } }
         let fetched = try CLIRunner.run(["fetch", "\(proxyURL)/hello?api_key=k-0123456789abcdef"])
@@ -59,7 +39,7 @@ import Testing
         upstream.terminate()
         upstream.waitUntilExit()
 
-        let (server, serverOut, servedURL) = try start(["serve", cassette.path, "--port", "0"])
+        let (server, serverOut, servedURL) = try CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
         let replayed = try CLIRunner.run(["fetch", "\(servedURL)/hello?api_key=another-key-value"])
         #expect(replayed.status == 0, "\(replayed.stderr)")

@@ -9,21 +9,9 @@ import Testing
         let stubs = folder.appendingPathComponent("stubs.json")
         try Data(#"{"stubs":[{"request":{"method":"GET","path":"/hello"},"response":{"status":200,"headers":{"Content-Type":"text/plain"},"body":"world"}}]}"#.utf8)
             .write(to: stubs)
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["serve", "--stubs", stubs.path, "--port", "0"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, out, base) = try CLIRunner.startServing(["serve", "--stubs", stubs.path, "--port", "0"])
         defer { if process.isRunning { process.terminate() } }
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("Press Ctrl-C"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = try #require(text.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)).output
+        try #require(!base.isEmpty, "serve printed no base URL")
         let fetched = try CLIRunner.run(["fetch", "-i", "\(base)/hello"])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout.hasPrefix("HTTP/1.1 200 OK\n"))
