@@ -198,7 +198,7 @@ static inline curl_version_info_data *tdk_version_info(void) { return curl_versi
 
 /// Names the calling thread (at most 15 bytes show), as `top -H`, perf and `/proc/self/task/*/comm` see it.
 /// Foundation's `Thread.name` does not reach the system's thread name on Linux.
-static inline void tdk_curl_name_current_thread(const char *name) {
+static inline void tdk_name_current_thread(const char *name) {
     extern int pthread_setname_np(pthread_t, const char *);
     pthread_setname_np(pthread_self(), name);
 }

@@ -6,7 +6,6 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <stdint.h>
-#include <pthread.h>
 #include <microhttpd.h>
 
 /// Starts a daemon whose options are all given as an `MHD_OPTION_END`-terminated array.
@@ -50,18 +49,6 @@ static inline struct MHD_OptionItem tdk_mhd_option_end(void) {
 static inline int tdk_accept_cloexec(int socket, struct sockaddr *address, socklen_t *length) {
     extern int accept4(int, struct sockaddr *, socklen_t *, int);
     return accept4(socket, address, length, SOCK_CLOEXEC);
-}
-
-/// Names the calling thread (at most 15 bytes show), as `top -H` and `/proc/self/task/*/comm` see it.
-static inline void tdk_name_current_thread(const char *name) {
-    extern int pthread_setname_np(pthread_t, const char *);
-    pthread_setname_np(pthread_self(), name);
-}
-
-/// The port the daemon is bound to (useful after binding port 0).
-static inline uint16_t tdk_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
 }
 
 /// The socket of a connection, or -1 (`MHD_get_connection_info` is variadic).

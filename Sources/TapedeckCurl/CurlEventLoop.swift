@@ -65,7 +65,7 @@ final class CurlEventLoop: Sendable {
         // The thread holds the loop strongly until it exits, so the executor it runs jobs for stays valid.
         let thread = Thread { [self] in
             self.loopThread.store(Self.currentThreadID(), ordering: .releasing)
-            tdk_curl_name_current_thread("tapedeck.curl")
+            ThreadName.setCurrent("tapedeck.curl")
             var loop = LoopState(multi: multi.pointer, configuration: configuration, executor: asUnownedTaskExecutor())
             loop.run(mailbox: mailbox) { id in
                 // A stream body pump has bytes for a paused transfer.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Synchronization
+import TapedeckCurl
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -75,7 +76,7 @@ final class ConnectionAcceptor: Sendable {
         let targets = DaemonPointers(pointers: daemons)
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in
-            tdk_name_current_thread(Self.threadName)
+            ThreadName.setCurrent(Self.threadName)
             acceptUntilStopped(into: targets.pointers)
             exited.signal()
         }

@@ -41,16 +41,15 @@ struct JSONByteWriter {
     let style: JSONWritingStyle
     private let separator: [UInt8]
 
-    /// Whether this writer spells JSON as ``JSONWritingStyle/compact`` does, so that plain compact JSON text (see
-    /// ``CompactJSONScanner``) can be appended as it is.
-    let writesPlainCompact: Bool
-
     init(style: JSONWritingStyle, capacity: Int = 1024) {
         self.style = style
         self.separator = Array(style.separator.utf8)
-        writesPlainCompact = style == .compact
         output.reserveCapacity(capacity)
     }
+
+    /// Whether this writer spells JSON as ``JSONWritingStyle/compact`` does, so that plain compact JSON text (see
+    /// ``CompactJSONScanner``) can be appended as it is.
+    var writesPlainCompact: Bool { style == .compact }
 
     mutating func newline(_ level: Int) {
         guard let indent = style.indent else { return }

@@ -91,7 +91,7 @@ public struct Redaction: Sendable {
 
     /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes.
     func isSensitiveMember(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
-        redactsDefaults && sensitiveMembers.matches(ascii: name)
+        redactsDefaults && sensitiveMembers.matches(bytes: name)
     }
 
     /// Redacts a request: the same steps whether it is being recorded or matched live.

@@ -25,19 +25,16 @@ final class SensitiveNames: Sendable {
     /// Whether `name` is one of the names or contains one of the fragments, ignoring case.
     func matches(_ name: String) -> Bool {
         let answer = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            bytes.contains { $0 >= 0x80 } ? nil : matches(bytes)
+            bytes.contains { $0 >= 0x80 } ? nil : matches(bytes: bytes)
         }
         if let answer = answer ?? nil { return answer }
         var lowered = name.lowercased()
-        return lowered.withUTF8 { matches($0) }
+        return lowered.withUTF8 { matches(bytes: $0) }
     }
 
-    /// Whether `name`, which must be ASCII, is one of the names or contains one of the fragments, ignoring case.
-    func matches(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
-        matches(name)
-    }
-
-    private func matches(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the UTF-8 `name` is one of the names or contains one of the fragments. ASCII letters match in either
+    /// case; any other byte must already be lowercase (``matches(_:)`` lowercases a non-ASCII name first).
+    func matches(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
         if name.count < namesByLength.count {
             for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return true }
         }
