@@ -102,8 +102,19 @@ extension String {
     @inlinable
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        // Native strings (nearly all) are compared in place, byte by byte.
+        let inPlace = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in
+                for index in mine.indices where !Self.sameIgnoringASCIICase(mine[index], theirs[index]) { return false }
+                return true
+            }
         }
+        if let inPlace = inPlace ?? nil { return inPlace }
+        return zip(utf8, other.utf8).allSatisfy(Self.sameIgnoringASCIICase)
+    }
+
+    @usableFromInline
+    static func sameIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
     }
 }

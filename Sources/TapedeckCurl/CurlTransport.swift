@@ -16,7 +16,7 @@ import TapedeckCore
 /// ```
 ///
 /// Copies share one event loop; it stops when the last copy is gone or on ``shutdown()``.
-public struct CurlTransport: HTTPTransport {
+public struct CurlTransport: HTTPTransport, OverlappingTransport {
     /// Settings shared by every request of a transport.
     public struct Configuration: Sendable {
         /// `HOST:PORT:ADDRESS` entries that pin host names to addresses (`CURLOPT_RESOLVE`).
@@ -93,11 +93,28 @@ public struct CurlTransport: HTTPTransport {
     /// made: the event loop resumes the caller once, with the response or the error. Cancelling the calling task
     /// cancels the transfer.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await send(request, handOff: nil)
+    }
+
+    /// ``send(_:)`` with work of the caller's overlapping the transfer (see ``OverlappingTransport``): `whileInFlight`
+    /// once the loop has the request, `onCompletion` on the loop thread as the caller is resumed.
+    package func send(
+        _ request: HTTPRequest, whileInFlight: () -> Void, onCompletion: @escaping @Sendable (HTTPResponse) -> Void
+    ) async throws -> HTTPResponse {
+        let handOff = CompletionHandOff(onCompletion)
+        let response = try await send(request, handOff: handOff, whileInFlight: whileInFlight)
+        handOff.waitUntilDone()
+        return response
+    }
+
+    private func send(_ request: HTTPRequest, handOff: CompletionHandOff?, whileInFlight: () -> Void = {}) async throws -> HTTPResponse {
         let engine = self.engine
         let id = engine.loop.makeID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                engine.loop.send(.start(id: id, request: request, continuation: TransferSink(response: continuation, url: request.url)))
+                let sink = TransferSink(response: continuation, url: request.url, handOff: handOff)
+                engine.loop.send(.start(id: id, request: request, continuation: sink))
+                whileInFlight()
             }
         } onCancel: {
             engine.loop.send(.cancel(id: id))

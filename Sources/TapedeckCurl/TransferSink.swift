@@ -8,7 +8,7 @@ import TapedeckCore
 final class TransferSink: Sendable {
     private enum Target: Sendable {
         case stream(HTTPEventStream.Continuation)
-        case response(CheckedContinuation<HTTPResponse, any Error>, url: URL)
+        case response(CheckedContinuation<HTTPResponse, any Error>, url: URL, handOff: CompletionHandOff?)
     }
 
     private let target: Target
@@ -20,9 +20,9 @@ final class TransferSink: Sendable {
         target = .stream(continuation)
     }
 
-    /// Only the outcome goes to `continuation`.
-    init(response continuation: CheckedContinuation<HTTPResponse, any Error>, url: URL) {
-        target = .response(continuation, url: url)
+    /// Only the outcome goes to `continuation`; `handOff`'s work runs once it has been resumed with a response.
+    init(response continuation: CheckedContinuation<HTTPResponse, any Error>, url: URL, handOff: CompletionHandOff? = nil) {
+        target = .response(continuation, url: url, handOff: handOff)
     }
 
     /// Delivers an event (a response target keeps only `completed`).
@@ -30,8 +30,13 @@ final class TransferSink: Sendable {
         switch target {
         case .stream(let continuation):
             continuation.yield(event)
-        case .response(let continuation, _):
-            if case .completed(let response) = event, claim() { continuation.resume(returning: response) }
+        case .response(let continuation, _, let handOff):
+            guard case .completed(let response) = event, claim() else { return }
+            if let handOff {
+                handOff.run(response) { continuation.resume(returning: response) }
+            } else {
+                continuation.resume(returning: response)
+            }
         }
     }
 
@@ -40,7 +45,7 @@ final class TransferSink: Sendable {
         switch target {
         case .stream(let continuation):
             continuation.finish()
-        case .response(let continuation, let url):
+        case .response(let continuation, let url, _):
             if claim() { continuation.resume(throwing: URLError(.cancelled, failingURL: url, reason: "the transfer ended without a response")) }
         }
     }
@@ -50,7 +55,7 @@ final class TransferSink: Sendable {
         switch target {
         case .stream(let continuation):
             continuation.finish(throwing: error)
-        case .response(let continuation, _):
+        case .response(let continuation, _, _):
             if claim() { continuation.resume(throwing: error) }
         }
     }

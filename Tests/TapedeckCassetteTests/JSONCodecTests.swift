@@ -124,12 +124,60 @@ import Testing
         #expect(spelling(of: CassetteBody(Data((String(repeating: "[", count: 300) + String(repeating: "]", count: 300)).utf8)))?["encoding"] == "utf8")
     }
 
+    @Test func stringsAreEscapedWhereverTheCharacterFallsInAnEightByteWord() throws {
+        /// What the writer must produce, byte by byte.
+        func reference(_ text: String, slashes: Bool) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\r": result += "\\r"
+                case "\t": result += "\\t"
+                case "\u{08}": result += "\\b"
+                case "\u{0C}": result += "\\f"
+                case "/" where slashes: result += "\\/"
+                case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "/", "\u{7F}", "é", " ", "~"] {
+            for position in 0..<19 {
+                let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 18 - position)
+                for slashes in [false, true] {
+                    var writer = JSONByteWriter(style: JSONWritingStyle(escapesSlashes: slashes))
+                    writer.writeString(text)
+                    #expect(String(decoding: writer.output, as: UTF8.self) == reference(text, slashes: slashes), "\(position) \(special.debugDescription)")
+                }
+            }
+        }
+        for value: Int64 in [0, 7, -7, 10, 1_234_567_890, .max, .min] {
+            var writer = JSONByteWriter(style: .compact)
+            writer.writeInteger(value)
+            #expect(String(decoding: writer.output, as: UTF8.self) == String(value))
+        }
+        for value in [0, 0.000012, 1.5, 3, -2, 1e15, 1e300, .infinity, .nan] {
+            var writer = JSONByteWriter(style: .compact)
+            var object = writer.beginObject(level: 0)
+            writer.member("d", double: value, in: &object)
+            writer.end(object)
+            #expect(writer.output == Array(CassetteJSON.serialize(.object([.init("d", .double(value))]))), "\(value)")
+        }
+    }
+
     @Test func timestampsRoundTrip() {
         for seconds in [0.0, 1_700_000_000.5, 1_999_999_999.999, 951_782_400.001] {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(Timestamp.parse(Timestamp.format(date)) == Timestamp.truncated(date))
         }
         #expect(Timestamp.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 1_700_000_000.5)) == "2023-11-14T22:13:20.500Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.500Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -30_610_224_000.007)) == "0999-12-31T23:59:59.993Z")
     }
 }
 

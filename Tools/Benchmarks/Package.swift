@@ -64,13 +64,16 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
-        // Helper for Tools/bench/compare-vcrpy.sh: generates, loads, saves and replays synthetic cassettes.
+        // Helper for Tools/bench/compare-vcrpy.sh (generates, loads, saves and replays synthetic cassettes) and
+        // compare-recording.sh (recording versus passthrough, interleaved).
         .executableTarget(
             name: "tapedeck-bench-cassette",
             dependencies: [
                 "CassetteBenchSupport",
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
         // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.

@@ -51,7 +51,7 @@ enum BodyFormat {
                 var spelled = writer.beginObject(level: object.childLevel)
                 writer.member("encoding", "json", in: &spelled)
                 writer.key("json", in: &spelled)
-                writer.output.append(contentsOf: data)
+                data.withUnsafeBytes { writer.output.append(contentsOf: $0) }
                 if let coding = body.contentEncoding { writer.member("contentEncoding", .string(coding), in: &spelled) }
                 writer.end(spelled)
                 return

@@ -69,11 +69,18 @@ public enum CassetteCodec {
 
     /// Writes one interaction straight to `writer`, with no ``CassetteJSON`` tree in between: this runs for every
     /// recorded interaction and for every interaction of a saved cassette.
-    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int) {
+    ///
+    /// `requestJSON`, when given, is `interaction.request` already spelled out compactly (``PreparedRequest``), and
+    /// is copied as it is: only for a compact writer.
+    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int, requestJSON: [UInt8]? = nil) {
         var object = writer.beginObject(level: level)
-        writer.member("recordedAt", .string(Timestamp.format(interaction.recordedAt)), in: &object)
+        writer.member("recordedAt", string: Timestamp.format(interaction.recordedAt), in: &object)
         writer.key("request", in: &object)
-        write(interaction.request, to: &writer, level: object.childLevel)
+        if let requestJSON, writer.writesPlainCompact {
+            writer.output.append(contentsOf: requestJSON)
+        } else {
+            write(interaction.request, to: &writer, level: object.childLevel)
+        }
         switch interaction.outcome {
         case .response(let response):
             writer.key("response", in: &object)
@@ -129,8 +136,8 @@ public enum CassetteCodec {
 
     static func write(_ request: Interaction.Request, to writer: inout JSONByteWriter, level: Int) {
         var object = writer.beginObject(level: level)
-        writer.member("method", .string(request.method), in: &object)
-        writer.member("url", .string(request.url), in: &object)
+        writer.member("method", string: request.method, in: &object)
+        writer.member("url", string: request.url, in: &object)
         writer.key("headers", in: &object)
         write(request.headers, to: &writer, level: object.childLevel)
         BodyFormat.write(request.body, as: "body", in: &object, of: &writer)
@@ -146,10 +153,10 @@ public enum CassetteCodec {
 
     static func write(_ response: Interaction.Response, to writer: inout JSONByteWriter, level: Int) {
         var object = writer.beginObject(level: level)
-        writer.member("status", .integer(response.statusCode), in: &object)
-        writer.member("reason", .string(response.reasonPhrase), in: &object)
-        writer.member("httpVersion", .string(response.httpVersion), in: &object)
-        if let url = response.url { writer.member("url", .string(url), in: &object) }
+        writer.member("status", integer: Int64(response.statusCode), in: &object)
+        writer.member("reason", string: response.reasonPhrase, in: &object)
+        writer.member("httpVersion", string: response.httpVersion, in: &object)
+        if let url = response.url { writer.member("url", string: url, in: &object) }
         writer.key("headers", in: &object)
         write(response.headers, to: &writer, level: object.childLevel)
         BodyFormat.write(response.body, as: "body", in: &object, of: &writer)
@@ -191,18 +198,18 @@ public enum CassetteCodec {
 
     static func write(_ metrics: TransferMetrics, to writer: inout JSONByteWriter, level: Int) {
         var object = writer.beginObject(level: level)
-        writer.member("nameLookup", .double(metrics.nameLookup), in: &object)
-        writer.member("connect", .double(metrics.connect), in: &object)
-        writer.member("tlsHandshake", .double(metrics.tlsHandshake), in: &object)
-        writer.member("timeToFirstByte", .double(metrics.timeToFirstByte), in: &object)
-        writer.member("total", .double(metrics.total), in: &object)
-        writer.member("bytesSent", .integer(metrics.bytesSent), in: &object)
-        writer.member("bytesReceived", .integer(metrics.bytesReceived), in: &object)
+        writer.member("nameLookup", double: metrics.nameLookup, in: &object)
+        writer.member("connect", double: metrics.connect, in: &object)
+        writer.member("tlsHandshake", double: metrics.tlsHandshake, in: &object)
+        writer.member("timeToFirstByte", double: metrics.timeToFirstByte, in: &object)
+        writer.member("total", double: metrics.total, in: &object)
+        writer.member("bytesSent", integer: metrics.bytesSent, in: &object)
+        writer.member("bytesReceived", integer: metrics.bytesReceived, in: &object)
         writer.member("connectionReused", .bool(metrics.connectionReused), in: &object)
-        writer.member("httpVersion", .string(metrics.httpVersion), in: &object)
-        writer.member("remoteAddress", .string(metrics.remoteAddress), in: &object)
-        writer.member("remotePort", .integer(metrics.remotePort), in: &object)
-        writer.member("redirectCount", .integer(metrics.redirectCount), in: &object)
+        writer.member("httpVersion", string: metrics.httpVersion, in: &object)
+        writer.member("remoteAddress", string: metrics.remoteAddress, in: &object)
+        writer.member("remotePort", integer: Int64(metrics.remotePort), in: &object)
+        writer.member("redirectCount", integer: Int64(metrics.redirectCount), in: &object)
         writer.end(object)
     }
 

@@ -17,23 +17,28 @@ enum Timestamp {
         let fraction = Int(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        // Written into one byte buffer: this runs for every recorded interaction.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        func append(_ value: Int, width: Int, then separator: Unicode.Scalar) {
-            let digits = String(value).utf8
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
-            bytes.append(contentsOf: digits)
-            bytes.append(UInt8(ascii: separator))
+        // Digits written straight into the string's storage: this runs for every recorded interaction.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var index = 0
+            func put(_ value: Int, width: Int, then separator: Unicode.Scalar) {
+                var remaining = value
+                for position in stride(from: index + width - 1, through: index, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                    remaining /= 10
+                }
+                buffer[index + width] = UInt8(ascii: separator)
+                index += width + 1
+            }
+            // Four digits, as ``parse(_:)`` reads them back.
+            put(min(max(Int(parts.tm_year) + 1900, 0), 9999), width: 4, then: "-")
+            put(Int(parts.tm_mon) + 1, width: 2, then: "-")
+            put(Int(parts.tm_mday), width: 2, then: "T")
+            put(Int(parts.tm_hour), width: 2, then: ":")
+            put(Int(parts.tm_min), width: 2, then: ":")
+            put(Int(parts.tm_sec), width: 2, then: ".")
+            put(fraction, width: 3, then: "Z")
+            return index
         }
-        append(Int(parts.tm_year) + 1900, width: 4, then: "-")
-        append(Int(parts.tm_mon) + 1, width: 2, then: "-")
-        append(Int(parts.tm_mday), width: 2, then: "T")
-        append(Int(parts.tm_hour), width: 2, then: ":")
-        append(Int(parts.tm_min), width: 2, then: ":")
-        append(Int(parts.tm_sec), width: 2, then: ".")
-        append(fraction, width: 3, then: "Z")
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func parse(_ text: String) -> Date? {

@@ -123,6 +123,56 @@ struct JSONByteWriter {
         write(value, level: object.childLevel)
     }
 
+    /// A member whose value is a string, written without building a ``CassetteJSON``.
+    mutating func member(_ name: StaticString, string value: String, in object: inout Container) {
+        literalKey(name, in: &object)
+        writeString(value)
+    }
+
+    /// A member whose value is an integer, written digit by digit.
+    mutating func member(_ name: StaticString, integer value: Int64, in object: inout Container) {
+        literalKey(name, in: &object)
+        writeInteger(value)
+    }
+
+    /// A member whose value is a double, spelled as ``CassetteJSON/double(_:)`` spells it.
+    mutating func member(_ name: StaticString, double value: Double, in object: inout Container) {
+        literalKey(name, in: &object)
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            writeInteger(Int64(value))
+        } else {
+            output.append(contentsOf: (value.isFinite ? value.description : "0").utf8)
+        }
+    }
+
+    /// Starts a member named by a literal of the codec's own, which never needs an escape: copied as it is.
+    private mutating func literalKey(_ name: StaticString, in object: inout Container) {
+        nextElement(in: &object)
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: separator)
+    }
+
+    /// An integer in decimal.
+    mutating func writeInteger(_ value: Int64) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of any Int64, last first
+        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+            var count = 0
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            return count
+        }
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+        }
+    }
+
     /// Starts the next element of `array` (or member of an object): the comma and the line break.
     mutating func nextElement(in container: inout Container) {
         if container.count > 0 { output.append(UInt8(ascii: ",")) }
@@ -152,9 +202,18 @@ struct JSONByteWriter {
     }
 
     private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
         var runStart = 0
-        for index in 0..<bytes.count {
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none of them needs an escape: most strings are copied in one piece.
+            if index + 8 <= bytes.count,
+               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slashes: style.escapesSlashes) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
+            index += 1
             let escape: StaticString?
             switch byte {
             case 0x22: escape = "\\\""
@@ -168,17 +227,28 @@ struct JSONByteWriter {
             case 0..<0x20: escape = nil
             default: continue
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            runStart = index + 1
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))
+            runStart = index
             if let escape {
                 output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
             } else {
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                let hex: StaticString = "0123456789abcdef"
                 output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
+                output.append(hex.utf8Start[Int(byte >> 4)])
+                output.append(hex.utf8Start[Int(byte & 0xF)])
             }
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    }
+
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (or `/`, when `slashes`).
+    /// Exact: a byte is flagged only when it is one of those (the borrow of the subtractions starts only there).
+    static func mayNeedEscape(_ word: UInt64, slashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        let belowSpace = (word &- ones &* 0x20) & ~word & highBits != 0
+        return belowSpace || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || (slashes && hasZeroByte(word ^ (ones &* 0x2F)))
     }
 }

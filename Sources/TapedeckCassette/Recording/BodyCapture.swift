@@ -71,7 +71,6 @@ final class BodyCapture: Sendable {
         }
     }
 
-    /// The captured body: inline, or a sidecar file moved into place.
     /// The captured body: inline up to the threshold (redacted later with the rest of the interaction), else a
     /// sidecar file. A sidecar body still in memory goes through `redacting` before anything is written.
     func finish(redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {

@@ -15,6 +15,8 @@ struct Recorder {
         let requestBody: BodyCapture
         let responseBody: BodyCapture
         let started = ContinuousClock.now
+        /// The request half, when it was prepared while the request was on the wire.
+        let prepared = Mutex<PreparedRequest?>(nil)
 
         init(request: HTTPRequest, threshold: Int, cassette: URL) {
             self.request = request
@@ -28,8 +30,7 @@ struct Recorder {
         let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url)
         var outgoing = request
         switch request.body {
-        case .none: break
-        case .data(let data): capture.requestBody.append(data)
+        case .none, .data: break  // taken as it is when committed (see `recordedBody(of:)`)
         case .file(let file): try? capture.requestBody.appendFile(file)
         case .stream(let stream):
             let requestBody = capture.requestBody
@@ -77,17 +78,67 @@ struct Recorder {
 
     /// Records `request` through the upstream's own `send`, without an event stream: for callers that want only
     /// the response, when the body is not streamed (streamed chunks exist only as events).
+    ///
+    /// When the upstream lets work overlap the transfer (``OverlappingTransport``), the request half of a small
+    /// interaction is prepared while the request is on the wire, and the interaction is committed on the upstream's
+    /// thread while the caller's task is being resumed, instead of after it.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
+        guard let overlapping = session.overlappingUpstream else {
+            let response: HTTPResponse
+            do {
+                response = try await upstream.send(outgoing)
+            } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
+                try commit(error, capture: capture)
+                throw error
+            }
+            try commit(response, capture: capture)
+            return response
+        }
+        let recorder = self
+        let committedEarly = Mutex<Result<Bool, any Error>>(.success(false))
         let response: HTTPResponse
         do {
-            response = try await upstream.send(outgoing)
+            response = try await overlapping.send(outgoing, whileInFlight: {
+                let prepared = recorder.prepare(capture)
+                capture.prepared.withLock { $0 = prepared }
+            }, onCompletion: { response in
+                let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
+                committedEarly.withLock { $0 = outcome }
+            })
         } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
             try commit(error, capture: capture)
             throw error
         }
-        try commit(response, capture: capture)
+        if try !committedEarly.withLock({ $0 }).get() {
+            try commit(response, capture: capture)
+        }
         return response
+    }
+
+    /// Bodies up to this size (and the sidecar threshold) make an interaction small enough to prepare and commit
+    /// while the transfer is under way.
+    static let quickCommitLimit = 64 << 10
+
+    /// The request half of the recording, when the request body is small and in memory.
+    func prepare(_ capture: Capture) -> PreparedRequest? {
+        let body: Data
+        switch capture.request.body {
+        case .none: body = Data()
+        case .data(let data) where data.count <= min(Self.quickCommitLimit, session.configuration.sidecarThreshold): body = data
+        default: return nil
+        }
+        return PreparedRequest(recordedRequest(capture.request, body: CassetteBody(body)), redaction: session.configuration.redaction)
+    }
+
+    /// Commits an interaction whose commit is quick: the request prepared, the response body in memory and small,
+    /// and the cassette already journaling (the first commit writes the whole file). Returns whether it committed.
+    func commitIfQuick(_ response: HTTPResponse, capture: Capture) throws -> Bool {
+        guard capture.prepared.withLock({ $0 }) != nil, case .data(let body) = response.body,
+              body.count <= min(Self.quickCommitLimit, session.configuration.sidecarThreshold),
+              session.isJournaling else { return false }
+        try commit(response, capture: capture)
+        return true
     }
 
     /// Drives the recording from a task, yielding to `continuation` (used when a replay miss turns into a recording).
@@ -105,7 +156,7 @@ struct Recorder {
         let elapsed = capture.started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         try session.commit(Interaction(
-            request: recordedRequest(capture.request, body: try capture.requestBody.finish(redacting: redactor(capture.request.headers))),
+            request: recordedRequest(capture.request, body: try recordedBody(of: capture)),
             outcome: .failure(Interaction.Failure(error)),
             metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
     }
@@ -113,7 +164,9 @@ struct Recorder {
     /// Commits a completed transfer with its captured bodies.
     func commit(_ response: HTTPResponse, capture: Capture) throws {
         let request = capture.request
+        var inlineBody: Data?
         switch response.body {
+        case .data(let data) where data.count <= session.configuration.sidecarThreshold: inlineBody = data
         case .data(let data): capture.responseBody.append(data)
         case .file(let file, _):
             if case .resumingFile(_, let existing) = request.responseBody, response.statusCode == 206 {
@@ -124,18 +177,33 @@ struct Recorder {
         case .streamed: break
         }
         let head = response.head
+        let prepared = capture.prepared.withLock { $0 }
+        let sent = try prepared?.original ?? recordedRequest(request, body: recordedBody(of: capture))
+        let body = try inlineBody.map { CassetteBody($0) } ?? capture.responseBody.finish(redacting: redactor(head.headers))
         let recordedResponse = Interaction.Response(
             statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
             url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
-            body: Self.decodedIfCompressed(try capture.responseBody.finish(redacting: redactor(head.headers)), headers: head.headers))
+            body: Self.decodedIfCompressed(body, headers: head.headers))
         var metrics = response.metrics
-        for keyPath in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
-            metrics[keyPath: keyPath] = Self.rounded(metrics[keyPath: keyPath])
-        }
+        metrics.nameLookup = Self.rounded(metrics.nameLookup)
+        metrics.connect = Self.rounded(metrics.connect)
+        metrics.tlsHandshake = Self.rounded(metrics.tlsHandshake)
+        metrics.timeToFirstByte = Self.rounded(metrics.timeToFirstByte)
+        metrics.total = Self.rounded(metrics.total)
         try session.commit(Interaction(
-            request: recordedRequest(request, body: try capture.requestBody.finish(redacting: redactor(request.headers))),
-            outcome: .response(recordedResponse),
-            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
+            request: sent, outcome: .response(recordedResponse),
+            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())),
+            prepared: prepared)
+    }
+
+    /// The request body to record: a body given as data is taken as it is (through a capture only when it goes to a
+    /// sidecar file); file and stream bodies were captured as they were sent.
+    private func recordedBody(of capture: Capture) throws -> CassetteBody {
+        if case .data(let data) = capture.request.body {
+            if data.count <= session.configuration.sidecarThreshold { return CassetteBody(data) }
+            capture.requestBody.append(data)
+        }
+        return try capture.requestBody.finish(redacting: redactor(capture.request.headers))
     }
 
     /// Redacts a body bound for a sidecar file the way inline bodies are redacted (JSON members, form fields,

@@ -7,10 +7,7 @@ extension Redaction {
     func secretValues(of request: Interaction.Request, responseHeaders: HTTPHeaders? = nil) -> [String] {
         guard redactsDefaults else { return [] }
         var values: [String] = []
-        func add(_ value: some StringProtocol) {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            if trimmed.count >= 4, trimmed != Redaction.placeholder, trimmed != Redaction.encodedPlaceholder { values.append(trimmed) }
-        }
+        func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
         func addCookies(_ header: String) {
             for pair in header.split(separator: ";") {
                 let pieces = pair.split(separator: "=", maxSplits: 1)
@@ -22,9 +19,6 @@ extension Redaction {
             if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
             if field.name.lowercased() == "cookie" { addCookies(field.value) }
         }
-        for value in responseHeaders?.values(for: "Set-Cookie") ?? [] {
-            if let first = value.split(separator: ";").first { addCookies(String(first)) }
-        }
         if Self.contains(request.url, byte: "?") {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
         }
@@ -35,8 +29,30 @@ extension Redaction {
                 for pair in FormCoding.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
             }
         }
-        // Longest first, so a secret containing another is replaced whole.
-        return Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        return Self.ordered(values + cookieSecrets(in: responseHeaders))
+    }
+
+    /// The cookie values a response sets (`Set-Cookie`), which copies in the request are scrubbed of too.
+    func cookieSecrets(in responseHeaders: HTTPHeaders?) -> [String] {
+        guard redactsDefaults, let responseHeaders else { return [] }
+        var values: [String] = []
+        for value in responseHeaders.values(for: "Set-Cookie") {
+            guard let first = value.split(separator: ";").first else { continue }
+            let pieces = first.split(separator: "=", maxSplits: 1)
+            if pieces.count == 2 { Self.addSecret(pieces[1], to: &values) }
+        }
+        return values
+    }
+
+    /// Secrets without repeats, longest first, so that a secret containing another is replaced whole.
+    static func ordered(_ values: [String]) -> [String] {
+        Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    }
+
+    /// Adds `value`, trimmed, to `values` when it is long enough to be a secret and is not a placeholder.
+    static func addSecret(_ value: some StringProtocol, to values: inout [String]) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if trimmed.count >= 4, trimmed != Redaction.placeholder, trimmed != Redaction.encodedPlaceholder { values.append(trimmed) }
     }
 
     private func collectJSONSecrets(_ value: CassetteJSON, add: (String) -> Void) {

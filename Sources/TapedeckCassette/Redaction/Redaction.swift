@@ -100,7 +100,8 @@ public struct Redaction: Sendable {
         redact(&request, secrets: request.body.isEmpty ? [] : secretValues(of: request))
     }
 
-    private func redact(_ request: inout Interaction.Request, secrets: [String]) {
+    /// Redacts a request, scrubbing copies of `secrets` from its body.
+    func redact(_ request: inout Interaction.Request, secrets: [String]) {
         guard redactsDefaults || !filters.isEmpty else { return }
         request.url = redactURL(request.url)
         request.headers = redactHeaders(request.headers)
@@ -115,6 +116,31 @@ public struct Redaction: Sendable {
     public func redact(_ interaction: inout Interaction) {
         let secrets = secretValues(of: interaction.request, responseHeaders: interaction.response?.headers)
         redact(&interaction.request, secrets: secrets)
+        redactOutcome(&interaction, secrets: secrets)
+    }
+
+    /// Redacts an interaction whose request half was redacted ahead (``PreparedRequest``), with the same result as
+    /// ``redact(_:)-(Interaction)``. The prepared request is reused unless the response brings a secret the request
+    /// did not carry (a `Set-Cookie` value copied into it); returns whether `prepared.json` still spells the request.
+    func redact(_ interaction: inout Interaction, prepared: PreparedRequest) -> Bool {
+        var secrets = prepared.secrets
+        var reused = true
+        let cookies = redactsDefaults ? cookieSecrets(in: interaction.response?.headers) : []
+        if cookies.allSatisfy(prepared.secrets.contains) {
+            interaction.request = prepared.redacted
+        } else {
+            secrets = Self.ordered(prepared.secrets + cookies)
+            interaction.request = prepared.original
+            redact(&interaction.request, secrets: secrets)
+            reused = false
+        }
+        redactOutcome(&interaction, secrets: secrets)
+        let filtered = filters.contains { if case .interaction = $0.kind { true } else { false } }
+        return filtered ? interaction.request == prepared.redacted : reused
+    }
+
+    /// Redacts the response or error of an interaction, then runs the interaction filters.
+    private func redactOutcome(_ interaction: inout Interaction, secrets: [String]) {
         if case .response(var response) = interaction.outcome, redactsDefaults || !filters.isEmpty {
             response.headers = scrub(redactHeaders(response.headers), secrets: secrets)
             if let url = response.url { response.url = scrub(redactURL(url), secrets: secrets, placeholder: Redaction.encodedPlaceholder) }

@@ -49,30 +49,3 @@ private func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String?
     }
     return nil
 }
-
-/// An append-only file of JSON lines, one per recorded interaction, so that each recording is on disk as soon as
-/// it completes without rewriting the cassette. A line is written with one `write(2)`; a line cut short by a
-/// crash is ignored when the cassette is loaded.
-final class Journal: Sendable {
-    let path: String
-    private let descriptor: Int32
-
-    init(path: String) throws(CassetteError) {
-        self.path = path
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CassetteError.io(file: path, operation: "open the journal", reason: String(cString: strerror(errno))) }
-        descriptor = fd
-    }
-
-    deinit { close(descriptor) }
-
-    func append(_ line: [UInt8]) throws(CassetteError) {
-        if let failure = line.withUnsafeBytes({ writeFully(descriptor, $0) }) { throw CassetteError.io(file: path, operation: "append to", reason: failure) }
-    }
-
-    func truncate() throws(CassetteError) {
-        guard ftruncate(descriptor, 0) == 0 else {
-            throw CassetteError.io(file: path, operation: "truncate", reason: String(cString: strerror(errno)))
-        }
-    }
-}

@@ -19,6 +19,8 @@ final class CassetteSession: Sendable {
     let mode: RecordMode
     let configuration: CassetteConfiguration
     let upstream: (any HTTPTransport)?
+    /// `upstream`, when it lets work overlap its transfers (looked up once: a dynamic cast per request costs).
+    let overlappingUpstream: (any OverlappingTransport)?
     /// Whether requests are looked up in the cassette.
     let replays: Bool
     /// Whether requests that are not replayed are recorded.
@@ -29,6 +31,7 @@ final class CassetteSession: Sendable {
         self.url = url
         self.mode = mode
         self.upstream = upstream
+        overlappingUpstream = upstream as? any OverlappingTransport
         self.configuration = configuration
         let exists = CassetteFile.exists(url)
         switch mode {
@@ -94,24 +97,34 @@ final class CassetteSession: Sendable {
         }
     }
 
+    /// Whether recordings go to the journal: the cassette file itself has been written once.
+    var isJournaling: Bool {
+        state.withLock { $0.baseWritten && !$0.closed }
+    }
+
     /// Redacts `interaction`, adds it to the cassette and puts it on disk before returning.
-    func commit(_ interaction: Interaction) throws(CassetteError) {
+    /// A `prepared` request half (redacted and spelled out ahead) is used as it is when the redaction allows.
+    func commit(_ interaction: Interaction, prepared: PreparedRequest? = nil) throws(CassetteError) {
         var interaction = interaction
-        configuration.redaction.redact(&interaction)
+        var requestJSON: [UInt8]?
+        if let prepared {
+            if configuration.redaction.redact(&interaction, prepared: prepared) { requestJSON = prepared.json }
+        } else {
+            configuration.redaction.redact(&interaction)
+        }
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             let position = state.player.cassette.interactions.count
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
-                interaction = state.previous[position]
+                interaction = state.previous[position]  // the same request, so `requestJSON` still spells it
             }
             if !state.baseWritten {
                 try CassetteFile.save(state.player.cassette, to: url)
                 state.journal = try Journal(path: CassetteFile.journalURL(url).path)
-                try state.journal?.truncate()
                 state.baseWritten = true
             }
             state.player.record(interaction)
-            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
+            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position, requestJSON: requestJSON))
             state.journaled += 1
             // The journal is folded into the file by finish(), deinit, or the next recorder to open the cassette:
             // folding while recording would rewrite the whole file again and again, and the journal already makes

@@ -3,15 +3,16 @@ import Foundation
 import TapedeckCassette
 import TapedeckCore
 
-/// Helper for Tools/bench/compare-vcrpy.sh.
+/// Helper for Tools/bench/compare-vcrpy.sh and compare-recording.sh.
 ///
 ///     tapedeck-bench-cassette generate N FILE      write a synthetic cassette of N interactions
 ///     tapedeck-bench-cassette load FILE RUNS       best time to load it (seconds)
 ///     tapedeck-bench-cassette save FILE RUNS       best time to save it (seconds; written beside FILE)
 ///     tapedeck-bench-cassette replay FILE M        per-request time of M first plays through CassetteTransport
+///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -72,6 +73,23 @@ do {
         }
         semaphore.wait()
         print("replay \(count) \(try result.get())")
+    case "record":
+        guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<RecordVersusPassthrough.Result, any Error> = .failure(CassetteError.closed(file: "not run"))
+        Task.detached {
+            do { outcome = .success(try await RecordVersusPassthrough(interactions: count, block: block, onLoop: ProcessInfo.processInfo.environment["ON_LOOP"] == "1").run()) } catch { outcome = .failure(error) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        let result = try outcome.get()
+        // Per block: requests per second. Whole run: requests over the summed time of each side's blocks.
+        let passthrough = Double(result.passthrough.count) / result.passthrough.reduce(0, +)
+        let recording = Double(result.recording.count) / result.recording.reduce(0, +)
+        print("blocks \(result.recording.count) of \(block)")
+        print("passthrough median-block-us \(median(result.passthrough) * 1e6) throughput \(passthrough)")
+        print("recording median-block-us \(median(result.recording) * 1e6) throughput \(recording)")
+        print("ratio-median \(median(result.passthrough) / median(result.recording)) ratio-throughput \(recording / passthrough)")
     default:
         usage()
     }

@@ -1,0 +1,81 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+/// Recording through a `CassetteTransport` in `.all` versus passing through one in `.passthrough`, both over their
+/// own `CurlTransport` to one in-process `StubServer`, the same POST as the `Record`/`Passthrough` benchmarks.
+///
+/// The two alternate in blocks (which goes first alternates too), so that the drift of a shared or virtual
+/// machine, which moves a whole benchmark run by tens of percent, falls on both alike.
+struct RecordVersusPassthrough {
+    let interactions: Int
+    let block: Int
+    /// Whether each side runs on its `CurlTransport`'s event-loop executor (see `CurlTransport.executor`).
+    let onLoop: Bool
+
+    struct Result {
+        /// Seconds per request of each block.
+        var passthrough: [Double] = []
+        var recording: [Double] = []
+    }
+
+    func run() async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-record-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try StubServer(configuration: .init(journalCapacity: 16))
+        defer { server.stop() }
+        server.route(.post, "/orders/{id}") { request in
+            .json(Data(#"{"accepted":true,"bytes":\#(request.body.count)}"#.utf8))
+        }
+        let passthroughCurl = CurlTransport(), recordingCurl = CurlTransport()
+        let passthrough = try CassetteTransport(cassette: directory.appendingPathComponent("passthrough.json"), mode: .passthrough,
+                                                upstream: passthroughCurl, environment: [:])
+        let recording = try CassetteTransport(cassette: directory.appendingPathComponent("recording.json"), mode: .all,
+                                              upstream: recordingCurl, environment: [:])
+        let passthroughExecutor = onLoop ? passthroughCurl.executor : nil
+        let recordingExecutor = onLoop ? recordingCurl.executor : nil
+        let body = Data(#"{"sku":"A-1","quantity":2,"note":"benchmark"}"#.utf8)
+        var next = 0
+        func time(_ transport: CassetteTransport) async throws -> Double {
+            let executor = transport.mode == .passthrough ? passthroughExecutor : recordingExecutor
+            return try await withTaskExecutorPreference(executor) { try await timeHere(transport) }
+        }
+        func timeHere(_ transport: CassetteTransport) async throws -> Double {
+            let start = ContinuousClock.now
+            for _ in 0..<block {
+                let request = HTTPRequest(method: .post, url: server.url("/orders/\(next)"), headers: ["Content-Type": "application/json"],
+                                          body: .data(body))
+                next += 1
+                let response = try await transport.send(request)
+                guard response.statusCode == 200 else { throw CassetteError.closed(file: "unexpected status \(response.statusCode)") }
+            }
+            return seconds(start.duration(to: .now)) / Double(block)
+        }
+        // One block each to warm up connections, caches and the cassette file (its first recording writes it).
+        _ = try await time(passthrough)
+        _ = try await time(recording)
+        var result = Result()
+        for round in 0..<max(1, interactions / block) {
+            if round % 2 == 0 {
+                result.passthrough.append(try await time(passthrough))
+                result.recording.append(try await time(recording))
+            } else {
+                result.recording.append(try await time(recording))
+                result.passthrough.append(try await time(passthrough))
+            }
+        }
+        let summary = try recording.finish()
+        guard summary.interactionCount == block * (result.recording.count + 1) else {
+            throw CassetteError.closed(file: "recorded \(summary.interactionCount) interactions")
+        }
+        return result
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
