@@ -4,12 +4,18 @@ import TapedeckCore
 /// Caller's work run on the event-loop thread right after the caller is resumed with a response, and the caller's
 /// wait for it (see ``CurlTransport/send(_:whileInFlight:onCompletion:)``).
 ///
-/// The loop holds `running` from before it resumes the caller until the work has returned, so the caller, which
-/// takes the lock once it is running again, never gets past ``waitUntilDone()`` early. Often the work is done
-/// before the caller's thread is even awake, and the lock is free.
+/// Nothing is held while the loop resumes the caller (a wake-up that can take tens of microseconds on a virtual
+/// machine): a caller that runs again before the work has returned suspends until the loop, done, resumes it.
+/// Often the work is done before the caller's thread is even awake, and the caller goes straight on.
 final class CompletionHandOff: Sendable {
+    private enum State {
+        case working
+        case waiting(UnsafeContinuation<Void, Never>)
+        case done
+    }
+
     private let work: @Sendable (HTTPResponse) -> Void
-    private let running = Mutex(())
+    private let state = Mutex(State.working)
 
     init(_ work: @escaping @Sendable (HTTPResponse) -> Void) {
         self.work = work
@@ -17,14 +23,26 @@ final class CompletionHandOff: Sendable {
 
     /// Calls `resume` (which schedules the caller), then the work, on the calling (loop) thread.
     func run(_ response: HTTPResponse, resuming resume: () -> Void) {
-        running.withLock { _ in
-            resume()
-            work(response)
+        resume()
+        work(response)
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            defer { state = .done }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
         }
+        waiter?.resume()
     }
 
-    /// Returns once the work has returned (at once when it never ran).
-    func waitUntilDone() {
-        running.withLock { _ in }
+    /// Returns once the work has returned; call it only after the caller was resumed with a response.
+    func waitUntilDone() async {
+        if state.withLock({ if case .done = $0 { true } else { false } }) { return }
+        await withUnsafeContinuation { continuation in
+            let finished = state.withLock { state -> Bool in
+                if case .done = state { return true }
+                state = .waiting(continuation)
+                return false
+            }
+            if finished { continuation.resume() }
+        }
     }
 }

@@ -103,7 +103,7 @@ public struct CurlTransport: HTTPTransport, OverlappingTransport {
     ) async throws -> HTTPResponse {
         let handOff = CompletionHandOff(onCompletion)
         let response = try await send(request, handOff: handOff, whileInFlight: whileInFlight)
-        handOff.waitUntilDone()
+        await handOff.waitUntilDone()
         return response
     }
 

@@ -25,8 +25,10 @@ for run in $(seq "$RUNS"); do
     passthrough=$(awk '/^passthrough/ {print $3}' <<<"$output")
     recording=$(awk '/^recording/ {print $3}' <<<"$output")
     ratio=$(awk '/^ratio/ {print $4}' <<<"$output")
-    printf 'run %d: passthrough %.1f µs/request, recording %.1f µs/request (block medians), throughput ratio %.3f\n' \
-        "$run" "$passthrough" "$recording" "$ratio"
+    passthroughCPU=$(awk '/^passthrough cpu/ {print $3}' <<<"$output")
+    recordingCPU=$(awk '/^recording cpu/ {print $3}' <<<"$output")
+    printf 'run %d: passthrough %.1f µs/request, recording %.1f µs/request (block medians), throughput ratio %.3f; process CPU %.1f vs %.1f µs/request\n' \
+        "$run" "$passthrough" "$recording" "$ratio" "$passthroughCPU" "$recordingCPU"
     ratios+=("$ratio")
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')

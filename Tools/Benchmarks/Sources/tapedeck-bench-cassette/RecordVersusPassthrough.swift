@@ -19,6 +19,27 @@ struct RecordVersusPassthrough {
         /// Seconds per request of each block.
         var passthrough: [Double] = []
         var recording: [Double] = []
+        /// Process CPU seconds and context switches, summed over each side's blocks.
+        var passthroughUsage = Usage()
+        var recordingUsage = Usage()
+    }
+
+    /// What `getrusage` counts for the whole process (the stub server's threads included).
+    struct Usage {
+        var cpuSeconds = 0.0
+        var contextSwitches = 0
+
+        static func now() -> Usage {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+            return Usage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw)
+        }
+
+        static func += (total: inout Usage, block: (start: Usage, end: Usage)) {
+            total.cpuSeconds += block.end.cpuSeconds - block.start.cpuSeconds
+            total.contextSwitches += block.end.contextSwitches - block.start.contextSwitches
+        }
     }
 
     func run() async throws -> Result {
@@ -58,13 +79,23 @@ struct RecordVersusPassthrough {
         _ = try await time(passthrough)
         _ = try await time(recording)
         var result = Result()
+        func passthroughBlock() async throws {
+            let start = Usage.now()
+            result.passthrough.append(try await time(passthrough))
+            result.passthroughUsage += (start, Usage.now())
+        }
+        func recordingBlock() async throws {
+            let start = Usage.now()
+            result.recording.append(try await time(recording))
+            result.recordingUsage += (start, Usage.now())
+        }
         for round in 0..<max(1, interactions / block) {
             if round % 2 == 0 {
-                result.passthrough.append(try await time(passthrough))
-                result.recording.append(try await time(recording))
+                try await passthroughBlock()
+                try await recordingBlock()
             } else {
-                result.recording.append(try await time(recording))
-                result.passthrough.append(try await time(passthrough))
+                try await recordingBlock()
+                try await passthroughBlock()
             }
         }
         let summary = try recording.finish()

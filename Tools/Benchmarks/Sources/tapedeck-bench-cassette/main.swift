@@ -89,6 +89,9 @@ do {
         print("blocks \(result.recording.count) of \(block)")
         print("passthrough median-block-us \(median(result.passthrough) * 1e6) throughput \(passthrough)")
         print("recording median-block-us \(median(result.recording) * 1e6) throughput \(recording)")
+        let requests = Double(result.recording.count * block)
+        print("passthrough cpu-us-per-request \(result.passthroughUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.passthroughUsage.contextSwitches) / requests)")
+        print("recording cpu-us-per-request \(result.recordingUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.recordingUsage.contextSwitches) / requests)")
         print("ratio-median \(median(result.passthrough) / median(result.recording)) ratio-throughput \(recording / passthrough)")
     default:
         usage()
