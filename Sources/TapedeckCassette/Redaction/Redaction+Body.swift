@@ -17,7 +17,7 @@ extension Redaction {
         var result = data
         let pathFilters = hasJSONPathFilters
         if redactsDefaults, !pathFilters,
-           CompactJSONScanner.scan(data, marking: isSensitiveMember(ascii:)) == .plainCompact {
+           CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
             // The common body: compact JSON with no secret member name, checked in place without parsing. (A
             // marked name, any other spelling and JSON-path filters take the general path below.)
         } else if redactsDefaults || pathFilters, let value = CassetteJSON.parseBody(data) {

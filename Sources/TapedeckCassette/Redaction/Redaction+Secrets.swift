@@ -23,7 +23,9 @@ extension Redaction {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
         }
         if let data = request.body.inlineData, !data.isEmpty {
-            if let json = CassetteJSON.parseBody(data) {
+            if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
+                // Compact JSON with no secret member name (checked in place): no secret to collect from it.
+            } else if let json = CassetteJSON.parseBody(data) {
                 collectJSONSecrets(json, add: add)
             } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
                 for pair in FormCoding.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }

@@ -89,9 +89,11 @@ public struct Redaction: Sendable {
         redactsDefaults && sensitiveMembers.matches(name)
     }
 
-    /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes.
-    func isSensitiveMember(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
-        redactsDefaults && sensitiveMembers.matches(bytes: name)
+    /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes, as a predicate for ``CompactJSONScanner``. It holds
+    /// only the compiled names, not a copy of the whole policy (a method reference would copy every field).
+    var sensitiveMemberPredicate: (UnsafeBufferPointer<UInt8>) -> Bool {
+        let names = sensitiveMembers
+        return redactsDefaults ? { names.matches(bytes: $0) } : { _ in false }
     }
 
     /// Redacts a request: the same steps whether it is being recorded or matched live.
