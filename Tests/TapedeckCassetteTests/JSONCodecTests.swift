@@ -150,21 +150,21 @@ import Testing
                 for slashes in [false, true] {
                     var writer = JSONByteWriter(style: JSONWritingStyle(escapesSlashes: slashes))
                     writer.writeString(text)
-                    #expect(String(decoding: writer.output, as: UTF8.self) == reference(text, slashes: slashes), "\(position) \(special.debugDescription)")
+                    #expect(String(decoding: writer.output.array, as: UTF8.self) == reference(text, slashes: slashes), "\(position) \(special.debugDescription)")
                 }
             }
         }
         for value: Int64 in [0, 7, -7, 10, 1_234_567_890, .max, .min] {
             var writer = JSONByteWriter(style: .compact)
             writer.writeInteger(value)
-            #expect(String(decoding: writer.output, as: UTF8.self) == String(value))
+            #expect(String(decoding: writer.output.array, as: UTF8.self) == String(value))
         }
         for value in [0, 0.000012, 1.5, 3, -2, 1e15, 1e300, .infinity, .nan] {
             var writer = JSONByteWriter(style: .compact)
             var object = writer.beginObject(level: 0)
             writer.member("d", double: value, in: &object)
             writer.end(object)
-            #expect(writer.output == Array(CassetteJSON.serialize(.object([.init("d", .double(value))]))), "\(value)")
+            #expect(writer.output.array == Array(CassetteJSON.serialize(.object([.init("d", .double(value))]))), "\(value)")
         }
     }
 
@@ -187,5 +187,5 @@ private func spelling(of body: CassetteBody) -> CassetteJSON? {
     var holder = writer.beginObject(level: 0)
     BodyFormat.write(body, as: "body", in: &holder, of: &writer)
     writer.end(holder)
-    return (try? CassetteJSON.parse(Data(writer.output)))?["body"]
+    return (try? CassetteJSON.parse(writer.output.data))?["body"]
 }

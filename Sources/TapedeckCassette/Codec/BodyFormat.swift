@@ -29,7 +29,7 @@ enum BodyFormat {
                 if (candidate.style.indent != nil) != multiline { continue }
                 var writer = JSONByteWriter(style: candidate.style, capacity: bytes.count)
                 writer.write(value, level: 0)
-                if writer.output.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+                if UnsafeRawBufferPointer(writer.output.bytes).elementsEqual(bytes) {
                     return (value, candidate.name, candidate.style)
                 }
             }
@@ -51,7 +51,7 @@ enum BodyFormat {
                 var spelled = writer.beginObject(level: object.childLevel)
                 writer.member("encoding", "json", in: &spelled)
                 writer.key("json", in: &spelled)
-                data.withUnsafeBytes { writer.output.append(contentsOf: $0) }
+                writer.output.append(contentsOf: data)
                 if let coding = body.contentEncoding { writer.member("contentEncoding", .string(coding), in: &spelled) }
                 writer.end(spelled)
                 return

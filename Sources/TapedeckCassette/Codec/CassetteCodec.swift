@@ -24,7 +24,7 @@ public enum CassetteCodec {
         writer.end(interactions)
         writer.end(document)
         writer.output.append(0x0A)
-        return Data(writer.output)
+        return writer.output.data
     }
 
     /// Reads a format v1 cassette; `file` names it in errors.
@@ -64,7 +64,7 @@ public enum CassetteCodec {
         var writer = JSONByteWriter(style: .compact)
         write(interaction, to: &writer, level: 0)
         // The writer's own output always parses.
-        return (try? CassetteJSON.parse(Data(writer.output))) ?? .null
+        return (try? CassetteJSON.parse(writer.output.data)) ?? .null
     }
 
     /// Writes one interaction straight to `writer`, with no ``CassetteJSON`` tree in between: this runs for every

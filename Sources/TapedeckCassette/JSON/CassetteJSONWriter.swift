@@ -31,44 +31,49 @@ extension CassetteJSON {
     public static func serialize(_ value: CassetteJSON, style: JSONWritingStyle = .compact) -> Data {
         var writer = JSONByteWriter(style: style)
         writer.write(value, level: 0)
-        return Data(writer.output)
+        return writer.output.data
     }
 }
 
 /// Appends JSON to a byte buffer.
 struct JSONByteWriter {
-    var output: [UInt8] = []
+    /// What has been written.
+    let output: ByteBuffer
     let style: JSONWritingStyle
     private let separator: [UInt8]
+    private let indent: Int?
+    private let escapesSlashes: Bool
+    /// Whether this writer spells JSON as ``JSONWritingStyle/compact`` does, so that plain compact JSON text (see
+    /// ``CompactJSONScanner``) can be appended as it is.
+    let writesPlainCompact: Bool
 
     init(style: JSONWritingStyle, capacity: Int = 1024) {
         self.style = style
-        self.separator = Array(style.separator.utf8)
-        output.reserveCapacity(capacity)
+        separator = Array(style.separator.utf8)
+        indent = style.indent
+        escapesSlashes = style.escapesSlashes
+        writesPlainCompact = style == .compact
+        output = ByteBuffer(capacity: capacity)
     }
 
-    /// Whether this writer spells JSON as ``JSONWritingStyle/compact`` does, so that plain compact JSON text (see
-    /// ``CompactJSONScanner``) can be appended as it is.
-    var writesPlainCompact: Bool { style == .compact }
-
     mutating func newline(_ level: Int) {
-        guard let indent = style.indent else { return }
+        guard let indent else { return }
         output.append(0x0A)
         var spaces = indent * level
         while spaces > 0 {
-            let run = min(spaces, Self.spaces.count)
-            Self.spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<run])) }
+            let run = min(spaces, Self.spaces.utf8CodeUnitCount)
+            output.append(UnsafeRawBufferPointer(start: Self.spaces.utf8Start, count: run))
             spaces -= run
         }
     }
 
-    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+    private static let spaces: StaticString = "                                                                "
 
     mutating func write(_ value: CassetteJSON, level: Int) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let text): output.append(contentsOf: text.utf8)
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .number(let text): output.append(utf8: text)
         case .string(let string): writeString(string)
         case .array(let elements):
             var array = beginArray(level: level)
@@ -141,7 +146,7 @@ struct JSONByteWriter {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             writeInteger(Int64(value))
         } else {
-            output.append(contentsOf: (value.isFinite ? value.description : "0").utf8)
+            output.append(utf8: value.isFinite ? value.description : "0")
         }
     }
 
@@ -149,7 +154,7 @@ struct JSONByteWriter {
     private mutating func literalKey(_ name: StaticString, in object: inout Container) {
         nextElement(in: &object)
         output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        output.append(name)
         output.append(UInt8(ascii: "\""))
         output.append(contentsOf: separator)
     }
@@ -168,8 +173,9 @@ struct JSONByteWriter {
             } while magnitude > 0
             return count
         }
-        withUnsafeBytes(of: &digits) { buffer in
-            for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            buffer[0..<count].reverse()
+            output.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
@@ -184,7 +190,7 @@ struct JSONByteWriter {
     mutating func end(_ container: Container) {
         if container.count > 0 {
             newline(container.level)
-        } else if style.expandsEmptyContainers, style.indent != nil {
+        } else if style.expandsEmptyContainers, indent != nil {
             output.append(0x0A)
             newline(container.level)
         }
@@ -208,7 +214,7 @@ struct JSONByteWriter {
         while index < bytes.count {
             // Eight bytes at a time while none of them needs an escape: most strings are copied in one piece.
             if index + 8 <= bytes.count,
-               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slashes: style.escapesSlashes) {
+               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slashes: escapesSlashes) {
                 index += 8
                 continue
             }
@@ -223,22 +229,22 @@ struct JSONByteWriter {
             case 0x09: escape = "\\t"
             case 0x08: escape = "\\b"
             case 0x0C: escape = "\\f"
-            case 0x2F where style.escapesSlashes: escape = "\\/"
+            case 0x2F where escapesSlashes: escape = "\\/"
             case 0..<0x20: escape = nil
             default: continue
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))
             runStart = index
             if let escape {
-                output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                output.append(escape)
             } else {
                 let hex: StaticString = "0123456789abcdef"
-                output.append(contentsOf: "\\u00".utf8)
+                output.append("\\u00")
                 output.append(hex.utf8Start[Int(byte >> 4)])
                 output.append(hex.utf8Start[Int(byte & 0xF)])
             }
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
 
     /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (or `/`, when `slashes`).

@@ -21,6 +21,6 @@ struct PreparedRequest: Sendable {
         self.redacted = redacted
         var writer = JSONByteWriter(style: .compact, capacity: 512)
         CassetteCodec.write(redacted, to: &writer, level: 0)
-        json = writer.output
+        json = writer.output.array
     }
 }

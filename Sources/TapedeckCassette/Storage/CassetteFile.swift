@@ -100,7 +100,7 @@ public enum CassetteFile {
         CassetteCodec.write(interaction, to: &writer, level: line.childLevel, requestJSON: requestJSON)
         writer.end(line)
         writer.output.append(0x0A)
-        return writer.output
+        return writer.output.array
     }
 
     /// The interactions of a journal whose sequence numbers continue a cassette of `count` interactions. Lines
