@@ -21,42 +21,47 @@ struct ReplayEmitter {
 
     /// Yields every event up to and including the body, then `completed`; throws the recorded error.
     func deliver(to continuation: HTTPEventStream.Continuation) throws {
+        let response = try response(emitting: { continuation.yield($0) })
+        continuation.yield(.completed(response))
+    }
+
+    /// The replayed response, passing every event before `completed` to `emit`; throws the recorded error.
+    func response(emitting emit: (HTTPTransportEvent) -> Void) throws -> HTTPResponse {
         let response: Interaction.Response
         switch interaction.outcome {
         case .failure(let failure): throw failure.urlError(failingURL: request.url)
         case .response(let recorded): response = recorded
         }
         if let length = request.body.knownLength, length > 0 {
-            continuation.yield(.uploadProgress(TransferProgress(completed: length, total: length)))
+            emit(.uploadProgress(TransferProgress(completed: length, total: length)))
         }
         let finalURL = response.url.flatMap(URL.init(string:)) ?? request.url
         let head = HTTPResponseHead(statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
                                     version: response.httpVersion, headers: response.headers, url: finalURL)
-        continuation.yield(.responseHead(head))
+        emit(.responseHead(head))
         let recordedBody = Self.encoded(response.body)
         let total = recordedBody.byteCount
         let body: HTTPResponseBody
         switch request.responseBody {
         case .memory:
             let data = try CassetteFile.bodyData(recordedBody, cassette: cassette)
-            if total > 0 { continuation.yield(.downloadProgress(TransferProgress(completed: total, total: total))) }
+            if total > 0 { emit(.downloadProgress(TransferProgress(completed: total, total: total))) }
             body = .data(data)
         case .stream:
             try forEachChunk(recordedBody) { chunk, sent in
-                continuation.yield(.bodyChunk(chunk))
-                continuation.yield(.downloadProgress(TransferProgress(completed: sent, total: total)))
+                emit(.bodyChunk(chunk))
+                emit(.downloadProgress(TransferProgress(completed: sent, total: total)))
             }
             body = .streamed(byteCount: total)
         case .file(let destination):
-            try write(recordedBody, to: destination, keeping: 0, continuation: continuation)
+            try write(recordedBody, to: destination, keeping: 0, emit: emit)
             body = .file(destination, byteCount: total)
         case .resumingFile(let destination, let existing):
             let keep = response.statusCode == 206 ? existing : 0
-            try write(recordedBody, to: destination, keeping: keep, continuation: continuation)
+            try write(recordedBody, to: destination, keeping: keep, emit: emit)
             body = .file(destination, byteCount: total)
         }
-        continuation.yield(.completed(HTTPResponse(head: head, body: body, metrics: interaction.metrics,
-                                                   peerCertificates: interaction.peerCertificates)))
+        return HTTPResponse(head: head, body: body, metrics: interaction.metrics, peerCertificates: interaction.peerCertificates)
     }
 
     /// The body as the transport delivered it: a body stored decoded is compressed again.
@@ -91,7 +96,7 @@ struct ReplayEmitter {
     }
 
     private func write(_ body: CassetteBody, to destination: URL, keeping existing: Int64,
-                       continuation: HTTPEventStream.Continuation) throws {
+                       emit: (HTTPTransportEvent) -> Void) throws {
         let total = body.byteCount
         do {
             if existing == 0 || !FileManager.default.fileExists(atPath: destination.path) {
@@ -105,7 +110,7 @@ struct ReplayEmitter {
             try handle.seek(toOffset: UInt64(existing))
             try forEachChunk(body) { chunk, sent in
                 try handle.write(contentsOf: chunk)
-                continuation.yield(.downloadProgress(TransferProgress(completed: sent, total: total)))
+                emit(.downloadProgress(TransferProgress(completed: sent, total: total)))
             }
         } catch let error as URLError {
             throw error

@@ -73,8 +73,9 @@ public struct CassetteTransport: HTTPTransport {
         return stream
     }
 
-    /// Runs `request` to completion and returns the response. Passing through and recording call the upstream's
-    /// own `send`, so no event stream sits between the caller and the upstream transport.
+    /// Runs `request` to completion and returns the response. Replaying builds the response directly, and passing
+    /// through and recording call the upstream's own `send`, so no event stream sits between the caller and the
+    /// cassette or the upstream transport (file and stream bodies, and stream destinations, take the event path).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let session = self.session
         if let upstream = session.upstream {
@@ -84,7 +85,31 @@ public struct CassetteTransport: HTTPTransport {
                 return try await Recorder(session: session, upstream: upstream).send(request)
             }
         }
+        if session.replays, request.responseBody != .stream {
+            switch request.body {
+            case .none: return try await replayResponse(request, body: Data())
+            case .data(let data): return try await replayResponse(request, body: data)
+            case .file, .stream: break
+            }
+        }
         return try await send(request, onEvent: { _ in })
+    }
+
+    /// Replays `request` for a caller that wants only the response: the same steps as the event path (trust check,
+    /// injected fault, recorded timing), with no events. A miss records, in the modes that record.
+    private func replayResponse(_ request: HTTPRequest, body: Data) async throws -> HTTPResponse {
+        switch session.lookup(Interaction.Request(request, body: body)) {
+        case .success(let playback):
+            let configuration = session.configuration
+            let fault = configuration.faults.isEmpty ? nil : session.fault(for: playback.index, playback.interaction.request)
+            try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
+            try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
+            return try ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url).response(emitting: { _ in })
+        case .failure(let error):
+            guard session.records, case .unmatchedRequest = error, let upstream = session.upstream else { throw error }
+            try session.checkOpen()
+            return try await Recorder(session: session, upstream: upstream).send(request)
+        }
     }
 
     /// Closes the cassette: folds recordings into the file, releases the lock, and reports what was never played.
