@@ -22,8 +22,8 @@ echo "== $RUNS runs of $COUNT recordings and $COUNT passthrough requests, altern
 ratios=()
 for run in $(seq "$RUNS"); do
     output=$("$TOOL" record "$COUNT" "$BLOCK")
-    passthrough=$(awk '/^passthrough/ {print $3}' <<<"$output")
-    recording=$(awk '/^recording/ {print $3}' <<<"$output")
+    passthrough=$(awk '/^passthrough median/ {print $3}' <<<"$output")
+    recording=$(awk '/^recording median/ {print $3}' <<<"$output")
     ratio=$(awk '/^ratio/ {print $4}' <<<"$output")
     passthroughCPU=$(awk '/^passthrough cpu/ {print $3}' <<<"$output")
     recordingCPU=$(awk '/^recording cpu/ {print $3}' <<<"$output")
