@@ -4,7 +4,8 @@
 # shared machine falls on both alike. Prints each run's ratios and the median; see Tools/bench/README.md.
 #
 #   bash Tools/bench/compare-recording.sh            # COUNT=10000 BLOCK=250 RUNS=5; ON_LOOP=1 runs both on the
-#                                                    # CurlTransport executor (CurlTransport.executor)
+#                                                    # CurlTransport executor (CurlTransport.executor); EVENTS=1
+#                                                    # sends through the event stream, as session tasks do
 set -euo pipefail
 
 COUNT=${COUNT:-10000}

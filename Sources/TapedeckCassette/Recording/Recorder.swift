@@ -46,10 +46,14 @@ struct Recorder {
     }
 
     /// The recording's events, pulled from upstream in the consumer's own task: no task and no second stream sit
-    /// between the upstream transport and the caller.
+    /// between the upstream transport and the caller. The request half of a small interaction is prepared while the
+    /// request is on the wire, so the commit after `completed` has only the response half left.
     func events(_ request: HTTPRequest) -> HTTPEventStream {
         let (capture, outgoing) = begin(request)
         let source = SerialIterator(upstream.execute(outgoing))
+        // A transport starts the transfer in `execute`: the request half is prepared while it is on the wire.
+        let prepared = prepare(capture)
+        capture.prepared.withLock { $0 = prepared }
         // Whether `completed` went by: the stream's end is then a normal end, not a cancellation.
         let completed = Mutex(false)
         let recorder = self

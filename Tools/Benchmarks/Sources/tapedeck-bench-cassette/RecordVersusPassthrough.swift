@@ -14,6 +14,8 @@ struct RecordVersusPassthrough {
     let block: Int
     /// Whether each side runs on its `CurlTransport`'s event-loop executor (see `CurlTransport.executor`).
     let onLoop: Bool
+    /// Whether requests go through the event stream (`send(_:onEvent:)`, as session tasks do) instead of `send`.
+    let events: Bool
 
     struct Result {
         /// Seconds per request of each block.
@@ -70,7 +72,7 @@ struct RecordVersusPassthrough {
                 let request = HTTPRequest(method: .post, url: server.url("/orders/\(next)"), headers: ["Content-Type": "application/json"],
                                           body: .data(body))
                 next += 1
-                let response = try await transport.send(request)
+                let response = events ? try await transport.send(request, onEvent: { _ in }) : try await transport.send(request)
                 guard response.statusCode == 200 else { throw CassetteError.closed(file: "unexpected status \(response.statusCode)") }
             }
             return seconds(start.duration(to: .now)) / Double(block)

@@ -78,7 +78,9 @@ do {
         let semaphore = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<RecordVersusPassthrough.Result, any Error> = .failure(CassetteError.closed(file: "not run"))
         Task.detached {
-            do { outcome = .success(try await RecordVersusPassthrough(interactions: count, block: block, onLoop: ProcessInfo.processInfo.environment["ON_LOOP"] == "1").run()) } catch { outcome = .failure(error) }
+            do { outcome = .success(try await RecordVersusPassthrough(
+                interactions: count, block: block, onLoop: ProcessInfo.processInfo.environment["ON_LOOP"] == "1",
+                events: ProcessInfo.processInfo.environment["EVENTS"] == "1").run()) } catch { outcome = .failure(error) }
             semaphore.signal()
         }
         semaphore.wait()
