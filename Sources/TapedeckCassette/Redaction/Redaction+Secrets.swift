@@ -8,16 +8,10 @@ extension Redaction {
         guard redactsDefaults else { return [] }
         var values: [String] = []
         func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
-        func addCookies(_ header: String) {
-            for pair in header.split(separator: ";") {
-                let pieces = pair.split(separator: "=", maxSplits: 1)
-                if pieces.count == 2 { add(pieces[1]) }
-            }
-        }
         for field in request.headers where isSensitiveHeader(field.name) {
             add(field.value)
             if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
-            if field.name.lowercased() == "cookie" { addCookies(field.value) }
+            if field.name.lowercased() == "cookie" { Self.addCookieValues(field.value, to: &values) }
         }
         if Self.contains(request.url, byte: "?") {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
@@ -39,11 +33,18 @@ extension Redaction {
         guard redactsDefaults, let responseHeaders else { return [] }
         var values: [String] = []
         for value in responseHeaders.values(for: "Set-Cookie") {
-            guard let first = value.split(separator: ";").first else { continue }
-            let pieces = first.split(separator: "=", maxSplits: 1)
-            if pieces.count == 2 { Self.addSecret(pieces[1], to: &values) }
+            // The cookie itself; the attributes after it (`Path`, `Expires`, …) are not secret.
+            if let cookie = value.split(separator: ";").first { Self.addCookieValues(cookie, to: &values) }
         }
         return values
+    }
+
+    /// Adds the value of each `name=value` pair of a `Cookie`-style header (pairs separated by `;`).
+    private static func addCookieValues(_ header: some StringProtocol, to values: inout [String]) {
+        for pair in header.split(separator: ";") {
+            let pieces = pair.split(separator: "=", maxSplits: 1)
+            if pieces.count == 2 { addSecret(pieces[1], to: &values) }
+        }
     }
 
     /// Secrets without repeats, longest first, so that a secret containing another is replaced whole.
