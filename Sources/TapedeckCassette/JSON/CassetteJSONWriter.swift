@@ -143,10 +143,10 @@ struct JSONByteWriter {
     /// A member whose value is a double, spelled as ``CassetteJSON/double(_:)`` spells it.
     mutating func member(_ name: StaticString, double value: Double, in object: inout Container) {
         literalKey(name, in: &object)
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            writeInteger(Int64(value))
+        if let whole = CassetteJSON.wholeNumber(value) {
+            writeInteger(whole)
         } else {
-            output.append(utf8: value.isFinite ? value.description : "0")
+            output.append(utf8: value.description)
         }
     }
 
