@@ -88,28 +88,21 @@ struct Recorder {
     /// thread while the caller's task is being resumed, instead of after it.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
-        guard let overlapping = session.overlappingUpstream else {
-            let response: HTTPResponse
-            do {
-                response = try await upstream.send(outgoing)
-            } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
-                try commit(error, capture: capture)
-                throw error
-            }
-            try commit(response, capture: capture)
-            return response
-        }
         let recorder = self
         let committedEarly = Mutex<Result<Bool, any Error>>(.success(false))
         let response: HTTPResponse
         do {
-            response = try await overlapping.send(outgoing, whileInFlight: {
-                let prepared = recorder.prepare(capture)
-                capture.prepared.withLock { $0 = prepared }
-            }, onCompletion: { response in
-                let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
-                committedEarly.withLock { $0 = outcome }
-            })
+            if let overlapping = session.overlappingUpstream {
+                response = try await overlapping.send(outgoing, whileInFlight: {
+                    let prepared = recorder.prepare(capture)
+                    capture.prepared.withLock { $0 = prepared }
+                }, onCompletion: { response in
+                    let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
+                    committedEarly.withLock { $0 = outcome }
+                })
+            } else {
+                response = try await upstream.send(outgoing)
+            }
         } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
             try commit(error, capture: capture)
             throw error
@@ -124,12 +117,15 @@ struct Recorder {
     /// while the transfer is under way.
     static let quickCommitLimit = 64 << 10
 
+    /// The largest body of an interaction prepared and committed while the transfer is under way.
+    private var quickBodyLimit: Int { min(Self.quickCommitLimit, session.configuration.sidecarThreshold) }
+
     /// The request half of the recording, when the request body is small and in memory.
     func prepare(_ capture: Capture) -> PreparedRequest? {
         let body: Data
         switch capture.request.body {
         case .none: body = Data()
-        case .data(let data) where data.count <= min(Self.quickCommitLimit, session.configuration.sidecarThreshold): body = data
+        case .data(let data) where data.count <= quickBodyLimit: body = data
         default: return nil
         }
         return PreparedRequest(recordedRequest(capture.request, body: CassetteBody(body)), redaction: session.configuration.redaction)
@@ -139,7 +135,7 @@ struct Recorder {
     /// and the cassette already journaling (the first commit writes the whole file). Returns whether it committed.
     func commitIfQuick(_ response: HTTPResponse, capture: Capture) throws -> Bool {
         guard capture.prepared.withLock({ $0 }) != nil, case .data(let body) = response.body,
-              body.count <= min(Self.quickCommitLimit, session.configuration.sidecarThreshold),
+              body.count <= quickBodyLimit,
               session.isJournaling else { return false }
         try commit(response, capture: capture)
         return true
