@@ -5,7 +5,9 @@
 #
 #   bash Tools/bench/compare-recording.sh            # COUNT=10000 BLOCK=250 RUNS=5; ON_LOOP=1 runs both on the
 #                                                    # CurlTransport executor (CurlTransport.executor); EVENTS=1
-#                                                    # sends through the event stream, as session tasks do
+#                                                    # sends through the event stream, as session tasks do;
+#                                                    # LATENCY_US=1000 makes the stub server wait that long before
+#                                                    # each response (an upstream farther away than loopback)
 set -euo pipefail
 
 COUNT=${COUNT:-10000}
@@ -19,7 +21,7 @@ echo "== building tapedeck-bench-cassette (release)"
 swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck-bench-cassette >&2
 TOOL="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck-bench-cassette"
 
-echo "== $RUNS runs of $COUNT recordings and $COUNT passthrough requests, alternating blocks of $BLOCK"
+echo "== $RUNS runs of $COUNT recordings and $COUNT passthrough requests, alternating blocks of $BLOCK (server latency ${LATENCY_US:-0} µs)"
 ratios=()
 for run in $(seq "$RUNS"); do
     output=$("$TOOL" record "$COUNT" "$BLOCK")

@@ -16,6 +16,9 @@ struct RecordVersusPassthrough {
     let onLoop: Bool
     /// Whether requests go through the event stream (`send(_:onEvent:)`, as session tasks do) instead of `send`.
     let events: Bool
+    /// How long the stub server waits before each response: zero measures recording against a loopback round trip
+    /// of about 100 µs; a millisecond or more is closer to what a real upstream costs.
+    let latency: Duration
 
     struct Result {
         /// Seconds per request of each block.
@@ -50,8 +53,8 @@ struct RecordVersusPassthrough {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try StubServer(configuration: .init(journalCapacity: 16))
         defer { server.stop() }
-        server.route(.post, "/orders/{id}") { request in
-            .json(Data(#"{"accepted":true,"bytes":\#(request.body.count)}"#.utf8))
+        server.route(.post, "/orders/{id}") { [latency] request in
+            .json(Data(#"{"accepted":true,"bytes":\#(request.body.count)}"#.utf8)).delayed(by: latency)
         }
         let passthroughCurl = CurlTransport(), recordingCurl = CurlTransport()
         let passthrough = try CassetteTransport(cassette: directory.appendingPathComponent("passthrough.json"), mode: .passthrough,

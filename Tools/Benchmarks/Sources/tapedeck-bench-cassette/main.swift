@@ -80,7 +80,9 @@ do {
         Task.detached {
             do { outcome = .success(try await RecordVersusPassthrough(
                 interactions: count, block: block, onLoop: ProcessInfo.processInfo.environment["ON_LOOP"] == "1",
-                events: ProcessInfo.processInfo.environment["EVENTS"] == "1").run()) } catch { outcome = .failure(error) }
+                events: ProcessInfo.processInfo.environment["EVENTS"] == "1",
+                latency: .microseconds(Int(ProcessInfo.processInfo.environment["LATENCY_US"] ?? "") ?? 0)).run())
+            } catch { outcome = .failure(error) }
             semaphore.signal()
         }
         semaphore.wait()
