@@ -85,7 +85,8 @@ final class CassetteSession: Sendable {
 
     /// The fault to inject into interaction `index`, counting its firing.
     func fault(for index: Int, _ request: Interaction.Request) -> ReplayFault.Action? {
-        state.withLock { state in
+        if configuration.faults.isEmpty { return nil }  // the common case, without taking the lock
+        return state.withLock { state in
             for (position, fault) in configuration.faults.enumerated() where fault.applies(to: index, request) {
                 let fired = state.faultFirings[position, default: 0]
                 if let times = fault.times, fired >= times { continue }

@@ -80,10 +80,7 @@ public struct CassetteTransport: HTTPTransport {
         let session = self.session
         if let upstream = session.upstream {
             if session.mode == .passthrough { return try await upstream.send(request) }
-            if !session.replays, request.responseBody != .stream {
-                try session.checkOpen()
-                return try await Recorder(session: session, upstream: upstream).send(request)
-            }
+            if !session.replays, request.responseBody != .stream { return try await recorder().send(request) }
         }
         if session.replays, request.responseBody != .stream {
             switch request.body {
@@ -101,14 +98,13 @@ public struct CassetteTransport: HTTPTransport {
         switch session.lookup(Interaction.Request(request, body: body)) {
         case .success(let playback):
             let configuration = session.configuration
-            let fault = configuration.faults.isEmpty ? nil : session.fault(for: playback.index, playback.interaction.request)
+            let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
             return try ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url).response(emitting: { _ in })
         case .failure(let error):
-            guard session.records, case .unmatchedRequest = error, let upstream = session.upstream else { throw error }
-            try session.checkOpen()
-            return try await Recorder(session: session, upstream: upstream).send(request)
+            guard session.records, case .unmatchedRequest = error else { throw error }
+            return try await recorder().send(request)
         }
     }
 
@@ -128,7 +124,7 @@ public struct CassetteTransport: HTTPTransport {
         switch session.lookup(live) {
         case .success(let playback):
             let emitter = ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url)
-            let fault = session.configuration.faults.isEmpty ? nil : session.fault(for: playback.index, playback.interaction.request)
+            let fault = session.fault(for: playback.index, playback.interaction.request)
             let trust = TrustCheck(request: request, interaction: playback.interaction,
                                    evaluator: session.configuration.trustEvaluator)
             if fault == nil, trust == nil, session.configuration.timing == .instant, emitter.isInlineOnly {
@@ -161,29 +157,30 @@ public struct CassetteTransport: HTTPTransport {
         }
     }
 
+    /// A recorder for this cassette, or why nothing can be recorded now (no upstream, or the cassette is finished).
+    private func recorder() throws(CassetteError) -> Recorder {
+        guard let upstream = session.upstream else { throw CassetteError.noUpstream(file: session.url.path, mode: session.mode) }
+        try session.checkOpen()
+        return Recorder(session: session, upstream: upstream)
+    }
+
     /// The events of a recording, pulled in the caller's task (or the reason recording is impossible).
     private func recordingEvents(_ request: HTTPRequest) -> HTTPEventStream {
-        guard let upstream = session.upstream else {
-            return HTTPEventStream { $0.finish(throwing: CassetteError.noUpstream(file: session.url.path, mode: session.mode)) }
-        }
-        do { try session.checkOpen() } catch {
+        do {
+            return try recorder().events(request)
+        } catch {
             return HTTPEventStream { $0.finish(throwing: error) }
         }
-        return Recorder(session: session, upstream: upstream).events(request)
     }
 
     private func startRecording(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) {
-        guard let upstream = session.upstream else {
-            continuation.finish(throwing: CassetteError.noUpstream(file: session.url.path, mode: session.mode))
-            return
-        }
-        do { try session.checkOpen() } catch {
+        do {
+            let recorder = try recorder()
+            let task = Task { await recorder.run(request, continuation: continuation) }
+            continuation.onTermination = { _ in task.cancel() }
+        } catch {
             continuation.finish(throwing: error)
-            return
         }
-        let recorder = Recorder(session: session, upstream: upstream)
-        let task = Task { await recorder.run(request, continuation: continuation) }
-        continuation.onTermination = { _ in task.cancel() }
     }
 
     /// Waits out an injected delay and the recorded latency; throws an injected error.
