@@ -52,8 +52,7 @@ struct Recorder {
         let (capture, outgoing) = begin(request)
         let source = SerialIterator(upstream.execute(outgoing))
         // A transport starts the transfer in `execute`: the request half is prepared while it is on the wire.
-        let prepared = prepare(capture)
-        capture.prepared.withLock { $0 = prepared }
+        prepare(capture)
         // Whether `completed` went by: the stream's end is then a normal end, not a cancellation.
         let completed = Mutex(false)
         let recorder = self
@@ -94,8 +93,7 @@ struct Recorder {
         do {
             if let overlapping = session.overlappingUpstream {
                 response = try await overlapping.send(outgoing, whileInFlight: {
-                    let prepared = recorder.prepare(capture)
-                    capture.prepared.withLock { $0 = prepared }
+                    recorder.prepare(capture)
                 }, onCompletion: { response in
                     let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
                     committedEarly.withLock { $0 = outcome }
@@ -120,15 +118,17 @@ struct Recorder {
     /// The largest body of an interaction prepared and committed while the transfer is under way.
     private var quickBodyLimit: Int { min(Self.quickCommitLimit, session.configuration.sidecarThreshold) }
 
-    /// The request half of the recording, when the request body is small and in memory.
-    func prepare(_ capture: Capture) -> PreparedRequest? {
+    /// Prepares the request half of the recording into `capture.prepared`, when the request body is small and in
+    /// memory (otherwise it stays `nil`, and the commit does the whole interaction).
+    func prepare(_ capture: Capture) {
         let body: Data
         switch capture.request.body {
         case .none: body = Data()
         case .data(let data) where data.count <= quickBodyLimit: body = data
-        default: return nil
+        default: return
         }
-        return PreparedRequest(recordedRequest(capture.request, body: CassetteBody(body)), redaction: session.configuration.redaction)
+        let prepared = PreparedRequest(recordedRequest(capture.request, body: CassetteBody(body)), redaction: session.configuration.redaction)
+        capture.prepared.withLock { $0 = prepared }
     }
 
     /// Commits an interaction whose commit is quick: the request prepared, the response body in memory and small,
