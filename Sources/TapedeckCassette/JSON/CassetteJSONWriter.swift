@@ -41,8 +41,6 @@ struct JSONByteWriter {
     let output: ByteBuffer
     let style: JSONWritingStyle
     private let separator: [UInt8]
-    private let indent: Int?
-    private let escapesSlashes: Bool
     /// Whether this writer spells JSON as ``JSONWritingStyle/compact`` does, so that plain compact JSON text (see
     /// ``CompactJSONScanner``) can be appended as it is.
     let writesPlainCompact: Bool
@@ -50,14 +48,12 @@ struct JSONByteWriter {
     init(style: JSONWritingStyle, capacity: Int = 1024) {
         self.style = style
         separator = Array(style.separator.utf8)
-        indent = style.indent
-        escapesSlashes = style.escapesSlashes
         writesPlainCompact = style == .compact
         output = ByteBuffer(capacity: capacity)
     }
 
     mutating func newline(_ level: Int) {
-        guard let indent else { return }
+        guard let indent = style.indent else { return }
         output.append(0x0A)
         var spaces = indent * level
         while spaces > 0 {
@@ -190,7 +186,7 @@ struct JSONByteWriter {
     mutating func end(_ container: Container) {
         if container.count > 0 {
             newline(container.level)
-        } else if style.expandsEmptyContainers, indent != nil {
+        } else if style.expandsEmptyContainers, style.indent != nil {
             output.append(0x0A)
             newline(container.level)
         }
@@ -214,7 +210,7 @@ struct JSONByteWriter {
         while index < bytes.count {
             // Eight bytes at a time while none of them needs an escape: most strings are copied in one piece.
             if index + 8 <= bytes.count,
-               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slashes: escapesSlashes) {
+               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slashes: style.escapesSlashes) {
                 index += 8
                 continue
             }
@@ -229,7 +225,7 @@ struct JSONByteWriter {
             case 0x09: escape = "\\t"
             case 0x08: escape = "\\b"
             case 0x0C: escape = "\\f"
-            case 0x2F where escapesSlashes: escape = "\\/"
+            case 0x2F where style.escapesSlashes: escape = "\\/"
             case 0..<0x20: escape = nil
             default: continue
             }
