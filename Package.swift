@@ -64,6 +64,8 @@ let package = Package(
             ],
             path: "Tools/tapedeck"
         ),
+        // What the test targets share: helpers, not tests.
+        .target(name: "TapedeckTestSupport", dependencies: ["TapedeckCore"], path: "Tests/TapedeckTestSupport"),
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore"]),
         .testTarget(
             name: "TapedeckCLITests",
@@ -73,18 +75,18 @@ let package = Package(
         .testTarget(
             name: "TapedeckCurlTests",
             dependencies: [
-                "TapedeckCurl", "TapedeckStubServer",
+                "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "TapedeckStubServerTests",
-            dependencies: ["TapedeckStubServer", "TapedeckCassette", "TapedeckCurl"]
+            dependencies: ["TapedeckStubServer", "TapedeckCassette", "TapedeckCurl", "TapedeckTestSupport"]
         ),
         .testTarget(
             name: "TapedeckCassetteTests",
-            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"]
         ),
         .testTarget(
             name: "ContractTests",

@@ -1,30 +1,38 @@
 import Foundation
 
-/// The one seam between Tapedeck's client stack and the network: a request in, a stream of events out.
+/// The one seam between Tapedeck's client stack and the network: a request in, a response out, with the transfer's
+/// events on the way to whoever asks for them.
 ///
 /// Every mode is a value of a type that conforms: the live `CurlTransport()`, a cassette replayer, or a stub
-/// server's `server.transport()`. The stream yields ``HTTPTransportEvent/responseHead(_:)`` as soon as the
-/// headers arrive, then body chunks (for ``ResponseBodyDestination/stream``) and progress, and ends with exactly
-/// one ``HTTPTransportEvent/completed(_:)``, or throws a `URLError`. Cancelling the task that iterates the stream
-/// (or dropping the iterator) cancels the transfer.
+/// server's `server.transport()`. A transport has exactly one way in, ``send(_:onEvent:)``, which every caller
+/// uses (the client stack, adapters, tests), so whatever makes a transport fast serves everybody. The conveniences
+/// ``send(_:)`` and ``execute(_:)`` (an event stream) are built on it.
 ///
 /// ```swift
 /// let transport: any HTTPTransport = CurlTransport()
-/// for try await event in transport.execute(request) {
+/// let response = try await transport.send(request) { event in
 ///     if case .downloadProgress(let progress) = event { print(progress.fractionCompleted ?? 0) }
-///     if case .completed(let response) = event { print(response.statusCode) }
 /// }
+/// print(response.statusCode)
 /// ```
 public protocol HTTPTransport: Sendable {
-    /// Starts `request` and returns its events.
-    func execute(_ request: HTTPRequest) -> HTTPEventStream
-
-    /// Runs `request` to completion and returns the response, ignoring intermediate events. The default iterates
-    /// ``execute(_:)``; a transport may answer more directly.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Runs `request` to completion and returns the response.
+    ///
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - onEvent: receives the transfer's events in order: the response head, upload and download progress, body
+    ///     chunks for ``ResponseBodyDestination/stream``, and ``HTTPTransportEvent/completed(_:)`` last, all before
+    ///     this method returns. It may run on the transport's own thread while the caller waits, so keep it short
+    ///     and non-blocking. `nil` when only the response matters: no event is then delivered at all.
+    /// - Throws: `URLError` (or the transport's own error type, such as a cassette's); `URLError.cancelled` when
+    ///   the calling task is cancelled, which cancels the transfer.
+    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse
 }
 
-/// The events of one transfer, ending in ``HTTPTransportEvent/completed(_:)`` or a thrown `URLError`.
+/// Receives the events of one transfer (see ``HTTPTransport/send(_:onEvent:)``).
+public typealias HTTPEventHandler = @Sendable (HTTPTransportEvent) -> Void
+
+/// The events of one transfer, ending in ``HTTPTransportEvent/completed(_:)`` or a thrown error.
 public typealias HTTPEventStream = AsyncThrowingStream<HTTPTransportEvent, any Error>
 
 /// Something that happened during a transfer.
@@ -42,7 +50,7 @@ public enum HTTPTransportEvent: Sendable {
 }
 
 extension HTTPTransport {
-    /// Runs `request` to completion and returns the response, ignoring intermediate events.
+    /// Runs `request` to completion and returns the response, with no events.
     ///
     /// ```swift
     /// let response = try await CurlTransport().send(HTTPRequest(url: url))
@@ -51,20 +59,31 @@ extension HTTPTransport {
     ///
     /// - Throws: `URLError`; `URLError.cancelled` when the calling task is cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await send(request, onEvent: { _ in })
+        try await send(request, onEvent: nil)
     }
 
-    /// Runs `request` to completion, passing each event to `onEvent` as it happens.
-    public func send(
-        _ request: HTTPRequest,
-        onEvent: (HTTPTransportEvent) throws -> Void
-    ) async throws -> HTTPResponse {
-        for try await event in execute(request) {
-            try onEvent(event)
-            if case .completed(let response) = event {
-                return response
+    /// Starts `request` in a task of its own and returns its events as a stream that ends after
+    /// ``HTTPTransportEvent/completed(_:)`` or throws the transfer's error. Cancelling the task that iterates the
+    /// stream (or dropping the stream) cancels the transfer.
+    ///
+    /// ```swift
+    /// for try await event in transport.execute(request) {
+    ///     if case .completed(let response) = event { print(response.statusCode) }
+    /// }
+    /// ```
+    public func execute(_ request: HTTPRequest) -> HTTPEventStream {
+        let (stream, continuation) = HTTPEventStream.makeStream()
+        let task = Task {
+            do {
+                _ = try await send(request, onEvent: { continuation.yield($0) })
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
             }
         }
-        throw URLError(.cancelled, failingURL: request.url, reason: "the transfer was cancelled")
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
     }
 }

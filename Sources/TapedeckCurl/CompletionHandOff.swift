@@ -1,12 +1,11 @@
 import Synchronization
-import TapedeckCore
 
-/// Caller's work run on the event-loop thread right after the caller is resumed with a response, and the caller's
-/// wait for it (see ``CurlTransport/send(_:whileInFlight:onCompletion:)``).
+/// The caller's wait for the event handler's `completed`, which runs on the loop thread after the caller has been
+/// resumed (see ``TransferSink``).
 ///
-/// Nothing is held while the loop resumes the caller (a wake-up that can take tens of microseconds on a virtual
-/// machine): a caller that runs again before the work has returned suspends until the loop, done, resumes it.
-/// Often the work is done before the caller's thread is even awake, and the caller goes straight on.
+/// Nothing is held while the loop resumes the caller: a caller that runs again before the handler has returned
+/// suspends until the loop, done, resumes it. Usually the handler is done before the caller's thread is even
+/// awake, and the caller goes straight on.
 final class CompletionHandOff: Sendable {
     private enum State {
         case working
@@ -14,17 +13,10 @@ final class CompletionHandOff: Sendable {
         case done
     }
 
-    private let work: @Sendable (HTTPResponse) -> Void
     private let state = Mutex(State.working)
 
-    init(_ work: @escaping @Sendable (HTTPResponse) -> Void) {
-        self.work = work
-    }
-
-    /// Calls `resume` (which schedules the caller), then the work, on the calling (loop) thread.
-    func run(_ response: HTTPResponse, resuming resume: () -> Void) {
-        resume()
-        work(response)
+    /// The handler has returned: lets the caller go on.
+    func markDone() {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
             defer { state = .done }
             if case .waiting(let continuation) = state { return continuation }
@@ -33,7 +25,7 @@ final class CompletionHandOff: Sendable {
         waiter?.resume()
     }
 
-    /// Returns once the work has returned; call it only after the caller was resumed with a response.
+    /// Returns once ``markDone()`` has been called; call it only after the caller was resumed with a response.
     func waitUntilDone() async {
         if state.withLock({ if case .done = $0 { true } else { false } }) { return }
         await withUnsafeContinuation { continuation in

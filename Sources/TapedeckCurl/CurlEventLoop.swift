@@ -7,7 +7,7 @@ import TapedeckCore
 /// mailbox and `curl_multi_wakeup`, so every easy handle is touched by this thread alone.
 final class CurlEventLoop: Sendable {
     enum Command: Sendable {
-        case start(id: UInt64, request: HTTPRequest, continuation: TransferSink)
+        case start(id: UInt64, request: HTTPRequest, sink: TransferSink)
         case cancel(id: UInt64)
         case resumeBody(id: UInt64)
         /// A job of a task that prefers this loop as its executor (see ``CurlTransport/executor``).
@@ -94,8 +94,8 @@ final class CurlEventLoop: Sendable {
             // The loop takes its mailbox before it sleeps, so a command posted by code running on the loop thread
             // (a job of a task that prefers this executor) needs no wake-up.
             if !isLoopThread { curl_multi_wakeup(multi.pointer) }
-        } else if case .start(_, let request, let continuation) = command {
-            continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "the transport was shut down"))
+        } else if case .start(_, let request, let sink) = command {
+            sink.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "the transport was shut down"))
         }
         return accepted
     }
@@ -173,12 +173,12 @@ private struct LoopState {
     /// Returns `false` on shutdown.
     private mutating func handle(_ command: Command, wake: @escaping @Sendable (UInt64) -> Void) -> Bool {
         switch command {
-        case .start(let id, let request, let continuation):
-            start(id: id, request: request, continuation: continuation, wake: wake)
+        case .start(let id, let request, let sink):
+            start(id: id, request: request, sink: sink, wake: wake)
         case .cancel(let id):
             if let transfer = transfers[id] {
                 remove(transfer)
-                transfer.continuation.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "cancelled"))
+                transfer.sink.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "cancelled"))
             } else {
                 // A `send` cancelled before its start command arrived: refuse the start when it comes.
                 cancelledBeforeStart.insert(id)
@@ -194,20 +194,20 @@ private struct LoopState {
     }
 
     private mutating func start(
-        id: UInt64, request: HTTPRequest, continuation: TransferSink,
+        id: UInt64, request: HTTPRequest, sink: TransferSink,
         wake: @escaping @Sendable (UInt64) -> Void
     ) {
         if cancelledBeforeStart.remove(id) != nil {
-            continuation.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "cancelled"))
+            sink.finish(throwing: URLError(.cancelled, failingURL: request.url, reason: "cancelled"))
             return
         }
         if let problem = CurlTransport.preflightError(for: request) {
-            continuation.finish(throwing: problem)
+            sink.finish(throwing: problem)
             return
         }
         do {
             let transfer = try CurlTransfer(
-                id: id, request: request, configuration: configuration, continuation: continuation,
+                id: id, request: request, configuration: configuration, sink: sink,
                 onBodyReadable: { wake(id) })
             let code = curl_multi_add_handle(multi, transfer.easy.handle)
             guard code == CURLM_OK else {
@@ -216,9 +216,9 @@ private struct LoopState {
             }
             transfers[id] = transfer
         } catch let error as URLError {
-            continuation.finish(throwing: error)
+            sink.finish(throwing: error)
         } catch {
-            continuation.finish(throwing: URLError(.unknown, failingURL: request.url, reason: "\(error)"))
+            sink.finish(throwing: URLError(.unknown, failingURL: request.url, reason: "\(error)"))
         }
     }
 
@@ -282,7 +282,7 @@ private struct LoopState {
     private mutating func cancelAll() {
         for transfer in transfers.values {
             remove(transfer)
-            transfer.continuation.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "the transport was shut down"))
+            transfer.sink.finish(throwing: URLError(.cancelled, failingURL: transfer.request.url, reason: "the transport was shut down"))
         }
     }
 }

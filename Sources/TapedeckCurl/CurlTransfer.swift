@@ -14,7 +14,7 @@ final class CurlTransfer {
 
     let id: UInt64
     let request: HTTPRequest
-    let continuation: TransferSink
+    let sink: TransferSink
     let easy: CurlEasy
     private let headerList: CurlStringList
     private let routeList: CurlStringList
@@ -40,12 +40,12 @@ final class CurlTransfer {
         id: UInt64,
         request: HTTPRequest,
         configuration: CurlTransport.Configuration,
-        continuation: TransferSink,
+        sink: TransferSink,
         onBodyReadable: @escaping @Sendable () -> Void
     ) throws {
         self.id = id
         self.request = request
-        self.continuation = continuation
+        self.sink = sink
         guard let handle = curl_easy_init() else {
             throw URLError(.unknown, failingURL: request.url, reason: "libcurl could not create a transfer")
         }
@@ -59,7 +59,7 @@ final class CurlTransfer {
         errorBuffer.initialize(to: 0)
         do {
             self.bodyReader = try RequestBodyReader(body: request.body, url: request.url, onStreamReadable: onBodyReadable)
-            self.bodyWriter = try ResponseBodyWriter(destination: request.responseBody, url: request.url, continuation: continuation)
+            self.bodyWriter = try ResponseBodyWriter(destination: request.responseBody, url: request.url, events: sink)
             try configure(configuration)
         } catch {
             curl_easy_cleanup(handle)
@@ -216,7 +216,7 @@ final class CurlTransfer {
         head = newHead
         bodyWriter.didReceiveHead(statusCode: newHead.statusCode)
         if request.method != .head, let length = newHead.expectedContentLength { bodyWriter.expect(length: length) }
-        continuation.yield(.responseHead(newHead))
+        sink.yield(.responseHead(newHead))
     }
 
     fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -244,6 +244,7 @@ final class CurlTransfer {
 
     fileprivate func progress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
         if stopReason != nil { return 1 }
+        guard sink.wantsEvents else { return 0 }
         let now = MonotonicClock.nanoseconds()
         // At most one progress event per 10 ms per direction, so a fast transfer does not flood the stream.
         guard now &- lastProgressEmission >= 10_000_000 else { return 0 }
@@ -256,11 +257,22 @@ final class CurlTransfer {
         if uploaded > lastUploadProgress, uploaded > 0 || uploadTotal > 0 {
             lastUploadProgress = uploaded
             let total = bodyReader.length ?? (uploadTotal > 0 ? uploadTotal : nil)
-            continuation.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
+            sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
         }
         if head != nil, downloaded > lastDownloadProgress {
             lastDownloadProgress = downloaded
-            continuation.yield(.downloadProgress(TransferProgress(completed: downloaded, total: downloadTotal > 0 ? downloadTotal : nil)))
+            sink.yield(.downloadProgress(TransferProgress(completed: downloaded, total: downloadTotal > 0 ? downloadTotal : nil)))
+        }
+    }
+
+    /// The last progress of each direction, so observers always see the end.
+    private func emitFinalProgress(bodyByteCount: Int64) {
+        let uploaded = easy.offset(CURLINFO_SIZE_UPLOAD_T)
+        if uploaded > lastUploadProgress, uploaded > 0 {
+            sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: bodyReader.length ?? uploaded)))
+        }
+        if bodyByteCount > lastDownloadProgress {
+            sink.yield(.downloadProgress(TransferProgress(completed: bodyByteCount, total: bodyByteCount)))
         }
     }
 
@@ -293,14 +305,13 @@ final class CurlTransfer {
     /// Releases the body reader (closing a file or stopping a stream pump).
     func releaseBody() { bodyReader.close() }
 
-    /// Finishes the event stream with the response or the error libcurl reported.
+    /// Delivers the response or the error libcurl reported.
     func complete(with code: CURLcode, certificateCache: inout [String: [Data]]) {
         releaseBody()
         if code == CURLE_OK, stopReason == nil {
-            continuation.yield(.completed(makeResponse(certificateCache: &certificateCache)))
-            continuation.finish()
+            sink.yield(.completed(makeResponse(certificateCache: &certificateCache)))
         } else {
-            continuation.finish(throwing: error(for: code))
+            sink.finish(throwing: error(for: code))
         }
     }
 
@@ -308,16 +319,9 @@ final class CurlTransfer {
         let metrics = collectMetrics()
         let finalHead = head ?? HTTPResponseHead(
             statusCode: easy.long(CURLINFO_RESPONSE_CODE), version: metrics.httpVersion, url: request.url)
-        if head == nil { continuation.yield(.responseHead(finalHead)) }
+        if head == nil { sink.yield(.responseHead(finalHead)) }
         let body = bodyWriter.finish()
-        // Final progress, so observers always see the end.
-        let uploaded = easy.offset(CURLINFO_SIZE_UPLOAD_T)
-        if uploaded > lastUploadProgress, uploaded > 0 {
-            continuation.yield(.uploadProgress(TransferProgress(completed: uploaded, total: bodyReader.length ?? uploaded)))
-        }
-        if body.byteCount > lastDownloadProgress {
-            continuation.yield(.downloadProgress(TransferProgress(completed: body.byteCount, total: body.byteCount)))
-        }
+        if sink.wantsEvents { emitFinalProgress(bodyByteCount: body.byteCount) }
         var chain: [Data] = []
         if request.url.scheme?.lowercased() == "https" {
             let endpoint = "\(metrics.remoteAddress):\(metrics.remotePort)/\(finalHead.url.host ?? "")"

@@ -16,7 +16,7 @@ import TapedeckCore
 /// ```
 ///
 /// Copies share one event loop; it stops when the last copy is gone or on ``shutdown()``.
-public struct CurlTransport: HTTPTransport, OverlappingTransport {
+public struct CurlTransport: HTTPTransport {
     /// Settings shared by every request of a transport.
     public struct Configuration: Sendable {
         /// `HOST:PORT:ADDRESS` entries that pin host names to addresses (`CURLOPT_RESOLVE`).
@@ -76,49 +76,27 @@ public struct CurlTransport: HTTPTransport, OverlappingTransport {
         self.engine = Engine(configuration: configuration)
     }
 
-    /// Starts `request`; see ``HTTPTransport``.
-    public func execute(_ request: HTTPRequest) -> HTTPEventStream {
-        let (stream, continuation) = HTTPEventStream.makeStream()
+    /// Runs `request` to completion; see ``HTTPTransport/send(_:onEvent:)``.
+    ///
+    /// No stream and no task is made: the event loop resumes the caller once, with the response or the error, and
+    /// calls `onEvent` on its own thread. `completed` reaches `onEvent` right after the caller has been scheduled to
+    /// resume, so work done there overlaps the caller's wake-up; this returns once `onEvent` has returned.
+    /// Cancelling the calling task cancels the transfer.
+    public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let engine = self.engine
         let id = engine.loop.makeID()
-        // The stream keeps the engine alive, so a transfer outlives a transport value dropped while it runs.
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { engine.loop.send(.cancel(id: id)) }
-        }
-        engine.loop.send(.start(id: id, request: request, continuation: TransferSink(continuation)))
-        return stream
-    }
-
-    /// Runs `request` to completion and returns the response. Unlike iterating ``execute(_:)``, no event stream is
-    /// made: the event loop resumes the caller once, with the response or the error. Cancelling the calling task
-    /// cancels the transfer.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await send(request, handOff: nil)
-    }
-
-    /// ``send(_:)`` with work of the caller's overlapping the transfer (see ``OverlappingTransport``): `whileInFlight`
-    /// once the loop has the request, `onCompletion` on the loop thread as the caller is resumed.
-    package func send(
-        _ request: HTTPRequest, whileInFlight: () -> Void, onCompletion: @escaping @Sendable (HTTPResponse) -> Void
-    ) async throws -> HTTPResponse {
-        let handOff = CompletionHandOff(onCompletion)
-        let response = try await send(request, handOff: handOff, whileInFlight: whileInFlight)
-        await handOff.waitUntilDone()
-        return response
-    }
-
-    private func send(_ request: HTTPRequest, handOff: CompletionHandOff?, whileInFlight: () -> Void = {}) async throws -> HTTPResponse {
-        let engine = self.engine
-        let id = engine.loop.makeID()
-        return try await withTaskCancellationHandler {
+        var handOff: CompletionHandOff?
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let sink = TransferSink(response: continuation, url: request.url, handOff: handOff)
-                engine.loop.send(.start(id: id, request: request, continuation: sink))
-                whileInFlight()
+                let sink = TransferSink(continuation, url: request.url, handler: onEvent)
+                handOff = sink.handOff
+                engine.loop.send(.start(id: id, request: request, sink: sink))
             }
         } onCancel: {
             engine.loop.send(.cancel(id: id))
         }
+        await handOff?.waitUntilDone()
+        return response
     }
 
     /// The transport's event-loop thread as a task executor.

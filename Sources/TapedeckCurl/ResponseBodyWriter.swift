@@ -17,12 +17,12 @@ final class ResponseBodyWriter {
     private(set) var writeFailure: Int32?
 
     /// Opens the destination. Throws `URLError.cannotCreateFile` when a file cannot be created.
-    init(destination: ResponseBodyDestination, url: URL, continuation: TransferSink) throws {
+    init(destination: ResponseBodyDestination, url: URL, events: TransferSink) throws {
         switch destination {
         case .memory:
             sink = .memory(Data())
         case .stream:
-            sink = .stream(continuation)
+            sink = .stream(events)
         case .file(let fileURL):
             sink = .file(fd: try Self.open(fileURL, truncating: true, for: url), url: fileURL)
         case .resumingFile(let fileURL, let existingLength):
@@ -77,8 +77,8 @@ final class ResponseBodyWriter {
             data.append(bytes.assumingMemoryBound(to: UInt8.self))
             sink = .memory(data)
             return true
-        case .stream(let continuation):
-            continuation.yield(.bodyChunk(Data(bytes)))
+        case .stream(let events):
+            events.yield(.bodyChunk(Data(bytes)))
             return true
         case .file(let fd, _):
             var offset = 0

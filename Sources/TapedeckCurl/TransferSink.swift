@@ -2,62 +2,54 @@ import Foundation
 import Synchronization
 import TapedeckCore
 
-/// Where a transfer's events go: the event stream of ``CurlTransport/execute(_:)``, or, for
-/// ``CurlTransport/send(_:)``, one continuation resumed once with the final response (no stream, and no consumer
-/// wake-up per event).
+/// Where a transfer's outcome and events go: the caller's continuation, resumed once with the response or the
+/// error, and the caller's event handler, if it gave one.
+///
+/// A successful transfer resumes the caller first and only then hands ``HTTPTransportEvent/completed(_:)`` to the
+/// handler, on the loop thread, while the caller's thread wakes up (tens of microseconds on a virtual machine): work
+/// a handler does on completion, such as committing a recorded interaction, overlaps that wake-up.
+/// ``CurlTransport/send(_:onEvent:)`` returns only once the handler is done (``CompletionHandOff``).
 final class TransferSink: Sendable {
-    private enum Target: Sendable {
-        case stream(HTTPEventStream.Continuation)
-        case response(CheckedContinuation<HTTPResponse, any Error>, url: URL, handOff: CompletionHandOff?)
-    }
-
-    private let target: Target
-    /// Set once a `.response` target has been resumed.
+    private let continuation: CheckedContinuation<HTTPResponse, any Error>
+    private let url: URL
+    private let handler: HTTPEventHandler?
+    /// The caller's wait for the handler's `completed`, when there is a handler.
+    let handOff: CompletionHandOff?
+    /// Set once the continuation has been resumed.
     private let resumed = Mutex(false)
 
-    /// Events go to a stream.
-    init(_ continuation: HTTPEventStream.Continuation) {
-        target = .stream(continuation)
+    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, url: URL, handler: HTTPEventHandler?) {
+        self.continuation = continuation
+        self.url = url
+        self.handler = handler
+        handOff = handler == nil ? nil : CompletionHandOff()
     }
 
-    /// Only the outcome goes to `continuation`; `handOff`'s work runs once it has been resumed with a response.
-    init(response continuation: CheckedContinuation<HTTPResponse, any Error>, url: URL, handOff: CompletionHandOff? = nil) {
-        target = .response(continuation, url: url, handOff: handOff)
-    }
+    /// Whether anybody listens to events other than the outcome (progress need not be computed otherwise).
+    var wantsEvents: Bool { handler != nil }
 
-    /// Delivers an event (a response target keeps only `completed`).
+    /// Delivers an event; `completed` resumes the caller.
     func yield(_ event: HTTPTransportEvent) {
-        switch target {
-        case .stream(let continuation):
-            continuation.yield(event)
-        case .response(let continuation, _, let handOff):
-            guard case .completed(let response) = event, claim() else { return }
-            if let handOff {
-                handOff.run(response) { continuation.resume(returning: response) }
-            } else {
-                continuation.resume(returning: response)
-            }
+        guard case .completed(let response) = event else {
+            handler?(event)
+            return
+        }
+        guard claim() else { return }
+        continuation.resume(returning: response)
+        if let handler, let handOff {
+            handler(event)
+            handOff.markDone()
         }
     }
 
-    /// Ends the transfer normally (after `completed`).
+    /// Ends a transfer that delivered no `completed` (a defect: every success yields one first).
     func finish() {
-        switch target {
-        case .stream(let continuation):
-            continuation.finish()
-        case .response(let continuation, let url, _):
-            if claim() { continuation.resume(throwing: URLError(.cancelled, failingURL: url, reason: "the transfer ended without a response")) }
-        }
+        if claim() { continuation.resume(throwing: URLError(.cancelled, failingURL: url, reason: "the transfer ended without a response")) }
     }
 
     /// Ends the transfer with `error`.
     func finish(throwing error: any Error) {
-        switch target {
-        case .stream(let continuation):
-            continuation.finish(throwing: error)
-        case .response(let continuation, _, _):
-            if claim() { continuation.resume(throwing: error) }
-        }
+        if claim() { continuation.resume(throwing: error) }
     }
 
     private func claim() -> Bool {

@@ -3,23 +3,19 @@ import Synchronization
 import TapedeckCassette
 import TapedeckCore
 
-/// Passes requests to a cassette transport and keeps every ``CassetteError`` its streams throw, so a test is told
+/// Passes requests to a cassette transport and keeps every ``CassetteError`` it throws, so a test is told
 /// about an unmatched request even when the code under test swallows the error.
 struct ObservingTransport: HTTPTransport {
     let base: any HTTPTransport
     let errors: ErrorLog
 
-    func execute(_ request: HTTPRequest) -> HTTPEventStream {
-        let source = SerialIterator(base.execute(request))
-        let errors = self.errors
-        return AsyncThrowingStream(unfolding: {
-            do {
-                return try await source.next()
-            } catch let error as CassetteError {
-                errors.append(error)
-                throw error
-            }
-        })
+    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+        do {
+            return try await base.send(request, onEvent: onEvent)
+        } catch let error as CassetteError {
+            errors.append(error)
+            throw error
+        }
     }
 }
 

@@ -32,12 +32,10 @@ public enum TapedeckTest {
 
 /// Fails every request: the test asked for ``TapedeckTest/transport`` outside a cassette or stub-server scope.
 struct MissingTestTransport: HTTPTransport {
-    func execute(_ request: HTTPRequest) -> HTTPEventStream {
-        AsyncThrowingStream { continuation in
-            continuation.finish(throwing: URLError(
-                .notConnectedToInternet, failingURL: request.url,
-                reason: "TapedeckTest.transport was used outside a cassette or stub server: add .cassette(…) or "
-                    + ".stubServer(…) to the test, or wrap it in withCassette / withStubServer"))
-        }
+    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+        throw URLError(
+            .notConnectedToInternet, failingURL: request.url,
+            reason: "TapedeckTest.transport was used outside a cassette or stub server: add .cassette(…) or "
+                + ".stubServer(…) to the test, or wrap it in withCassette / withStubServer")
     }
 }

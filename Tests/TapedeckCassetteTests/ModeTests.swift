@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 @Suite struct ModeTests {
     @Test func replayNeedsTheCassetteAndNeverTheNetwork() async throws {
@@ -146,9 +147,9 @@ import TapedeckStubServer
         let viaSend = try openCassette(directory.cassette("send.json"), mode: .all, upstream: CurlTransport())
         var sentBodies: [Data] = []
         for request in requests {
-            var body = Data()
-            let response = try await viaSend.send(request) { event in if case .bodyChunk(let chunk) = event { body.append(chunk) } }
-            sentBodies.append(response.data ?? body)
+            let log = TransportEventLog()
+            let response = try await viaSend.send(request, onEvent: log.handler)
+            sentBodies.append(response.data ?? log.bodyChunks.reduce(Data(), +))
         }
         for request in requests { _ = try await viaSend.send(request) }
         try viaSend.finish()

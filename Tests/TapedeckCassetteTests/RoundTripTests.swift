@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// Record from a StubServer over the live transport, stop the server, replay: the results must be identical.
 @Suite struct RoundTripTests {
@@ -91,13 +92,10 @@ import TapedeckStubServer
         func run(_ transport: CassetteTransport, _ tag: String) async throws -> [ResponseSnapshot] {
             var snapshots: [ResponseSnapshot] = []
             for request in requests(tag) {
-                var chunks = Data()
-                var sawHead = false
-                let response = try await transport.send(request) { event in
-                    if case .bodyChunk(let chunk) = event { chunks += chunk }
-                    if case .responseHead = event { sawHead = true }
-                }
-                #expect(sawHead)
+                let log = TransportEventLog()
+                let response = try await transport.send(request, onEvent: log.handler)
+                let chunks = log.bodyChunks.reduce(Data(), +)
+                #expect(!log.heads.isEmpty)
                 switch response.body {
                 case .file(let url, _): snapshots.append(ResponseSnapshot(response, body: try Data(contentsOf: url)))
                 case .streamed: snapshots.append(ResponseSnapshot(response, body: chunks))

@@ -1,6 +1,7 @@
 import Crypto
 import Synchronization
 import Foundation
+import TapedeckTestSupport
 import Testing
 import TapedeckCore
 import TapedeckCurl
@@ -55,11 +56,10 @@ extension Loopback {
                 let transport = CurlTransport()
                 let baseline = ProcessMemory.residentBytes
                 ProcessMemory.resetPeak()
-                var fractions: [Double] = []
-                let response = try await transport.send(HTTPRequest(url: server.url("/big"), responseBody: .file(destination))) { event in
-                    if case .downloadProgress(let progress) = event, let fraction = progress.fractionCompleted {
-                        fractions.append(fraction)
-                    }
+                let log = TransportEventLog()
+                let response = try await transport.send(HTTPRequest(url: server.url("/big"), responseBody: .file(destination)), onEvent: log.handler)
+                let fractions = log.events.compactMap { event -> Double? in
+                    if case .downloadProgress(let progress) = event { progress.fractionCompleted } else { nil }
                 }
                 let growth = ProcessMemory.peakResidentBytes - baseline
                 #expect(growth < Self.memoryBudget, "peak RSS grew by \(growth >> 20) MiB")
@@ -79,11 +79,10 @@ extension Loopback {
                 let transport = CurlTransport()
                 let baseline = ProcessMemory.residentBytes
                 ProcessMemory.resetPeak()
-                var fractions: [Double] = []
-                let response = try await transport.send(HTTPRequest(method: .put, url: server.url("/upload"), body: .file(source))) { event in
-                    if case .uploadProgress(let progress) = event, let fraction = progress.fractionCompleted {
-                        fractions.append(fraction)
-                    }
+                let log = TransportEventLog()
+                let response = try await transport.send(HTTPRequest(method: .put, url: server.url("/upload"), body: .file(source)), onEvent: log.handler)
+                let fractions = log.events.compactMap { event -> Double? in
+                    if case .uploadProgress(let progress) = event { progress.fractionCompleted } else { nil }
                 }
                 let growth = ProcessMemory.peakResidentBytes - baseline
                 #expect(growth < Self.memoryBudget, "peak RSS grew by \(growth >> 20) MiB")

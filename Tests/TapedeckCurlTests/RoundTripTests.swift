@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// Echoes the request back: method, path, query and body in the body, headers as `X-Echo-*` response headers.
 private func echoHandler(_ request: RecordedRequest) -> StubResponse {
@@ -86,11 +87,13 @@ extension Loopback {
             server.route(.get, "/slow", response: StubResponse(
                 status: 203, headers: ["X-First": "yes"],
                 body: .chunked(ChunkedBody(data: Data(repeating: 7, count: 4), chunkSize: 1, interval: .milliseconds(20)))))
-            var order: [String] = []
             var request = HTTPRequest(url: server.url("/slow"))
             request.responseBody = .stream
+            let log = TransportEventLog()
+            let response = try await transport.send(request, onEvent: log.handler)
+            var order: [String] = []
             var streamed = Data()
-            let response = try await transport.send(request) { event in
+            for event in log.events {
                 switch event {
                 case .responseHead(let head):
                     order.append("head")
@@ -117,11 +120,9 @@ extension Loopback {
         try await withStubServer { server in
             server.route(.get, "/from", response: StubResponse(status: 302, headers: ["Location": "/to"]))
             server.route(.get, "/to", response: .text("arrived"))
-            var heads: [Int] = []
-            let response = try await transport.send(HTTPRequest(url: server.url("/from"))) { event in
-                if case .responseHead(let head) = event { heads.append(head.statusCode) }
-            }
-            #expect(heads == [200])
+            let log = TransportEventLog()
+            let response = try await transport.send(HTTPRequest(url: server.url("/from")), onEvent: log.handler)
+            #expect(log.heads.map(\.statusCode) == [200])
             #expect(response.head.url.path == "/to")
             #expect(response.metrics.redirectCount == 1)
             #expect(response.data == Data("arrived".utf8))

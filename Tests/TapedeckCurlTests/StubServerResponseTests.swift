@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension Loopback {
     /// The stub server's response kinds, seen through the live transport.
@@ -49,11 +50,10 @@ extension Loopback {
                     data: Data("abcdefghij".utf8), chunkSize: 2, interval: .milliseconds(30)))))
                 var request = HTTPRequest(url: server.url("/drip"))
                 request.responseBody = .stream
-                var chunks: [Data] = []
+                let log = TransportEventLog()
                 let started = ContinuousClock.now
-                _ = try await transport.send(request) { event in
-                    if case .bodyChunk(let chunk) = event { chunks.append(chunk) }
-                }
+                _ = try await transport.send(request, onEvent: log.handler)
+                let chunks = log.bodyChunks
                 #expect(chunks.reduce(Data(), +) == Data("abcdefghij".utf8))
                 #expect(chunks.count >= 3)
                 // Four pauses of 30 ms between five chunks: pacing happened (a lower bound only).

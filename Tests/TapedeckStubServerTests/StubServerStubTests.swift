@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// Stubs through real sockets: matchers, priorities, bodies, delays, dribble, the near-miss 404 and verification.
@@ -78,14 +79,12 @@ extension OnLoopback {
                 #expect(try await transport.send(HTTPRequest(url: server.url("/slow"))).text == "late")
                 #expect(ContinuousClock.now - started >= .milliseconds(200))
                 started = ContinuousClock.now
-                var chunks = 0
                 var request = HTTPRequest(url: server.url("/drip"))
                 request.responseBody = .stream
-                let response = try await transport.send(request) { event in
-                    if case .bodyChunk = event { chunks += 1 }
-                }
+                let log = TransportEventLog()
+                let response = try await transport.send(request, onEvent: log.handler)
                 #expect(ContinuousClock.now - started >= .milliseconds(160), "5 chunks, 4 intervals of 40 ms")
-                #expect(chunks >= 2)
+                #expect(log.bodyChunks.count >= 2)
                 #expect(response.headers["Transfer-Encoding"]?.contains("chunked") == true)
             }
         }

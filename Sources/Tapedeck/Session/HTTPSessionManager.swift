@@ -125,9 +125,7 @@ public final class HTTPSessionManager: Sendable {
         downloadProgress: (@Sendable (Progress) -> Void)? = nil
     ) async throws -> SessionTaskResult {
         let request = try makeRequest(method, path, parameters: parameters, headers: headers)
-        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress)
-        task.resume()
-        let result = await task.result
+        let result = await session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress).run()
         if let error = result.error { throw error }
         return result
     }
@@ -182,9 +180,7 @@ public final class HTTPSessionManager: Sendable {
             method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
         for field in headers { request.headers[field.name] = field.value }
         securityPolicy.apply(to: &request)
-        let task = session.uploadTask(with: request, from: request.body, progress: progress)
-        task.resume()
-        let result = await task.result
+        let result = await session.uploadTask(with: request, from: request.body, progress: progress).run()
         if let error = result.error { throw error }
         return result
     }

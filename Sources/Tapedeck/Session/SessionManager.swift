@@ -1,9 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Runs data, upload and download tasks over any ``HTTPTransport``: AFNetworking's `AFURLSessionManager` role.
 ///
-/// The same manager code runs over the live `CurlTransport`, a cassette, or a stub server's transport.
-/// Completion handlers and progress closures run on ``completionQueue``; every task can also be awaited.
+/// The same manager code runs over the live `CurlTransport`, a cassette, or a stub server's transport. Async is the
+/// primitive: ``SessionTask/run()`` runs a task in the caller's context and returns its result. Completion handlers
+/// and progress closures, run on ``completionQueue``, are an adapter over it (``SessionTask/resume()``).
 ///
 /// ```swift
 /// let manager = SessionManager(transport: CurlTransport())
@@ -14,7 +16,20 @@ import Foundation
 /// let result = await task.result
 /// ```
 public final class SessionManager: Sendable {
-    let core: SessionCore
+    /// The transport the tasks use.
+    public let transport: any HTTPTransport
+    /// Where task notifications are posted.
+    let notificationCenter: NotificationCenter
+    private let settings: Mutex<Settings>
+    let registry = Mutex(SessionTaskRegistry())
+
+    /// What a task reads as it runs; changed through the manager's properties.
+    struct Settings: Sendable {
+        var completionQueue: DispatchQueue
+        var responseSerializer: any ResponseSerializer
+        var reachability: NetworkReachabilityManager?
+        var failsWhenNotReachable: Bool
+    }
 
     /// Creates a manager.
     ///
@@ -43,47 +58,47 @@ public final class SessionManager: Sendable {
         reachability: NetworkReachabilityManager? = nil,
         failsWhenNotReachable: Bool = true
     ) {
-        core = SessionCore(transport: transport, responseSerializer: responseSerializer,
-                           completionQueue: completionQueue, notificationCenter: notificationCenter,
-                           reachability: reachability, failsWhenNotReachable: failsWhenNotReachable)
+        self.transport = transport
+        self.notificationCenter = notificationCenter
+        settings = Mutex(Settings(completionQueue: completionQueue, responseSerializer: responseSerializer,
+                                  reachability: reachability, failsWhenNotReachable: failsWhenNotReachable))
     }
-
-    /// The transport the tasks use.
-    public var transport: any HTTPTransport { core.transport }
 
     /// Where completion handlers and progress closures run.
     public var completionQueue: DispatchQueue {
-        get { core.completionQueue }
-        set { core.completionQueue = newValue }
+        get { settings.withLock { $0.completionQueue } }
+        set { settings.withLock { $0.completionQueue = newValue } }
     }
 
     /// How data and upload task bodies become values.
     public var responseSerializer: any ResponseSerializer {
-        get { core.responseSerializer }
-        set { core.responseSerializer = newValue }
+        get { settings.withLock { $0.responseSerializer } }
+        set { settings.withLock { $0.responseSerializer = newValue } }
     }
 
     /// The reachability manager tasks consult as they start, if any.
     public var reachability: NetworkReachabilityManager? {
-        get { core.reachability }
-        set { core.reachability = newValue }
+        get { settings.withLock { $0.reachability } }
+        set { settings.withLock { $0.reachability = newValue } }
     }
 
     /// Whether a task that starts while ``reachability`` reports not reachable fails at once with
     /// `URLError.notConnectedToInternet` (-1009) instead of reaching the transport.
     public var failsWhenNotReachable: Bool {
-        get { core.failsWhenNotReachable }
-        set { core.failsWhenNotReachable = newValue }
+        get { settings.withLock { $0.failsWhenNotReachable } }
+        set { settings.withLock { $0.failsWhenNotReachable = newValue } }
     }
 
+    /// The settings as they are now, read once.
+    var currentSettings: Settings { settings.withLock { $0 } }
+
     /// Tasks created and not yet finished, by identifier.
-    public var tasks: [SessionTask] { core.tasks }
+    public var tasks: [SessionTask] {
+        registry.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+    }
 
     /// Running tasks of one kind.
-    public func tasks(of kind: SessionTask.Kind) -> [SessionTask] { core.tasks.filter { $0.kind == kind } }
-
-    /// A stream of every task event from now on (each call makes an independent stream).
-    public func events() -> AsyncStream<SessionEvent> { core.makeEventStream() }
+    public func tasks(of kind: SessionTask.Kind) -> [SessionTask] { tasks.filter { $0.kind == kind } }
 
     // MARK: Creating tasks
 
@@ -180,27 +195,37 @@ public final class SessionManager: Sendable {
         _ kind: SessionTask.Kind, _ request: HTTPRequest, _ handlers: SessionTask.Handlers,
         resumeData: DownloadResumeData? = nil
     ) -> SessionTask {
-        if let task = core.makeTask({ SessionTask(identifier: $0, kind: kind, request: request, handlers: handlers,
-                                                   session: core, resumeData: resumeData) }) {
-            return task
+        let registered = registry.withLock { registry in
+            registry.register { SessionTask(identifier: $0, kind: kind, request: request, handlers: handlers,
+                                            manager: self, resumeData: resumeData) }
         }
+        if let registered { return registered }
         // After invalidation: a task that is already finished with a clear error.
-        let task = SessionTask(identifier: 0, kind: kind, request: request, handlers: handlers, session: core)
+        let task = SessionTask(identifier: 0, kind: kind, request: request, handlers: handlers, manager: self)
         task.failBeforeStart(URLError(.cancelled, failingURL: request.url,
                                       reason: "the session manager was invalidated; create a new one for new tasks"))
         return task
+    }
+
+    /// A task finished: it leaves the registry, and the event streams and notification center hear of it.
+    func taskDidFinish(_ task: SessionTask, result: SessionTaskResult) {
+        let idle = registry.withLock { $0.remove(task) }
+        post(.taskDidComplete(task, result))
+        for waiter in idle { waiter.resume() }
     }
 
     // MARK: Invalidation
 
     /// Stops accepting tasks and cancels every running one.
     public func invalidateAndCancel() {
-        for task in core.invalidate() { task.cancel() }
+        for task in registry.withLock({ $0.invalidate() }) { task.cancel() }
     }
 
     /// Stops accepting tasks and waits for the running ones to finish.
     public func finishTasksAndInvalidate() async {
-        _ = core.invalidate()
-        await core.waitUntilIdle()
+        _ = registry.withLock { $0.invalidate() }
+        await withCheckedContinuation { continuation in
+            if !registry.withLock({ $0.waitForIdle(continuation) }) { continuation.resume() }
+        }
     }
 }

@@ -3,13 +3,16 @@ import Synchronization
 
 /// One data, upload or download task of a ``SessionManager``: AFNetworking's `NSURLSessionTask` role.
 ///
-/// Tasks start suspended; call ``resume()``. Await ``result`` for the outcome, or pass a completion handler when
+/// Tasks start suspended. ``run()`` runs one in the calling task and returns its result: the async primitive, with
+/// no task of its own to schedule and no hop through the completion queue unless the task has closures. ``resume()``
+/// starts it in the background instead, AFNetworking style; await ``result`` or pass a completion handler when
 /// creating the task. ``uploadProgress`` and ``downloadProgress`` reach a fraction of 1.0 on success.
 ///
 /// ```swift
-/// let task = manager.dataTask(with: request)
+/// let result = await manager.dataTask(with: request).run()
+///
+/// let task = manager.dataTask(with: request) { result in print(result.response?.statusCode ?? 0) }
 /// task.resume()
-/// let result = await task.result
 /// ```
 public final class SessionTask: Sendable {
     /// What kind of transfer the task makes.
@@ -33,20 +36,26 @@ public final class SessionTask: Sendable {
     /// Bytes of the response body received.
     public let downloadProgress: Progress
 
+    /// The closures of the AFNetworking-style API.
     struct Handlers: Sendable {
         var uploadProgress: (@Sendable (Progress) -> Void)?
         var downloadProgress: (@Sendable (Progress) -> Void)?
         var completion: (@Sendable (SessionTaskResult) -> Void)?
         var destination: (@Sendable (URL, HTTPResponseHead) -> URL)?
+
+        /// Whether any closure runs on the completion queue: the result is then delivered there too, after them.
+        var runOnCompletionQueue: Bool { uploadProgress != nil || downloadProgress != nil || completion != nil }
     }
 
-    private struct MutableState {
+    struct MutableState {
         var lifecycle = SessionTaskLifecycle()
         var attempt = 0
         var running: Task<Void, Never>?
         var response: HTTPResponseHead?
+        /// What a `206 Partial Content` answer adds to download progress: the bytes already in the partial file.
+        var progressBase: Int64 = 0
         var result: SessionTaskResult?
-        /// Set when the outcome is decided; ``result`` follows once it has been delivered on the completion queue.
+        /// Set when the outcome is decided; ``result`` follows once it has been delivered.
         var isFinishing = false
         var waiters: [CheckedContinuation<SessionTaskResult, Never>] = []
         /// The partial file of a download, kept across suspend/resume.
@@ -55,24 +64,26 @@ public final class SessionTask: Sendable {
         var resumeFrom: DownloadResumeData?
     }
 
-    private let storage = Mutex(MutableState())
-    private let handlers: Handlers
-    private let session: SessionCore
+    let storage = Mutex(MutableState())
+    let handlers: Handlers
+    let manager: SessionManager
 
     init(
-        identifier: Int, kind: Kind, request: HTTPRequest, handlers: Handlers, session: SessionCore,
+        identifier: Int, kind: Kind, request: HTTPRequest, handlers: Handlers, manager: SessionManager,
         resumeData: DownloadResumeData? = nil
     ) {
         taskIdentifier = identifier
         self.kind = kind
         originalRequest = request
         self.handlers = handlers
-        self.session = session
+        self.manager = manager
         uploadProgress = Progress(totalUnitCount: request.body.knownLength ?? -1)
         downloadProgress = Progress(totalUnitCount: -1)
-        storage.withLock {
-            $0.resumeFrom = resumeData
-            $0.partialFile = resumeData?.partialFile
+        if let resumeData {
+            storage.withLock {
+                $0.resumeFrom = resumeData
+                $0.partialFile = resumeData.partialFile
+            }
         }
     }
 
@@ -85,7 +96,8 @@ public final class SessionTask: Sendable {
     /// The outcome; waits for the task to finish.
     public var result: SessionTaskResult {
         get async {
-            await withCheckedContinuation { continuation in
+            if let finished = storage.withLock({ $0.result }) { return finished }
+            return await withCheckedContinuation { continuation in
                 let finished = storage.withLock { state -> SessionTaskResult? in
                     if let result = state.result { return result }
                     state.waiters.append(continuation)
@@ -96,18 +108,27 @@ public final class SessionTask: Sendable {
         }
     }
 
-    /// Starts the task, or restarts it after ``suspend()``. A download continues where it stopped when the server
-    /// honours `Range`; a data or upload task starts its request again.
-    public func resume() {
-        let attempt = storage.withLock { state -> Int? in
-            guard state.lifecycle.resume() == .startTransfer else { return nil }
-            state.attempt += 1
-            return state.attempt
+    /// Runs the task and returns its result: ``resume()`` then ``result``, except that the transfer starts right
+    /// here, in the calling task's context, and a replayed or quick answer comes back without any thread hop.
+    /// Cancelling the calling task cancels this task. A task that is already running is waited for.
+    ///
+    /// ```swift
+    /// let result = await manager.dataTask(with: HTTPRequest(url: url)).run()
+    /// print(result.response?.statusCode ?? 0, result.error ?? "no error")
+    /// ```
+    public func run() async -> SessionTaskResult {
+        await withTaskCancellationHandler {
+            start(immediately: true)
+            return await result
+        } onCancel: {
+            cancel()
         }
-        guard let attempt else { return }
-        let running = Task { await self.run(attempt: attempt) }
-        storage.withLock { if $0.attempt == attempt { $0.running = running } }
-        session.post(.taskDidResume(self))
+    }
+
+    /// Starts the task in the background, or restarts it after ``suspend()``. A download continues where it stopped
+    /// when the server honours `Range`; a data or upload task starts its request again.
+    public func resume() {
+        start(immediately: false)
     }
 
     /// Pauses a running task: its transfer stops, and ``resume()`` starts it again.
@@ -120,7 +141,7 @@ public final class SessionTask: Sendable {
         }
         guard let running else { return }
         running?.cancel()
-        session.post(.taskDidSuspend(self))
+        manager.post(.taskDidSuspend(self))
     }
 
     /// Cancels the task; it completes with `URLError.cancelled`.
@@ -145,6 +166,30 @@ public final class SessionTask: Sendable {
         finish(SessionTaskResult(error: error), keepPartialFile: false)
     }
 
+    /// Starts an attempt, in the caller's context (`immediately`) or in a task of its own.
+    private func start(immediately: Bool) {
+        let attempt = storage.withLock { state -> Int? in
+            guard state.lifecycle.resume() == .startTransfer else { return nil }
+            state.attempt += 1
+            return state.attempt
+        }
+        guard let attempt else { return }
+        manager.post(.taskDidResume(self))
+        let running: Task<Void, Never>
+        if immediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            running = Task.immediate { await self.perform(attempt: attempt) }
+        } else {
+            running = Task { await self.perform(attempt: attempt) }
+        }
+        let superseded = storage.withLock { state -> Bool in
+            guard state.attempt == attempt else { return true }
+            if !state.isFinishing { state.running = running }
+            return false
+        }
+        // Suspended or cancelled before its handle was stored: stop it now.
+        if superseded { running.cancel() }
+    }
+
     private func cancelTransfer() -> Task<Void, Never>? {
         let outcome = storage.withLock { state -> (effect: SessionTaskLifecycle.Effect, running: Task<Void, Never>?) in
             let effect = state.lifecycle.cancel()
@@ -160,92 +205,14 @@ public final class SessionTask: Sendable {
         return outcome.running
     }
 
-    // MARK: - Running a transfer
-
-    private func isCurrent(_ attempt: Int) -> Bool {
-        storage.withLock { $0.attempt == attempt && $0.lifecycle.state == .running }
-    }
-
-    private func run(attempt: Int) async {
-        if let offline = session.reachabilityFailure(for: originalRequest) {
-            guard isCurrent(attempt) else { return }
-            finish(SessionTaskResult(response: response, error: offline), keepPartialFile: kind == .download)
-            return
-        }
-        let (request, resumedOffset) = prepareRequest()
-        var base: Int64 = 0
-        do {
-            let response = try await session.transport.send(request) { event in
-                guard isCurrent(attempt) else { return }
-                switch event {
-                case .responseHead(let head):
-                    base = head.statusCode == 206 ? resumedOffset : 0
-                    storage.withLock { $0.response = head }
-                    if request.method != .head, let length = head.expectedContentLength {
-                        downloadProgress.setTotalUnitCount(base + length)
-                    }
-                case .uploadProgress(let progress):
-                    update(uploadProgress, progress, base: 0, handler: handlers.uploadProgress)
-                case .downloadProgress(let progress):
-                    update(downloadProgress, progress, base: base, handler: handlers.downloadProgress)
-                case .bodyChunk, .completed:
-                    break
-                }
-            }
-            guard isCurrent(attempt) else { return }
-            await complete(with: response)
-        } catch {
-            guard isCurrent(attempt) else { return }
-            finish(SessionTaskResult(response: self.response, error: error, metrics: nil), keepPartialFile: kind == .download)
-        }
-    }
-
-    /// The request for the next attempt: a download writes to its partial file, continuing from what is there.
-    private func prepareRequest() -> (HTTPRequest, Int64) {
-        guard kind == .download else { return (originalRequest, 0) }
-        let (existing, resumeFrom) = storage.withLock { ($0.partialFile, $0.resumeFrom) }
-        let file = existing ?? session.temporaryDownloadFile(for: taskIdentifier)
-        storage.withLock { $0.partialFile = file }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)??.int64Value ?? 0
-        let resume = resumeFrom ?? DownloadResumeData(request: originalRequest, partialFile: file, response: response)
-        return (resume.continuationRequest(from: size, template: originalRequest), size)
-    }
-
-    private func update(_ progress: Progress, _ value: TransferProgress, base: Int64, handler: (@Sendable (Progress) -> Void)?) {
-        if let total = value.total { progress.setTotalUnitCount(base + total) }
-        progress.completedUnitCount = base + value.completed
-        if let handler { session.completionQueue.async { handler(progress) } }
-    }
-
-    private func complete(with response: HTTPResponse) async {
-        markFinished(uploadProgress, handler: handlers.uploadProgress, skipIfUnstarted: true)
-        markFinished(downloadProgress, handler: handlers.downloadProgress, skipIfUnstarted: false)
-        switch response.body {
-        case .file(let temporary, _):
-            finish(session.moveDownload(of: self, from: temporary, response: response, destination: handlers.destination),
-                   keepPartialFile: false)
-        case .data(let data):
-            finish(session.serialize(response: response, data: data), keepPartialFile: false)
-        case .streamed:
-            finish(session.serialize(response: response, data: nil), keepPartialFile: false)
-        }
-    }
-
-    private func markFinished(_ progress: Progress, handler: (@Sendable (Progress) -> Void)?, skipIfUnstarted: Bool) {
-        if skipIfUnstarted && progress.completedUnitCount == 0 && progress.totalUnitCount <= 0 { return }
-        let done = max(progress.completedUnitCount, progress.totalUnitCount, 0)
-        progress.setTotalUnitCount(done)
-        progress.completedUnitCount = done
-        if let handler { session.completionQueue.async { handler(progress) } }
-    }
-
-    /// Delivers the result once: to waiters, the completion handler, notifications and event streams. Delivery goes
-    /// through the completion queue, after the progress callbacks already queued there, so whoever sees the result
-    /// has seen the final progress too.
-    private func finish(_ result: SessionTaskResult, keepPartialFile: Bool) {
+    /// Delivers the result once: to waiters, the completion handler, notifications and event streams. A task with
+    /// closures delivers it on the completion queue, after the progress closures already queued there, so whoever
+    /// sees the result has seen the final progress too; a task without closures delivers it at once.
+    func finish(_ result: SessionTaskResult, keepPartialFile: Bool) {
         let partial = storage.withLock { state -> URL?? in
             guard !state.isFinishing else { return nil }
             state.isFinishing = true
+            state.running = nil
             _ = state.lifecycle.complete()
             return .some(state.partialFile)
         }
@@ -253,15 +220,21 @@ public final class SessionTask: Sendable {
         if !keepPartialFile, let partial, partial != result.fileURL {
             try? FileManager.default.removeItem(at: partial)
         }
-        session.completionQueue.async { [self] in
-            let waiters = storage.withLock { state in
-                state.result = result
-                defer { state.waiters.removeAll() }
-                return state.waiters
-            }
-            handlers.completion?(result)
-            for waiter in waiters { waiter.resume(returning: result) }
-            session.taskDidFinish(self, result: result)
+        if handlers.runOnCompletionQueue {
+            manager.completionQueue.async { self.deliver(result) }
+        } else {
+            deliver(result)
         }
+    }
+
+    private func deliver(_ result: SessionTaskResult) {
+        let waiters = storage.withLock { state in
+            state.result = result
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        handlers.completion?(result)
+        for waiter in waiters { waiter.resume(returning: result) }
+        manager.taskDidFinish(self, result: result)
     }
 }

@@ -3,8 +3,7 @@ import Synchronization
 
 /// Records one request: prepares what is sent upstream (teeing a stream body so it can be captured), captures the
 /// response body as events pass, and commits the interaction (or the transport error) before the caller sees
-/// `completed`. The steps are driven either in the caller's own task (``events(_:)``, pulling one upstream event per
-/// event asked for) or by a task feeding a continuation (``run(_:continuation:)``).
+/// `completed`.
 struct Recorder {
     let session: CassetteSession
     let upstream: any HTTPTransport
@@ -45,62 +44,31 @@ struct Recorder {
         return (capture, outgoing)
     }
 
-    /// The recording's events, pulled from upstream in the consumer's own task: no task and no second stream sit
-    /// between the upstream transport and the caller. The request half of a small interaction is prepared while the
-    /// request is on the wire, so the commit after `completed` has only the response half left.
-    func events(_ request: HTTPRequest) -> HTTPEventStream {
-        let (capture, outgoing) = begin(request)
-        let source = SerialIterator(upstream.execute(outgoing))
-        // A transport starts the transfer in `execute`: the request half is prepared while it is on the wire.
-        prepare(capture)
-        // Whether `completed` went by: the stream's end is then a normal end, not a cancellation.
-        let completed = Mutex(false)
-        let recorder = self
-        return AsyncThrowingStream(unfolding: {
-            do {
-                guard let event = try await source.next() else {
-                    if completed.withLock({ $0 }) { return nil }
-                    throw URLError(.cancelled, failingURL: request.url, reason: "the transfer was cancelled")
-                }
-                switch event {
-                case .bodyChunk(let chunk):
-                    capture.responseBody.append(chunk)
-                case .completed(let response):
-                    completed.withLock { $0 = true }
-                    try recorder.commit(response, capture: capture)
-                default:
-                    break
-                }
-                return event
-            } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
-                try recorder.commit(error, capture: capture)
-                throw error
-            }
-        })
-    }
-
-    /// Records `request` through the upstream's own `send`, without an event stream: for callers that want only
-    /// the response, when the body is not streamed (streamed chunks exist only as events).
+    /// Records `request`: sends it upstream, passing the upstream's events on to `onEvent` (capturing streamed body
+    /// chunks on the way), and commits the interaction, or the transport error, before `completed` is delivered and
+    /// before this returns.
     ///
-    /// When the upstream lets work overlap the transfer (``OverlappingTransport``), the request half of a small
-    /// interaction is prepared while the request is on the wire, and the interaction is committed on the upstream's
-    /// thread while the caller's task is being resumed, instead of after it.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// A small interaction (bodies in memory and at most ``quickCommitLimit``, the cassette already journaling) is
+    /// committed from the upstream's `completed` event: over `CurlTransport` that runs on the loop thread while the
+    /// caller's task is being resumed, so the commit overlaps the wake-up instead of following it.
+    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
         let recorder = self
         let committedEarly = Mutex<Result<Bool, any Error>>(.success(false))
         let response: HTTPResponse
         do {
-            if let overlapping = session.overlappingUpstream {
-                response = try await overlapping.send(outgoing, whileInFlight: {
-                    recorder.prepare(capture)
-                }, onCompletion: { response in
+            response = try await upstream.send(outgoing, onEvent: { event in
+                switch event {
+                case .completed(let response):
                     let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
                     committedEarly.withLock { $0 = outcome }
-                })
-            } else {
-                response = try await upstream.send(outgoing)
-            }
+                case .bodyChunk(let chunk):
+                    capture.responseBody.append(chunk)
+                    onEvent?(event)
+                default:
+                    onEvent?(event)
+                }
+            })
         } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
             try commit(error, capture: capture)
             throw error
@@ -108,47 +76,28 @@ struct Recorder {
         if try !committedEarly.withLock({ $0 }).get() {
             try commit(response, capture: capture)
         }
+        onEvent?(.completed(response))
         return response
     }
 
-    /// Bodies up to this size (and the sidecar threshold) make an interaction small enough to prepare and commit
-    /// while the transfer is under way.
+    /// Bodies up to this size (and the sidecar threshold) make an interaction small enough to commit from the
+    /// upstream's `completed` event.
     static let quickCommitLimit = 64 << 10
 
-    /// The largest body of an interaction prepared and committed while the transfer is under way.
+    /// The largest body of an interaction committed from the upstream's `completed` event.
     private var quickBodyLimit: Int { min(Self.quickCommitLimit, session.configuration.sidecarThreshold) }
 
-    /// Prepares the request half of the recording into `capture.prepared`, when the request body is small and in
-    /// memory (otherwise it stays `nil`, and the commit does the whole interaction).
-    func prepare(_ capture: Capture) {
-        let body: Data
-        switch capture.request.body {
-        case .none: body = Data()
-        case .data(let data) where data.count <= quickBodyLimit: body = data
-        default: return
-        }
-        let prepared = PreparedRequest(recordedRequest(capture.request, body: CassetteBody(body)), redaction: session.configuration.redaction)
-        capture.prepared.withLock { $0 = prepared }
-    }
-
-    /// Commits an interaction whose commit is quick: the request prepared, the response body in memory and small,
-    /// and the cassette already journaling (the first commit writes the whole file). Returns whether it committed.
+    /// Commits an interaction whose commit is quick: both bodies in memory and small, and the cassette already
+    /// journaling (the first commit writes the whole file). Returns whether it committed.
     func commitIfQuick(_ response: HTTPResponse, capture: Capture) throws -> Bool {
-        guard capture.prepared.withLock({ $0 }) != nil, case .data(let body) = response.body,
-              body.count <= quickBodyLimit,
-              session.isJournaling else { return false }
+        switch capture.request.body {
+        case .none: break
+        case .data(let data) where data.count <= quickBodyLimit: break
+        default: return false
+        }
+        guard case .data(let body) = response.body, body.count <= quickBodyLimit, session.isJournaling else { return false }
         try commit(response, capture: capture)
         return true
-    }
-
-    /// Drives the recording from a task, yielding to `continuation` (used when a replay miss turns into a recording).
-    func run(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) async {
-        do {
-            for try await event in events(request) { continuation.yield(event) }
-            continuation.finish()
-        } catch {
-            continuation.finish(throwing: error)
-        }
     }
 
     /// Commits a failed transfer as a recorded error.

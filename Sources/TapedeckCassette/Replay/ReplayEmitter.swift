@@ -1,38 +1,24 @@
 import Foundation
 
-/// Turns a recorded interaction back into transport events, as a live transport would deliver them: upload
-/// progress, the response head, the body (in memory, written to the requested file, or as body chunks), download
-/// progress and `completed`; or the recorded `URLError`.
+/// Turns a recorded interaction back into a response and the events a live transport would deliver on the way:
+/// upload progress, the response head, the body (in memory, written to the requested file, or as body chunks) and
+/// download progress; or the recorded `URLError`.
 struct ReplayEmitter {
     let interaction: Interaction
     let request: HTTPRequest
     let cassette: URL
     static let chunkSize = 64 * 1024
 
-    /// Whether ``deliver(to:)`` needs no file I/O, so it may run inline in `execute`.
-    var isInlineOnly: Bool {
-        guard let response = interaction.response else { return true }
-        if response.body.sidecarPath != nil { return false }
-        switch request.responseBody {
-        case .memory, .stream: return true
-        case .file, .resumingFile: return false
-        }
-    }
-
-    /// Yields every event up to and including the body, then `completed`; throws the recorded error.
-    func deliver(to continuation: HTTPEventStream.Continuation) throws {
-        let response = try response(emitting: { continuation.yield($0) })
-        continuation.yield(.completed(response))
-    }
-
-    /// The replayed response, passing every event before `completed` to `emit`; throws the recorded error.
-    func response(emitting emit: (HTTPTransportEvent) -> Void) throws -> HTTPResponse {
+    /// The replayed response, passing every event before `completed` to `handler` (none are built without one);
+    /// throws the recorded error.
+    func response(emitting handler: HTTPEventHandler?) throws -> HTTPResponse {
+        let emit: (HTTPTransportEvent) -> Void = { handler?($0) }
         let response: Interaction.Response
         switch interaction.outcome {
         case .failure(let failure): throw failure.urlError(failingURL: request.url)
         case .response(let recorded): response = recorded
         }
-        if let length = request.body.knownLength, length > 0 {
+        if handler != nil, let length = request.body.knownLength, length > 0 {
             emit(.uploadProgress(TransferProgress(completed: length, total: length)))
         }
         let finalURL = response.url.flatMap(URL.init(string:)) ?? request.url

@@ -19,8 +19,6 @@ final class CassetteSession: Sendable {
     let mode: RecordMode
     let configuration: CassetteConfiguration
     let upstream: (any HTTPTransport)?
-    /// `upstream`, when it lets work overlap its transfers (looked up once: a dynamic cast per request costs).
-    let overlappingUpstream: (any OverlappingTransport)?
     /// Whether requests are looked up in the cassette.
     let replays: Bool
     /// Whether requests that are not replayed are recorded.
@@ -31,7 +29,6 @@ final class CassetteSession: Sendable {
         self.url = url
         self.mode = mode
         self.upstream = upstream
-        overlappingUpstream = upstream as? any OverlappingTransport
         self.configuration = configuration
         let exists = CassetteFile.exists(url)
         switch mode {

@@ -46,65 +46,32 @@ public struct CassetteTransport: HTTPTransport {
         session = try CassetteSession(url: cassette, mode: effective, upstream: upstream, configuration: configuration)
     }
 
-    /// Starts `request`: replays it, records it, or passes it through, as the mode says.
-    public func execute(_ request: HTTPRequest) -> HTTPEventStream {
+    /// Replays `request`, records it, or passes it through, as the mode says; see ``HTTPTransport/send(_:onEvent:)``.
+    ///
+    /// A replay is answered in the caller's own task, with no stream, task or thread hop: the request is looked up,
+    /// a server-trust policy is checked against the recorded chain, injected faults and recorded timing are applied,
+    /// and the events a live transport would deliver go to `onEvent`. A file or stream body is read first (body
+    /// rules may need it). A miss fails with ``CassetteError/unmatchedRequest(_:)``, or records in the modes that do.
+    public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let session = self.session
         if session.mode == .passthrough, let upstream = session.upstream {
-            return upstream.execute(request)
+            return try await upstream.send(request, onEvent: onEvent)
         }
-        if !session.replays {
-            return recordingEvents(request)
-        }
-        let (stream, continuation) = HTTPEventStream.makeStream()
-        switch request.body {
-        case .none, .data:
-            replay(request, body: request.body, continuation: continuation)
-        case .file, .stream:
-            let task = Task {
-                do {
-                    let body = try await Self.collect(request.body, needed: session.configuration.matching.contains { !$0.isIndexed })
-                    replay(request, body: body, continuation: continuation)
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-        return stream
-    }
-
-    /// Runs `request` to completion and returns the response. Replaying builds the response directly, and passing
-    /// through and recording call the upstream's own `send`, so no event stream sits between the caller and the
-    /// cassette or the upstream transport (file and stream bodies, and stream destinations, take the event path).
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let session = self.session
-        if let upstream = session.upstream {
-            if session.mode == .passthrough { return try await upstream.send(request) }
-            if !session.replays, request.responseBody != .stream { return try await recorder().send(request) }
-        }
-        if session.replays, request.responseBody != .stream {
-            switch request.body {
-            case .none: return try await replayResponse(request, body: Data())
-            case .data(let data): return try await replayResponse(request, body: data)
-            case .file, .stream: break
-            }
-        }
-        return try await send(request, onEvent: { _ in })
-    }
-
-    /// Replays `request` for a caller that wants only the response: the same steps as the event path (trust check,
-    /// injected fault, recorded timing), with no events. A miss records, in the modes that record.
-    private func replayResponse(_ request: HTTPRequest, body: Data) async throws -> HTTPResponse {
+        guard session.replays else { return try await recorder().send(request, onEvent: onEvent) }
+        let body = try await Self.bytes(of: request.body, needed: session.configuration.matching.contains { !$0.isIndexed })
         switch session.lookup(Interaction.Request(request, body: body)) {
         case .success(let playback):
             let configuration = session.configuration
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
-            return try ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url).response(emitting: { _ in })
+            let response = try ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url)
+                .response(emitting: onEvent)
+            onEvent?(.completed(response))
+            return response
         case .failure(let error):
             guard session.records, case .unmatchedRequest = error else { throw error }
-            return try await recorder().send(request)
+            return try await recorder().send(request, onEvent: onEvent)
         }
     }
 
@@ -117,70 +84,11 @@ public struct CassetteTransport: HTTPTransport {
         try session.finish(requireAllPlayed: requireAllPlayed)
     }
 
-    private func replay(_ request: HTTPRequest, body: HTTPRequestBody, continuation: HTTPEventStream.Continuation) {
-        var bytes = Data()
-        if case .data(let data) = body { bytes = data }
-        let live = Interaction.Request(request, body: bytes)
-        switch session.lookup(live) {
-        case .success(let playback):
-            let emitter = ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url)
-            let fault = session.fault(for: playback.index, playback.interaction.request)
-            let trust = TrustCheck(request: request, interaction: playback.interaction,
-                                   evaluator: session.configuration.trustEvaluator)
-            if fault == nil, trust == nil, session.configuration.timing == .instant, emitter.isInlineOnly {
-                do {
-                    try emitter.deliver(to: continuation)
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-                return
-            }
-            let timing = session.configuration.timing
-            let task = Task {
-                do {
-                    try await trust?.run()
-                    try await Self.wait(before: playback.interaction, fault: fault, timing: timing, request: request)
-                    try emitter.deliver(to: continuation)
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        case .failure(let error):
-            if session.records, case .unmatchedRequest = error {
-                startRecording(request, continuation: continuation)
-            } else {
-                continuation.finish(throwing: error)
-            }
-        }
-    }
-
     /// A recorder for this cassette, or why nothing can be recorded now (no upstream, or the cassette is finished).
     private func recorder() throws(CassetteError) -> Recorder {
         guard let upstream = session.upstream else { throw CassetteError.noUpstream(file: session.url.path, mode: session.mode) }
         try session.checkOpen()
         return Recorder(session: session, upstream: upstream)
-    }
-
-    /// The events of a recording, pulled in the caller's task (or the reason recording is impossible).
-    private func recordingEvents(_ request: HTTPRequest) -> HTTPEventStream {
-        do {
-            return try recorder().events(request)
-        } catch {
-            return HTTPEventStream { $0.finish(throwing: error) }
-        }
-    }
-
-    private func startRecording(_ request: HTTPRequest, continuation: HTTPEventStream.Continuation) {
-        do {
-            let recorder = try recorder()
-            let task = Task { await recorder.run(request, continuation: continuation) }
-            continuation.onTermination = { _ in task.cancel() }
-        } catch {
-            continuation.finish(throwing: error)
-        }
     }
 
     /// Waits out an injected delay and the recorded latency; throws an injected error.
@@ -200,17 +108,20 @@ public struct CassetteTransport: HTTPTransport {
         }
     }
 
-    /// A file or stream body in memory when body rules need it; otherwise the stream is drained and dropped.
-    private static func collect(_ body: HTTPRequestBody, needed: Bool) async throws -> HTTPRequestBody {
+    /// The bytes a request is matched on: an in-memory body as it is; a file or stream body read when body rules
+    /// need it (a stream is drained either way, as a server would read it), else empty.
+    private static func bytes(of body: HTTPRequestBody, needed: Bool) async throws -> Data {
         switch body {
+        case .none:
+            return Data()
+        case .data(let data):
+            return data
         case .file(let url):
-            return needed ? .data(try Data(contentsOf: url)) : .none
+            return needed ? try Data(contentsOf: url) : Data()
         case .stream(let stream):
             var collected = Data()
             for try await chunk in stream.makeChunks() where needed { collected.append(chunk) }
-            return .data(collected)
-        default:
-            return body
+            return collected
         }
     }
 }

@@ -102,7 +102,7 @@ final class RecordingProxy: Sendable {
 }
 
 /// Set when the recording transport actually sent a request upstream (rather than replaying it): the recorder
-/// runs in a task created inside the proxy's exchange, which inherits the task-local flag.
+/// runs in the proxy exchange's own task, which carries the task-local flag.
 final class ForwardFlag: Sendable {
     @TaskLocal static var current: ForwardFlag?
     private let value = Mutex(false)
@@ -116,8 +116,8 @@ final class ForwardFlag: Sendable {
 struct MarkingTransport: HTTPTransport {
     let base: CurlTransport
 
-    func execute(_ request: HTTPRequest) -> HTTPEventStream {
+    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         ForwardFlag.current?.set()
-        return base.execute(request)
+        return try await base.send(request, onEvent: onEvent)
     }
 }

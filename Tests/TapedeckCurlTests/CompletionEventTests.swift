@@ -6,20 +6,18 @@ import TapedeckCore
 import TapedeckStubServer
 
 extension Loopback {
-    /// `CurlTransport.send(_:whileInFlight:onCompletion:)`: the caller's work overlaps the transfer, and `send` does
-    /// not return before the completion work has.
-    @Suite struct OverlappingSendTests {
-        @Test func inFlightWorkRunsInTheCallerAndCompletionWorkOnTheLoopBeforeSendReturns() async throws {
+    /// `completed` reaches the event handler on the loop thread, after the caller has been scheduled to resume, and
+    /// `send` does not return before the handler has.
+    @Suite struct CompletionEventTests {
+        @Test func theHandlerSeesCompletedOnTheLoopBeforeSendReturns() async throws {
             try await withStubServer { server in
                 server.route(.post, "/echo", handler: { request in .text(String(decoding: request.body, as: UTF8.self)) })
                 let transport = CurlTransport()
-                let inFlight = Mutex<[Bool]>([])
                 let completed = Mutex<[String]>([])
                 for index in 0..<3 {
                     let request = HTTPRequest(method: .post, url: server.url("/echo"), body: .data(Data("body \(index)".utf8)))
-                    let response = try await transport.send(request, whileInFlight: {
-                        inFlight.withLock { $0.append(transport.isOnEventLoop) }
-                    }, onCompletion: { response in
+                    let response = try await transport.send(request, onEvent: { event in
+                        guard case .completed(let response) = event else { return }
                         #expect(transport.isOnEventLoop)
                         // Slow work: a `send` that did not wait for it would return before the append.
                         Thread.sleep(forTimeInterval: 0.1)
@@ -28,26 +26,21 @@ extension Loopback {
                     #expect(response.data == Data("body \(index)".utf8))
                     #expect(completed.withLock { $0.last } == "body \(index)")
                 }
-                #expect(inFlight.withLock { $0 } == [false, false, false])
                 #expect(completed.withLock { $0.count } == 3)
             }
         }
 
-        @Test func completionWorkDoesNotRunForAFailedTransfer() async throws {
+        @Test func aFailedTransferDeliversNoCompleted() async throws {
             let server = try StubServer()
             let closed = server.url("/nothing-listens-here")
             server.stop()
-            let inFlight = Atomic(0)
             let completions = Atomic(0)
             let code = await urlErrorCode {
-                _ = try await CurlTransport().send(HTTPRequest(url: closed), whileInFlight: {
-                    inFlight.add(1, ordering: .relaxed)
-                }, onCompletion: { _ in
-                    completions.add(1, ordering: .relaxed)
+                _ = try await CurlTransport().send(HTTPRequest(url: closed), onEvent: { event in
+                    if case .completed = event { completions.add(1, ordering: .relaxed) }
                 })
             }
             #expect(code == .cannotConnectToHost)
-            #expect(inFlight.load(ordering: .relaxed) == 1)
             #expect(completions.load(ordering: .relaxed) == 0)
         }
     }

@@ -1,0 +1,45 @@
+import Foundation
+
+extension SessionManager {
+    /// A stream of every task event from now on (each call makes an independent stream).
+    ///
+    /// ```swift
+    /// for await event in manager.events() {
+    ///     if case .taskDidComplete(let task, let result) = event { print(task.taskIdentifier, result.error == nil) }
+    /// }
+    /// ```
+    public func events() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream()
+        let id = UUID()
+        registry.withLock { $0.observers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.registry.withLock { _ = $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Tells the event streams and the notification center about `event`.
+    func post(_ event: SessionEvent) {
+        let observers = registry.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
+        for observer in observers { observer.yield(event) }
+        switch event {
+        case .taskDidResume(let task):
+            notificationCenter.post(name: .tapedeckTaskDidResume, object: task)
+        case .taskDidSuspend(let task):
+            notificationCenter.post(name: .tapedeckTaskDidSuspend, object: task)
+        case .taskDidComplete(let task, let result):
+            var info: [String: Any] = [:]
+            info[SessionNotificationKey.response] = result.response
+            info[SessionNotificationKey.serializedResponse] = result.value
+            info[SessionNotificationKey.responseData] = result.data
+            info[SessionNotificationKey.error] = result.error
+            info[SessionNotificationKey.metrics] = result.metrics
+            info[SessionNotificationKey.fileURL] = result.fileURL
+            notificationCenter.post(name: .tapedeckTaskDidComplete, object: task, userInfo: info)
+        case .downloadDidMoveFile(let task, let url):
+            notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [SessionNotificationKey.fileURL: url])
+        case .downloadDidFailToMoveFile(let task, let error):
+            notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [SessionNotificationKey.error: error])
+        }
+    }
+}

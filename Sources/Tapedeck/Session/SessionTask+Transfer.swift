@@ -1,0 +1,139 @@
+import Foundation
+
+/// One attempt of a task: its request goes to the transport, the transport's events become the task's response and
+/// progress, and the response becomes the task's result (serialized, or a download moved to its destination).
+extension SessionTask {
+    private func isCurrent(_ attempt: Int) -> Bool {
+        storage.withLock { $0.attempt == attempt && $0.lifecycle.state == .running }
+    }
+
+    func perform(attempt: Int) async {
+        let settings = manager.currentSettings
+        if let offline = Self.reachabilityFailure(for: originalRequest, settings: settings) {
+            guard isCurrent(attempt) else { return }
+            finish(SessionTaskResult(response: response, error: offline), keepPartialFile: kind == .download)
+            return
+        }
+        let (request, resumedOffset) = prepareRequest()
+        do {
+            let response = try await manager.transport.send(request, onEvent: { event in
+                self.handle(event, of: attempt, method: request.method, resumedOffset: resumedOffset)
+            })
+            guard isCurrent(attempt) else { return }
+            complete(with: response)
+        } catch {
+            guard isCurrent(attempt) else { return }
+            finish(SessionTaskResult(response: self.response, error: error, metrics: nil), keepPartialFile: kind == .download)
+        }
+    }
+
+    /// The error a transfer fails with instead of starting: `notConnectedToInternet` while the attached reachability
+    /// manager reports `.notReachable` (and failing fast is on); otherwise `nil`.
+    private static func reachabilityFailure(for request: HTTPRequest, settings: SessionManager.Settings) -> URLError? {
+        guard settings.failsWhenNotReachable, let reachability = settings.reachability,
+              reachability.networkReachabilityStatus == .notReachable else { return nil }
+        return URLError(.notConnectedToInternet, failingURL: request.url,
+                        reason: "The Internet connection appears to be offline (the reachability manager for "
+                            + "\(reachability.target) reported not reachable), so the request was not sent.")
+    }
+
+    /// The request for the next attempt: a download writes to its partial file, continuing from what is there.
+    private func prepareRequest() -> (HTTPRequest, Int64) {
+        guard kind == .download else { return (originalRequest, 0) }
+        let (existing, resumeFrom) = storage.withLock { ($0.partialFile, $0.resumeFrom) }
+        let file = existing ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("tapedeck-download-\(taskIdentifier)-\(UUID().uuidString).tmp")
+        storage.withLock { $0.partialFile = file }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)??.int64Value ?? 0
+        let resume = resumeFrom ?? DownloadResumeData(request: originalRequest, partialFile: file, response: response)
+        return (resume.continuationRequest(from: size, template: originalRequest), size)
+    }
+
+    private func handle(_ event: HTTPTransportEvent, of attempt: Int, method: HTTPMethod, resumedOffset: Int64) {
+        switch event {
+        case .responseHead(let head):
+            let base = head.statusCode == 206 ? resumedOffset : 0
+            let current = storage.withLock { state -> Bool in
+                guard state.attempt == attempt, state.lifecycle.state == .running else { return false }
+                state.response = head
+                state.progressBase = base
+                return true
+            }
+            if current, method != .head, let length = head.expectedContentLength {
+                downloadProgress.setTotalUnitCount(base + length)
+            }
+        case .uploadProgress(let progress):
+            guard isCurrent(attempt) else { return }
+            update(uploadProgress, progress, base: 0, handler: handlers.uploadProgress)
+        case .downloadProgress(let progress):
+            let base = storage.withLock { $0.attempt == attempt && $0.lifecycle.state == .running ? $0.progressBase : nil }
+            guard let base else { return }
+            update(downloadProgress, progress, base: base, handler: handlers.downloadProgress)
+        case .bodyChunk, .completed:
+            break
+        }
+    }
+
+    private func update(_ progress: Progress, _ value: TransferProgress, base: Int64, handler: (@Sendable (Progress) -> Void)?) {
+        if let total = value.total { progress.setTotalUnitCount(base + total) }
+        progress.completedUnitCount = base + value.completed
+        if let handler { manager.completionQueue.async { handler(progress) } }
+    }
+
+    private func complete(with response: HTTPResponse) {
+        markFinished(uploadProgress, handler: handlers.uploadProgress, skipIfUnstarted: true)
+        markFinished(downloadProgress, handler: handlers.downloadProgress, skipIfUnstarted: false)
+        switch response.body {
+        case .file(let temporary, _):
+            finish(moveDownload(from: temporary, response: response), keepPartialFile: false)
+        case .data(let data):
+            finish(serialize(response, data: data), keepPartialFile: false)
+        case .streamed:
+            finish(serialize(response, data: nil), keepPartialFile: false)
+        }
+    }
+
+    private func markFinished(_ progress: Progress, handler: (@Sendable (Progress) -> Void)?, skipIfUnstarted: Bool) {
+        if skipIfUnstarted && progress.completedUnitCount == 0 && progress.totalUnitCount <= 0 { return }
+        let done = max(progress.completedUnitCount, progress.totalUnitCount, 0)
+        progress.setTotalUnitCount(done)
+        progress.completedUnitCount = done
+        if let handler { manager.completionQueue.async { handler(progress) } }
+    }
+
+    private func serialize(_ response: HTTPResponse, data: Data?) -> SessionTaskResult {
+        var result = SessionTaskResult(response: response.head, data: data, metrics: response.metrics)
+        do {
+            result.value = try manager.responseSerializer.serialize(head: response.head, data: data)
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    /// Moves a finished download to where the destination closure says, replacing what is there; without a
+    /// destination the file stays at its temporary location.
+    private func moveDownload(from temporary: URL, response: HTTPResponse) -> SessionTaskResult {
+        var result = SessionTaskResult(response: response.head, metrics: response.metrics)
+        guard let destination = handlers.destination else {
+            result.fileURL = temporary
+            result.value = temporary
+            return result
+        }
+        let target = destination(temporary, response.head)
+        do {
+            if FileManager.default.fileExists(atPath: target.path) {
+                try FileManager.default.removeItem(at: target)
+            }
+            try FileManager.default.moveItem(at: temporary, to: target)
+            result.fileURL = target
+            result.value = target
+            manager.post(.downloadDidMoveFile(self, target))
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            result.error = error
+            manager.post(.downloadDidFailToMoveFile(self, error))
+        }
+        return result
+    }
+}
