@@ -12,17 +12,13 @@ import Tapedeck
 /// let token = session.json?["token"]?.stringValue
 /// ```
 public final class DataService: Sendable {
-    let baseURL: URL
-    let session: SessionManager
-    private let serializer: JSONRequestSerializer
+    /// The client this service configures: base URL, JSON request serializer, security policy, reachability.
+    public let api: HTTPSessionManager
 
-    private let policy: SecurityPolicy
-
-    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?) {
-        self.policy = policy
-        baseURL = config.dataBaseURL
-        session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer(), reachability: reachability)
-        serializer = JSONRequestSerializer(base: config.requestSerializer())
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy,
+         reachability: NetworkReachabilityManager?) throws(SecurityPolicyError) {
+        api = try config.client(baseURL: config.dataBaseURL, transport: transport, policy: policy, reachability: reachability,
+                                requestSerializer: JSONRequestSerializer(base: config.requestSerializer()))
     }
 
     /// Sends `method` to `path` with `parameters` and decodes the JSON answer.
@@ -32,14 +28,7 @@ public final class DataService: Sendable {
     public func request(
         _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]
     ) async throws -> ServiceResult {
-        var request = try serializer.request(method: method, url: ServiceURL.resolve(path, against: baseURL), parameters: parameters)
-        for field in headers { request.headers[field.name] = field.value }
-        policy.apply(to: &request)
-        let task = session.dataTask(with: request)
-        task.resume()
-        let result = await task.result
-        if let error = result.error { throw error }
-        return ServiceResult(result)
+        ServiceResult(try await api.request(method, path, parameters: parameters, headers: headers))
     }
 
     /// `POST` with a JSON body.

@@ -9,17 +9,13 @@ import Tapedeck
 /// let file = try await network.download.resume(from: resumeData!, to: destination).finished()
 /// ```
 public final class DownloadService: Sendable {
-    let baseURL: URL
-    let session: SessionManager
-    private let serializer: HTTPRequestSerializer
+    /// The client this service configures: base URL, serializer, security policy, reachability.
+    public let api: HTTPSessionManager
 
-    private let policy: SecurityPolicy
-
-    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?) {
-        self.policy = policy
-        baseURL = config.downloadBaseURL
-        session = SessionManager(transport: transport, reachability: reachability)
-        serializer = config.requestSerializer()
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy,
+         reachability: NetworkReachabilityManager?) throws(SecurityPolicyError) {
+        api = try config.client(baseURL: config.downloadBaseURL, transport: transport, policy: policy, reachability: reachability,
+                                requestSerializer: config.requestSerializer())
     }
 
     /// A running download of `path` into `destination` (replaced if it exists).
@@ -55,10 +51,7 @@ public final class DownloadService: Sendable {
     public func start(
         _ path: String, to destination: URL, progress: (@Sendable (Progress) -> Void)? = nil
     ) throws -> Download {
-        var request = try serializer.request(method: .get, url: ServiceURL.resolve(path, against: baseURL), parameters: nil)
-        policy.apply(to: &request)
-        let task = session.downloadTask(with: request, progress: progress, destination: { _, _ in destination })
-        task.resume()
+        let task = try api.download(path, progress: progress, destination: { _, _ in destination })
         return Download(task: task)
     }
 
@@ -74,7 +67,7 @@ public final class DownloadService: Sendable {
     public func resume(
         from resumeData: Data, to destination: URL, progress: (@Sendable (Progress) -> Void)? = nil
     ) throws -> Download {
-        let task = try session.downloadTask(withResumeData: resumeData, progress: progress, destination: { _, _ in destination })
+        let task = try api.session.downloadTask(withResumeData: resumeData, progress: progress, destination: { _, _ in destination })
         task.resume()
         return Download(task: task)
     }

@@ -61,4 +61,16 @@ extension NetworkConfig {
         for field in defaultHeaders { serializer.defaultHeaders[field.name] = field.value }
         return serializer
     }
+
+    /// The client of one service: `baseURL` with this configuration's timeout and default headers, `policy`, and
+    /// `reachability` consulted as tasks start.
+    func client(
+        baseURL: URL, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?,
+        requestSerializer: any RequestSerializer
+    ) throws(SecurityPolicyError) -> HTTPSessionManager {
+        let api = try HTTPSessionManager(baseURL: baseURL, transport: transport, securityPolicy: policy,
+                                         requestSerializer: requestSerializer)
+        api.session.reachability = reachability
+        return api
+    }
 }

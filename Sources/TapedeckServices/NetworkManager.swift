@@ -52,9 +52,9 @@ public final class NetworkManager: Sendable {
         self.reachability = reachability
         if let reachability, !reachability.isMonitoring { reachability.startMonitoring() }
         let policy = try config.securityPolicy()
-        data = DataService(config: config, transport: transport, policy: policy, reachability: reachability)
-        upload = UploadService(config: config, transport: transport, policy: policy, reachability: reachability)
-        download = DownloadService(config: config, transport: transport, policy: policy, reachability: reachability)
+        data = try DataService(config: config, transport: transport, policy: policy, reachability: reachability)
+        upload = try UploadService(config: config, transport: transport, policy: policy, reachability: reachability)
+        download = try DownloadService(config: config, transport: transport, policy: policy, reachability: reachability)
     }
 
     /// The tasks of `kind` still running (or created and not finished).
@@ -74,9 +74,9 @@ public final class NetworkManager: Sendable {
 
     private func session(of kind: ServiceKind) -> SessionManager {
         switch kind {
-        case .data: return data.session
-        case .upload: return upload.session
-        case .download: return download.session
+        case .data: return data.api.session
+        case .upload: return upload.api.session
+        case .download: return download.api.session
         }
     }
 }

@@ -9,17 +9,13 @@ import Tapedeck
 /// }
 /// ```
 public final class UploadService: Sendable {
-    let baseURL: URL
-    let session: SessionManager
-    private let serializer: HTTPRequestSerializer
+    /// The client this service configures: base URL, form serializer, security policy, reachability.
+    public let api: HTTPSessionManager
 
-    private let policy: SecurityPolicy
-
-    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy, reachability: NetworkReachabilityManager?) {
-        self.policy = policy
-        baseURL = config.uploadBaseURL
-        session = SessionManager(transport: transport, responseSerializer: JSONResponseSerializer(), reachability: reachability)
-        serializer = config.requestSerializer()
+    init(config: NetworkConfig, transport: any HTTPTransport, policy: SecurityPolicy,
+         reachability: NetworkReachabilityManager?) throws(SecurityPolicyError) {
+        api = try config.client(baseURL: config.uploadBaseURL, transport: transport, policy: policy, reachability: reachability,
+                                requestSerializer: config.requestSerializer())
     }
 
     /// A multipart `POST` of the form `constructingBody` builds, plus `parameters` as fields.
@@ -30,11 +26,7 @@ public final class UploadService: Sendable {
         _ path: String, parameters: JSONValue? = nil, progress: (@Sendable (Progress) -> Void)? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void
     ) async throws -> ServiceResult {
-        var request = try serializer.multipartRequest(
-            method: .post, url: ServiceURL.resolve(path, against: baseURL), parameters: parameters,
-            constructingBody: constructingBody)
-        policy.apply(to: &request)
-        return try await run(request, body: request.body, progress: progress)
+        ServiceResult(try await api.post(path, parameters: parameters, constructingBody: constructingBody, progress: progress))
     }
 
     /// Uploads `body` (data, a file or a stream) as it is, with `contentType`.
@@ -43,17 +35,6 @@ public final class UploadService: Sendable {
         _ path: String, method: HTTPMethod = .put, body: HTTPRequestBody, contentType: String = "application/octet-stream",
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async throws -> ServiceResult {
-        var request = try serializer.request(method: method, url: ServiceURL.resolve(path, against: baseURL), parameters: nil)
-        request.headers["Content-Type"] = contentType
-        policy.apply(to: &request)
-        return try await run(request, body: body, progress: progress)
-    }
-
-    private func run(_ request: HTTPRequest, body: HTTPRequestBody, progress: (@Sendable (Progress) -> Void)?) async throws -> ServiceResult {
-        let task = session.uploadTask(with: request, from: body, progress: progress)
-        task.resume()
-        let result = await task.result
-        if let error = result.error { throw error }
-        return ServiceResult(result)
+        ServiceResult(try await api.upload(method, path, from: body, headers: ["Content-Type": contentType], progress: progress))
     }
 }

@@ -13,8 +13,9 @@ final class Collected<Value: Sendable>: Sendable {
     var values: [Value] { storage.withLock { $0 } }
 }
 
+/// Services join paths the way their `HTTPSessionManager` does (AFNetworking's rule).
 @Suite struct ServiceURLTests {
-    let base = URL(string: "https://api.example.com/v1")!
+    let api = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1")!, transport: CurlTransport())
 
     @Test(arguments: [
         ("users/7", "https://api.example.com/v1/users/7"),
@@ -23,11 +24,11 @@ final class Collected<Value: Sendable>: Sendable {
         ("HTTPS://other.example.com/x?y=1", "HTTPS://other.example.com/x?y=1"),
     ])
     func pathsJoinTheirBaseUnlessAbsolute(path: String, expected: String) throws {
-        #expect(try ServiceURL.resolve(path, against: base).absoluteString == expected)
+        #expect(try api.url(for: path).absoluteString == expected)
     }
 
     @Test func anAbsoluteURLWithoutAHostIsRefused() {
-        #expect(throws: RequestSerializationError.self) { try ServiceURL.resolve("http://", against: base) }
+        #expect(throws: RequestSerializationError.self) { try api.url(for: "http://") }
     }
 }
 

@@ -185,142 +185,48 @@ public final class HTTPSessionManager: Sendable {
         return result
     }
 
-    // MARK: - AFNetworking-style closures
-
-    /// Creates and starts a task for `method` and `path`, AFNetworking style. When the request cannot be serialized,
-    /// no task is created (the result is `nil`) and `failure` runs asynchronously on the completion queue with the
-    /// serialization error.
+    /// Uploads `body` (data, a file, or a stream) with `method` to `path`: AFNetworking's
+    /// `uploadTaskWithRequest:fromFile:` / `fromData:` over this manager's base URL, serializer and policy.
+    ///
+    /// ```swift
+    /// let result = try await api.upload(.put, "avatars/7", from: .file(photo), headers: ["Content-Type": "image/jpeg"])
+    /// ```
     @discardableResult
-    public func dataTask(
-        _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
-        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)? = nil,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)? = nil
-    ) -> SessionTask? {
-        let request: HTTPRequest
-        do {
-            request = try makeRequest(method, path, parameters: parameters, headers: headers)
-        } catch {
-            if let failure { completionQueue.async { failure(nil, error) } }
-            return nil
-        }
-        let box = TaskBox()
-        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress) { result in
-            let task = box.task
-            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
-        }
-        box.task = task
+    public func upload(
+        _ method: HTTPMethod = .put, _ path: String, from body: HTTPRequestBody, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async throws -> SessionTaskResult {
+        let request = try makeRequest(method, path, parameters: nil, headers: headers)
+        let result = await session.uploadTask(with: request, from: body, progress: progress).run()
+        if let error = result.error { throw error }
+        return result
+    }
+
+    /// A download task for `GET path`, started, whose file ends up where `destination` says (see
+    /// ``SessionManager/downloadTask(with:progress:destination:completion:)``); await its ``SessionTask/result``.
+    ///
+    /// ```swift
+    /// let task = try api.download("reports/2026.pdf") { _, _ in documents.appendingPathComponent("2026.pdf") }
+    /// let file = await task.result.fileURL
+    /// ```
+    /// - Throws: ``RequestSerializationError`` when the request cannot be built.
+    public func download(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        destination: @escaping @Sendable (URL, HTTPResponseHead) -> URL
+    ) throws -> SessionTask {
+        let request = try makeRequest(.get, path, parameters: parameters, headers: headers)
+        let task = session.downloadTask(with: request, progress: progress, destination: destination)
         task.resume()
         return task
-    }
-
-    /// `GET`, AFNetworking style.
-    @discardableResult
-    public func get(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        progress: (@Sendable (Progress) -> Void)? = nil,
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.get, path, parameters: parameters, headers: headers, downloadProgress: progress, success: success, failure: failure)
-    }
-
-    /// `POST`, AFNetworking style.
-    @discardableResult
-    public func post(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        progress: (@Sendable (Progress) -> Void)? = nil,
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.post, path, parameters: parameters, headers: headers, uploadProgress: progress, success: success, failure: failure)
-    }
-
-    /// Multipart `POST`, AFNetworking style.
-    @discardableResult
-    public func post(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        constructingBody: (inout MultipartFormData) throws -> Void,
-        progress: (@Sendable (Progress) -> Void)? = nil,
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        var request: HTTPRequest
-        do {
-            request = try requestSerializer.multipartRequest(
-                method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
-            for field in headers { request.headers[field.name] = field.value }
-            securityPolicy.apply(to: &request)
-        } catch {
-            if let failure { completionQueue.async { failure(nil, error) } }
-            return nil
-        }
-        let box = TaskBox()
-        let task = session.uploadTask(with: request, from: request.body, progress: progress) { result in
-            let task = box.task
-            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
-        }
-        box.task = task
-        task.resume()
-        return task
-    }
-
-    /// `HEAD`, AFNetworking style.
-    @discardableResult
-    public func head(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        success: (@Sendable (SessionTask) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.head, path, parameters: parameters, headers: headers, success: { task, _ in success?(task) }, failure: failure)
-    }
-
-    /// `PUT`, AFNetworking style.
-    @discardableResult
-    public func put(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.put, path, parameters: parameters, headers: headers, success: success, failure: failure)
-    }
-
-    /// `PATCH`, AFNetworking style.
-    @discardableResult
-    public func patch(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.patch, path, parameters: parameters, headers: headers, success: success, failure: failure)
-    }
-
-    /// `DELETE`, AFNetworking style.
-    @discardableResult
-    public func delete(
-        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
-        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
-        failure: (@Sendable (SessionTask?, any Error) -> Void)?
-    ) -> SessionTask? {
-        dataTask(.delete, path, parameters: parameters, headers: headers, success: success, failure: failure)
     }
 
     // MARK: - Building requests
 
-    private func makeRequest(_ method: HTTPMethod, _ path: String, parameters: JSONValue?, headers: HTTPHeaders) throws -> HTTPRequest {
+    func makeRequest(_ method: HTTPMethod, _ path: String, parameters: JSONValue?, headers: HTTPHeaders) throws -> HTTPRequest {
         var request = try requestSerializer.request(method: method, url: try url(for: path), parameters: parameters)
         for field in headers { request.headers[field.name] = field.value }
         securityPolicy.apply(to: &request)
         return request
-    }
-}
-
-/// Hands a task to its own completion closure, which is created before the task exists.
-private final class TaskBox: Sendable {
-    private let storage = Mutex<SessionTask?>(nil)
-    var task: SessionTask? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// The AFNetworking-style verbs: each creates a task, starts it, and reports through progress, success and failure
+/// closures run on the completion queue. An adapter over the same tasks the async verbs run.
+extension HTTPSessionManager {
+    /// Creates and starts a task for `method` and `path`, AFNetworking style. When the request cannot be serialized,
+    /// no task is created (the result is `nil`) and `failure` runs asynchronously on the completion queue with the
+    /// serialization error.
+    @discardableResult
+    public func dataTask(
+        _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)? = nil,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)? = nil
+    ) -> SessionTask? {
+        let request: HTTPRequest
+        do {
+            request = try makeRequest(method, path, parameters: parameters, headers: headers)
+        } catch {
+            if let failure { completionQueue.async { failure(nil, error) } }
+            return nil
+        }
+        let box = TaskBox()
+        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress) { result in
+            let task = box.task
+            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
+        }
+        box.task = task
+        task.resume()
+        return task
+    }
+
+    /// `GET`, AFNetworking style.
+    @discardableResult
+    public func get(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.get, path, parameters: parameters, headers: headers, downloadProgress: progress, success: success, failure: failure)
+    }
+
+    /// `POST`, AFNetworking style.
+    @discardableResult
+    public func post(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.post, path, parameters: parameters, headers: headers, uploadProgress: progress, success: success, failure: failure)
+    }
+
+    /// Multipart `POST`, AFNetworking style.
+    @discardableResult
+    public func post(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        constructingBody: (inout MultipartFormData) throws -> Void,
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        var request: HTTPRequest
+        do {
+            request = try requestSerializer.multipartRequest(
+                method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
+            for field in headers { request.headers[field.name] = field.value }
+            securityPolicy.apply(to: &request)
+        } catch {
+            if let failure { completionQueue.async { failure(nil, error) } }
+            return nil
+        }
+        let box = TaskBox()
+        let task = session.uploadTask(with: request, from: request.body, progress: progress) { result in
+            let task = box.task
+            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
+        }
+        box.task = task
+        task.resume()
+        return task
+    }
+
+    /// `HEAD`, AFNetworking style.
+    @discardableResult
+    public func head(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.head, path, parameters: parameters, headers: headers, success: { task, _ in success?(task) }, failure: failure)
+    }
+
+    /// `PUT`, AFNetworking style.
+    @discardableResult
+    public func put(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.put, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+
+    /// `PATCH`, AFNetworking style.
+    @discardableResult
+    public func patch(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.patch, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+
+    /// `DELETE`, AFNetworking style.
+    @discardableResult
+    public func delete(
+        _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:],
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?
+    ) -> SessionTask? {
+        dataTask(.delete, path, parameters: parameters, headers: headers, success: success, failure: failure)
+    }
+}
+
+/// Hands a task to its own completion closure, which is created before the task exists.
+final class TaskBox: Sendable {
+    private let storage = Mutex<SessionTask?>(nil)
+    var task: SessionTask? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
