@@ -46,8 +46,16 @@ public struct HTTPResponseHead: Hashable, Sendable {
     /// The MIME type of `Content-Type`, lowercased and without parameters (e.g. `application/json`).
     public var mimeType: String? {
         guard let value = headers["Content-Type"] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        // Bytes up to the first ';', without surrounding spaces and tabs, lowercased (ASCII): read on every
+        // response a serializer validates, so without Foundation's string machinery.
+        let bytes = value.utf8
+        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes[..<end].firstIndex(where: { !isBlank($0) }),
+              let last = bytes[first..<end].lastIndex(where: { !isBlank($0) }) else { return "" }
+        let type = bytes[first...last]
+        guard type.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return String(Substring(type)) }
+        return String(decoding: type.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
 

@@ -72,6 +72,7 @@ public struct CassettePlayer: Sendable {
     public mutating func play(_ request: Interaction.Request) -> Result<Playback, CassetteError> {
         indexPending()
         var live = request
+        if !matcher.readsBody { live.body = .empty }  // no rule compares it: not redacted, not kept for reports
         redaction.redact(&live)
         let key = matcher.key(for: live)
         if let slot = index.index(forKey: key) {
