@@ -69,18 +69,11 @@ public enum CassetteCodec {
 
     /// Writes one interaction straight to `writer`, with no ``CassetteJSON`` tree in between: this runs for every
     /// recorded interaction and for every interaction of a saved cassette.
-    ///
-    /// `requestJSON`, when given, is `interaction.request` already spelled out compactly (``PreparedRequest``), and
-    /// is copied as it is: only for a compact writer.
-    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int, requestJSON: [UInt8]? = nil) {
+    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("recordedAt", string: Timestamp.format(interaction.recordedAt), in: &object)
         writer.key("request", in: &object)
-        if let requestJSON, writer.writesPlainCompact {
-            writer.output.append(contentsOf: requestJSON)
-        } else {
-            write(interaction.request, to: &writer, level: object.childLevel)
-        }
+        write(interaction.request, to: &writer, level: object.childLevel)
         switch interaction.outcome {
         case .response(let response):
             writer.key("response", in: &object)

@@ -14,8 +14,6 @@ struct Recorder {
         let requestBody: BodyCapture
         let responseBody: BodyCapture
         let started = ContinuousClock.now
-        /// The request half, when it was prepared while the request was on the wire.
-        let prepared = Mutex<PreparedRequest?>(nil)
 
         init(request: HTTPRequest, threshold: Int, cassette: URL) {
             self.request = request
@@ -126,8 +124,7 @@ struct Recorder {
         case .streamed: break
         }
         let head = response.head
-        let prepared = capture.prepared.withLock { $0 }
-        let sent = try prepared?.original ?? recordedRequest(request, body: recordedBody(of: capture))
+        let sent = recordedRequest(request, body: try recordedBody(of: capture))
         let body = try inlineBody.map { CassetteBody($0) } ?? capture.responseBody.finish(redacting: redactor(head.headers))
         let recordedResponse = Interaction.Response(
             statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
@@ -141,8 +138,7 @@ struct Recorder {
         metrics.total = Self.rounded(metrics.total)
         try session.commit(Interaction(
             request: sent, outcome: .response(recordedResponse),
-            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())),
-            prepared: prepared)
+            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
     }
 
     /// The request body to record: a body given as data is taken as it is (through a capture only when it goes to a

@@ -121,26 +121,6 @@ public struct Redaction: Sendable {
         redactOutcome(&interaction, secrets: secrets)
     }
 
-    /// Redacts an interaction whose request half was redacted ahead (``PreparedRequest``), with the same result as
-    /// ``redact(_:)-(Interaction)``. The prepared request is reused unless the response brings a secret the request
-    /// did not carry (a `Set-Cookie` value copied into it); returns whether `prepared.json` still spells the request.
-    func redact(_ interaction: inout Interaction, prepared: PreparedRequest) -> Bool {
-        var secrets = prepared.secrets
-        var reused = true
-        let cookies = redactsDefaults ? cookieSecrets(in: interaction.response?.headers) : []
-        if cookies.allSatisfy(prepared.secrets.contains) {
-            interaction.request = prepared.redacted
-        } else {
-            secrets = Self.ordered(prepared.secrets + cookies)
-            interaction.request = prepared.original
-            redact(&interaction.request, secrets: secrets)
-            reused = false
-        }
-        redactOutcome(&interaction, secrets: secrets)
-        let filtered = filters.contains { if case .interaction = $0.kind { true } else { false } }
-        return filtered ? interaction.request == prepared.redacted : reused
-    }
-
     /// Redacts the response or error of an interaction, then runs the interaction filters.
     private func redactOutcome(_ interaction: inout Interaction, secrets: [String]) {
         if case .response(var response) = interaction.outcome, redactsDefaults || !filters.isEmpty {

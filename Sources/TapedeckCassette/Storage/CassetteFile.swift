@@ -90,14 +90,13 @@ public enum CassetteFile {
 
     // MARK: - Journal lines
 
-    /// One journal line: `{"seq":N,"interaction":{…}}` and a newline. `requestJSON` is the request already spelled
-    /// out, when it is.
-    static func journalLine(_ interaction: Interaction, sequence: Int, requestJSON: [UInt8]? = nil) -> [UInt8] {
+    /// One journal line: `{"seq":N,"interaction":{…}}` and a newline.
+    static func journalLine(_ interaction: Interaction, sequence: Int) -> [UInt8] {
         var writer = JSONByteWriter(style: .compact)
         var line = writer.beginObject(level: 0)
         writer.member("seq", integer: Int64(sequence), in: &line)
         writer.key("interaction", in: &line)
-        CassetteCodec.write(interaction, to: &writer, level: line.childLevel, requestJSON: requestJSON)
+        CassetteCodec.write(interaction, to: &writer, level: line.childLevel)
         writer.end(line)
         writer.output.append(0x0A)
         return writer.output.array

@@ -101,20 +101,14 @@ final class CassetteSession: Sendable {
     }
 
     /// Redacts `interaction`, adds it to the cassette and puts it on disk before returning.
-    /// A `prepared` request half (redacted and spelled out ahead) is used as it is when the redaction allows.
-    func commit(_ interaction: Interaction, prepared: PreparedRequest? = nil) throws(CassetteError) {
+    func commit(_ interaction: Interaction) throws(CassetteError) {
         var interaction = interaction
-        var requestJSON: [UInt8]?
-        if let prepared {
-            if configuration.redaction.redact(&interaction, prepared: prepared) { requestJSON = prepared.json }
-        } else {
-            configuration.redaction.redact(&interaction)
-        }
+        configuration.redaction.redact(&interaction)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             let position = state.player.cassette.interactions.count
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
-                interaction = state.previous[position]  // the same request, so `requestJSON` still spells it
+                interaction = state.previous[position]
             }
             if !state.baseWritten {
                 try CassetteFile.save(state.player.cassette, to: url)
@@ -122,7 +116,7 @@ final class CassetteSession: Sendable {
                 state.baseWritten = true
             }
             state.player.record(interaction)
-            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position, requestJSON: requestJSON))
+            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
             state.journaled += 1
             // The journal is folded into the file by finish(), deinit, or the next recorder to open the cassette:
             // folding while recording would rewrite the whole file again and again, and the journal already makes
