@@ -47,7 +47,11 @@ extension CassetteJSON {
     /// CassetteJSON.parseBody(Data("plain text".utf8))      // nil
     /// ```
     public static func parseBody(_ data: Data) -> CassetteJSON? {
-        guard let first = data.first(where: { $0 > 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        // Only JSON's own whitespace may come first: a binary body (often starting with zero bytes) is turned away
+        // at its first byte instead of being scanned to its end.
+        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        let first = data.withUnsafeBytes { raw in raw.first(where: { !isWhitespace($0) }) }
+        guard let first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         return try? parse(data, maximumDepth: maximumBodyDepth)
     }
 

@@ -6,15 +6,15 @@ import Glibc
 
 /// Collects a body as it streams past (a request body being uploaded, a response body being downloaded) without
 /// holding a large one in memory: up to the sidecar threshold in memory, beyond it in a temporary file in the
-/// cassette's sidecar folder, which ``finish()`` renames to a name derived from the content (FNV-1a 64), so an
-/// unchanged body keeps its sidecar name when re-recorded.
+/// cassette's sidecar folder, which ``finish()`` renames to a name derived from the content (``ContentHash``), so
+/// an unchanged body keeps its sidecar name when re-recorded.
 final class BodyCapture: Sendable {
     private struct State {
         var memory = Data()
         var spill: FileHandle?
         var spillURL: URL?
         var count: Int64 = 0
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = ContentHash()
         var failure: String?
     }
 
@@ -45,7 +45,7 @@ final class BodyCapture: Sendable {
         guard !chunk.isEmpty else { return }
         state.withLock { state in
             guard state.failure == nil else { return }
-            state.hash = Self.fnv1a(chunk, seed: state.hash)
+            state.hash.update(chunk)
             state.count += Int64(chunk.count)
             if state.spill == nil, state.memory.count + chunk.count <= memoryLimit {
                 state.memory.append(chunk)
@@ -83,16 +83,22 @@ final class BodyCapture: Sendable {
             throw CassetteError.io(file: cassette.path, operation: "capture a body for", reason: failure)
         }
         guard let spill = snapshot.spill, let spillURL = snapshot.spillURL else {
-            guard snapshot.memory.count > threshold else { return CassetteBody(snapshot.memory) }
-            let data = redacting(snapshot.memory)
-            let name = CassetteFile.sidecarFolder(cassette) + "/" + String(format: "%016llx", Self.fnv1a(data, seed: 0xcbf2_9ce4_8422_2325)) + ".bin"
-            try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette))
-            return CassetteBody(sidecar: name, byteCount: Int64(data.count))
+            return try store(snapshot.memory, redacting: redacting)
         }
         try? spill.close()
-        let name = CassetteFile.sidecarFolder(cassette) + "/" + String(format: "%016llx", snapshot.hash) + ".bin"
+        let name = CassetteFile.sidecarFolder(cassette) + "/" + snapshot.hash.hexDigest + ".bin"
         try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette))
         return CassetteBody(sidecar: name, byteCount: snapshot.count)
+    }
+
+    /// A body already whole in memory, with no capture: inline up to the threshold (redacted later with the rest of
+    /// the interaction), else redacted by `redacting` and written to its sidecar file.
+    func store(_ data: Data, redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {
+        guard data.count > threshold else { return CassetteBody(data) }
+        let redacted = redacting(data)
+        let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(redacted) + ".bin"
+        try AtomicFile.write(redacted, to: CassetteFile.sidecarURL(name, cassette: cassette))
+        return CassetteBody(sidecar: name, byteCount: Int64(redacted.count))
     }
 
     /// Captures a whole file, chunk by chunk; `offset` skips a prefix (a resumed download's existing part).
@@ -104,17 +110,6 @@ final class BodyCapture: Sendable {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { append(chunk) }
         } catch {
             throw CassetteError.io(file: url.path, operation: "read for recording", reason: "\(error)")
-        }
-    }
-
-    static func fnv1a(_ data: Data, seed: UInt64) -> UInt64 {
-        data.withUnsafeBytes { raw in
-            var hash = seed
-            for byte in raw {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            return hash
         }
     }
 }

@@ -14,21 +14,36 @@ struct Recorder {
         let requestBody: BodyCapture
         let responseBody: BodyCapture
         let started = ContinuousClock.now
+        /// A large request body (in memory above the sidecar threshold, or a file) being redacted, hashed and
+        /// written to its sidecar file while the request is on the wire.
+        let storingRequestBody: Task<CassetteBody, any Error>?
 
-        init(request: HTTPRequest, threshold: Int, cassette: URL) {
+        init(request: HTTPRequest, threshold: Int, cassette: URL, redacting: @escaping @Sendable (Data) -> Data) {
             self.request = request
             requestBody = BodyCapture(cassette: cassette, threshold: threshold)
             responseBody = BodyCapture(cassette: cassette, threshold: threshold)
+            let requestBody = self.requestBody
+            switch request.body {
+            case .data(let data) where data.count > threshold:
+                storingRequestBody = Task.detached { try requestBody.store(data, redacting: redacting) }
+            case .file(let file):
+                storingRequestBody = Task.detached {
+                    try? requestBody.appendFile(file)  // a file that cannot be read fails the transfer itself
+                    return try requestBody.finish(redacting: redacting)
+                }
+            default:
+                storingRequestBody = nil
+            }
         }
     }
 
     /// The request to send upstream, with its body captured on the way.
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
-        let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url)
+        let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
+                              redacting: redactor(request.headers))
         var outgoing = request
         switch request.body {
-        case .none, .data: break  // taken as it is when committed (see `recordedBody(of:)`)
-        case .file(let file): try? capture.requestBody.appendFile(file)
+        case .none, .data, .file: break  // stored by the capture, or taken as it is when committed
         case .stream(let stream):
             let requestBody = capture.requestBody
             outgoing.body = .stream(HTTPBodyStream(length: stream.length) {
@@ -68,11 +83,11 @@ struct Recorder {
                 }
             })
         } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
-            try commit(error, capture: capture)
+            try commit(error, capture: capture, requestBody: await recordedBody(of: capture))
             throw error
         }
         if try !committedEarly.withLock({ $0 }).get() {
-            try commit(response, capture: capture)
+            try commit(response, capture: capture, requestBody: await recordedBody(of: capture))
         }
         onEvent?(.completed(response))
         return response
@@ -94,27 +109,26 @@ struct Recorder {
         default: return false
         }
         guard case .data(let body) = response.body, body.count <= quickBodyLimit, session.isJournaling else { return false }
-        try commit(response, capture: capture)
+        try commit(response, capture: capture, requestBody: CassetteBody(capture.request.body.inMemory ?? Data()))
         return true
     }
 
     /// Commits a failed transfer as a recorded error.
-    func commit(_ error: URLError, capture: Capture) throws {
+    func commit(_ error: URLError, capture: Capture, requestBody: CassetteBody) throws {
         let elapsed = capture.started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         try session.commit(Interaction(
-            request: recordedRequest(capture.request, body: try recordedBody(of: capture)),
+            request: recordedRequest(capture.request, body: requestBody),
             outcome: .failure(Interaction.Failure(error)),
             metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
     }
 
     /// Commits a completed transfer with its captured bodies.
-    func commit(_ response: HTTPResponse, capture: Capture) throws {
+    func commit(_ response: HTTPResponse, capture: Capture, requestBody: CassetteBody) throws {
         let request = capture.request
-        var inlineBody: Data?
+        var inMemory: Data?
         switch response.body {
-        case .data(let data) where data.count <= session.configuration.sidecarThreshold: inlineBody = data
-        case .data(let data): capture.responseBody.append(data)
+        case .data(let data): inMemory = data
         case .file(let file, _):
             if case .resumingFile(_, let existing) = request.responseBody, response.statusCode == 206 {
                 try capture.responseBody.appendFile(file, offset: existing)
@@ -124,8 +138,9 @@ struct Recorder {
         case .streamed: break
         }
         let head = response.head
-        let sent = recordedRequest(request, body: try recordedBody(of: capture))
-        let body = try inlineBody.map { CassetteBody($0) } ?? capture.responseBody.finish(redacting: redactor(head.headers))
+        let sent = recordedRequest(request, body: requestBody)
+        let redact = redactor(head.headers)
+        let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish(redacting: redact)
         let recordedResponse = Interaction.Response(
             statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
             url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
@@ -141,19 +156,17 @@ struct Recorder {
             metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
     }
 
-    /// The request body to record: a body given as data is taken as it is (through a capture only when it goes to a
-    /// sidecar file); file and stream bodies were captured as they were sent.
-    private func recordedBody(of capture: Capture) throws -> CassetteBody {
-        if case .data(let data) = capture.request.body {
-            if data.count <= session.configuration.sidecarThreshold { return CassetteBody(data) }
-            capture.requestBody.append(data)
-        }
+    /// The request body to record: a large or file body as the capture stored it while the request was on the wire;
+    /// a small one as it is (redacted later with the rest of the interaction); a stream body as it was captured.
+    private func recordedBody(of capture: Capture) async throws -> CassetteBody {
+        if let storing = capture.storingRequestBody { return try await storing.value }
+        if let data = capture.request.body.inMemory { return CassetteBody(data) }
         return try capture.requestBody.finish(redacting: redactor(capture.request.headers))
     }
 
     /// Redacts a body bound for a sidecar file the way inline bodies are redacted (JSON members, form fields,
     /// regular expressions), before it is written.
-    private func redactor(_ headers: HTTPHeaders) -> (Data) -> Data {
+    private func redactor(_ headers: HTTPHeaders) -> @Sendable (Data) -> Data {
         let redaction = session.configuration.redaction
         let contentType = headers["Content-Type"]
         return { redaction.redactBodyBytes($0, contentType: contentType) }
@@ -172,4 +185,15 @@ struct Recorder {
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.
     static func rounded(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+}
+
+extension HTTPRequestBody {
+    /// The bytes of a body given in memory (empty for no body); `nil` for a file or a stream.
+    var inMemory: Data? {
+        switch self {
+        case .none: return Data()
+        case .data(let data): return data
+        case .file, .stream: return nil
+        }
+    }
 }
