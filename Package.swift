@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "TapedeckTests",
             dependencies: [
-                "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette",
+                "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette", "TapedeckTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
