@@ -105,6 +105,10 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// `request` with every default header whose name the request lacks appended, in the defaults' order.
     public func applyingDefaultHeaders(to request: HTTPRequest) -> HTTPRequest {
         var result = request
+        if request.headers.isEmpty {
+            result.headers = defaultHeaders  // the common case: shares the defaults' storage, nothing copied
+            return result
+        }
         for field in defaultHeaders where !request.headers.contains(field.name) {
             result.headers.add(name: field.name, value: field.value)
         }
@@ -124,9 +128,14 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// `url` with `query` added to its query (`?query`, or `&query` after an existing one), before any fragment.
     static func url(_ url: URL, appendingQuery query: String) throws -> URL {
         let absolute = url.absoluteString
-        let fragmentStart = absolute.firstIndex(of: "#") ?? absolute.endIndex
-        let separator = url.query != nil ? "&" : "?"
-        let composed = String(absolute[..<fragmentStart]) + separator + query + String(absolute[fragmentStart...])
+        let fragmentStart = absolute.utf8.firstIndex(of: UInt8(ascii: "#")) ?? absolute.endIndex
+        // A '?' before the fragment starts the query (none can appear earlier in an absolute URL).
+        let separator = absolute.utf8[..<fragmentStart].contains(UInt8(ascii: "?")) ? "&" : "?"
+        var composed = String(absolute[..<fragmentStart])
+        composed.reserveCapacity(absolute.utf8.count + query.utf8.count + 1)
+        composed += separator
+        composed += query
+        composed += absolute[fragmentStart...]
         guard let result = URL(string: composed) else {
             throw RequestSerializationError.invalidURLString(composed)
         }

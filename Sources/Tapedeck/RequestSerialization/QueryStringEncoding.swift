@@ -34,15 +34,31 @@ public enum QueryStringEncoding {
 
         /// The escaped `key=value` (or bare `key`) form.
         public var percentEscaped: String {
-            guard let value else { return QueryStringEncoding.percentEscaped(key) }
-            return QueryStringEncoding.percentEscaped(key) + "=" + QueryStringEncoding.percentEscaped(value)
+            var bytes: [UInt8] = []
+            append(to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends the escaped `key=value` (or bare `key`) form to `bytes`.
+        func append(to bytes: inout [UInt8]) {
+            QueryStringEncoding.appendEscaped(key, to: &bytes)
+            guard let value else { return }
+            bytes.append(UInt8(ascii: "="))
+            QueryStringEncoding.appendEscaped(value, to: &bytes)
         }
     }
 
     /// The escaped, `&`-joined query string for `parameters` (without a leading `?`); empty when nothing is left
     /// after flattening.
     public static func queryString(from parameters: JSONValue) -> String {
-        pairs(from: parameters).map(\.percentEscaped).joined(separator: "&")
+        // Written into one buffer: this runs for every request with parameters.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for (index, pair) in pairs(from: parameters).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "&")) }
+            pair.append(to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The flattened, unescaped pairs for `parameters`, in output order. Multipart forms use these as their fields.
@@ -62,6 +78,11 @@ public enum QueryStringEncoding {
     public static func percentEscaped(_ string: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
+        appendEscaped(string, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendEscaped(_ string: String, to bytes: inout [UInt8]) {
         for byte in string.utf8 {
             if isAllowed(byte) {
                 bytes.append(byte)
@@ -71,7 +92,6 @@ public enum QueryStringEncoding {
                 bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text AFNetworking's `description` gives a scalar parameter, or `nil` for `null` and collections.

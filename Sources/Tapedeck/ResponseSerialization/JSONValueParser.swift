@@ -33,8 +33,16 @@ enum JSONValueParser {
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var position = 0
+        /// Members and elements of the containers being read, innermost last: one buffer for the whole document,
+        /// so each container is built once at its final size instead of growing.
+        var pendingMembers: [(String, JSONValue)] = []
+        var pendingElements: [JSONValue] = []
 
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            pendingMembers.reserveCapacity(16)
+            pendingElements.reserveCapacity(16)
+        }
 
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
@@ -85,17 +93,17 @@ enum JSONValueParser {
         private mutating func object(depth: Int) throws -> JSONValue {
             guard depth <= JSONValueParser.maximumDepth else { throw failure("nesting deeper than \(JSONValueParser.maximumDepth) levels") }
             position += 1
-            var members: [String: JSONValue] = [:]
+            let start = pendingMembers.count
             skipWhitespace()
             if peek() == UInt8(ascii: "}") {
                 position += 1
-                return .object(members)
+                return .object([:])
             }
             while true {
                 skipWhitespace()
-                if peek() == UInt8(ascii: "}"), !members.isEmpty {  // a trailing comma, as Foundation allows
+                if peek() == UInt8(ascii: "}"), pendingMembers.count > start {  // a trailing comma, as Foundation allows
                     position += 1
-                    return .object(members)
+                    return .object(takeMembers(from: start))
                 }
                 guard peek() == UInt8(ascii: "\"") else { throw unexpected("a member name in quotes") }
                 let key = try string()
@@ -103,11 +111,12 @@ enum JSONValueParser {
                 guard peek() == UInt8(ascii: ":") else { throw unexpected("':' after a member name") }
                 position += 1
                 skipWhitespace()
-                members[key] = try value(depth: depth)
+                let member = try value(depth: depth)
+                pendingMembers.append((key, member))
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "}"): position += 1; return .object(members)
+                case UInt8(ascii: "}"): position += 1; return .object(takeMembers(from: start))
                 default: throw unexpected("',' or '}' in an object")
                 }
             }
@@ -116,26 +125,42 @@ enum JSONValueParser {
         private mutating func array(depth: Int) throws -> JSONValue {
             guard depth <= JSONValueParser.maximumDepth else { throw failure("nesting deeper than \(JSONValueParser.maximumDepth) levels") }
             position += 1
-            var elements: [JSONValue] = []
+            let start = pendingElements.count
             skipWhitespace()
             if peek() == UInt8(ascii: "]") {
                 position += 1
-                return .array(elements)
+                return .array([])
             }
             while true {
                 skipWhitespace()
-                if peek() == UInt8(ascii: "]"), !elements.isEmpty {  // a trailing comma, as Foundation allows
+                if peek() == UInt8(ascii: "]"), pendingElements.count > start {  // a trailing comma, as Foundation allows
                     position += 1
-                    return .array(elements)
+                    return .array(takeElements(from: start))
                 }
-                elements.append(try value(depth: depth))
+                let element = try value(depth: depth)
+                pendingElements.append(element)
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "]"): position += 1; return .array(elements)
+                case UInt8(ascii: "]"): position += 1; return .array(takeElements(from: start))
                 default: throw unexpected("',' or ']' in an array")
                 }
             }
+        }
+
+        /// The object whose members were pushed from `start` on (a repeated name keeps its last value).
+        private mutating func takeMembers(from start: Int) -> [String: JSONValue] {
+            var members = [String: JSONValue](minimumCapacity: pendingMembers.count - start)
+            for (key, value) in pendingMembers[start...] { members[key] = value }
+            pendingMembers.removeSubrange(start...)
+            return members
+        }
+
+        /// The array whose elements were pushed from `start` on.
+        private mutating func takeElements(from start: Int) -> [JSONValue] {
+            let elements = Array(pendingElements[start...])
+            pendingElements.removeSubrange(start...)
+            return elements
         }
 
         /// A string at the opening quote: the bytes up to the closing quote, with escapes decoded.
