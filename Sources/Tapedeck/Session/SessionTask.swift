@@ -50,7 +50,12 @@ public final class SessionTask: Sendable {
     struct MutableState {
         var lifecycle = SessionTaskLifecycle()
         var attempt = 0
-        var running: Task<Void, Never>?
+        /// What runs the current attempt, so that suspending or cancelling the task can stop it.
+        var runner: AttemptRunner?
+        /// The attempt running in a caller's context, until its code has ended.
+        var callerAttempt: Int?
+        /// Who waits for `callerAttempt` to end (see ``cancelProducingResumeData()``).
+        var attemptEndWaiters: [CheckedContinuation<Void, Never>] = []
         var response: HTTPResponseHead?
         /// What a `206 Partial Content` answer adds to download progress: the bytes already in the partial file.
         var progressBase: Int64 = 0
@@ -118,7 +123,17 @@ public final class SessionTask: Sendable {
     /// ```
     public func run() async -> SessionTaskResult {
         await withTaskCancellationHandler {
-            start(immediately: true)
+            if let attempt = beginAttempt() {
+                // A child that starts right here and, like any child, runs on the caller's preferred executor:
+                // with `withTaskExecutorPreference(transport.executor)` a live answer needs no thread hop at all.
+                await withDiscardingTaskGroup { group in
+                    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                        group.addImmediateTask { await self.performInCaller(attempt: attempt) }
+                    } else {
+                        group.addTask { await self.performInCaller(attempt: attempt) }
+                    }
+                }
+            }
             return await result
         } onCancel: {
             cancel()
@@ -128,32 +143,37 @@ public final class SessionTask: Sendable {
     /// Starts the task in the background, or restarts it after ``suspend()``. A download continues where it stopped
     /// when the server honours `Range`; a data or upload task starts its request again.
     public func resume() {
-        start(immediately: false)
+        guard let attempt = beginAttempt() else { return }
+        let running = Task { await self.perform(attempt: attempt) }
+        let superseded = storage.withLock { state -> Bool in
+            guard state.attempt == attempt else { return true }
+            if !state.isFinishing { state.runner = .background(running) }
+            return false
+        }
+        // Suspended or cancelled before its handle was stored: stop it now.
+        if superseded { running.cancel() }
     }
 
     /// Pauses a running task: its transfer stops, and ``resume()`` starts it again.
     public func suspend() {
-        let running = storage.withLock { state -> Task<Void, Never>?? in
-            guard state.lifecycle.suspend() == .pauseTransfer else { return nil }
+        let paused = storage.withLock { state -> Bool in
+            guard state.lifecycle.suspend() == .pauseTransfer else { return false }
             state.attempt += 1  // the stopped attempt's outcome no longer counts
-            defer { state.running = nil }
-            return .some(state.running)
+            state.runner.take()?.stop()
+            return true
         }
-        guard let running else { return }
-        running?.cancel()
-        manager.post(.taskDidSuspend(self))
+        if paused { manager.post(.taskDidSuspend(self)) }
     }
 
     /// Cancels the task; it completes with `URLError.cancelled`.
     public func cancel() {
-        _ = cancelTransfer()
+        cancelTransfer()
     }
 
     /// Cancels a download and returns data a new task can continue from (`nil` for other kinds, or when nothing
     /// was received yet).
     public func cancelProducingResumeData() async -> Data? {
-        let running = cancelTransfer()
-        await running?.value
+        await cancelTransfer()?.waitUntilEnded(self)
         guard kind == .download else { return nil }
         let (file, response) = storage.withLock { ($0.partialFile, $0.response) }
         guard let file, FileManager.default.fileExists(atPath: file.path) else { return nil }
@@ -166,43 +186,54 @@ public final class SessionTask: Sendable {
         finish(SessionTaskResult(error: error), keepPartialFile: false)
     }
 
-    /// Starts an attempt, in the caller's context (`immediately`) or in a task of its own.
-    private func start(immediately: Bool) {
+    /// Moves the task to running and posts `taskDidResume`; returns the new attempt's number, or `nil` when the task
+    /// is not suspended.
+    private func beginAttempt() -> Int? {
         let attempt = storage.withLock { state -> Int? in
             guard state.lifecycle.resume() == .startTransfer else { return nil }
             state.attempt += 1
             return state.attempt
         }
-        guard let attempt else { return }
-        manager.post(.taskDidResume(self))
-        let running: Task<Void, Never>
-        if immediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            running = Task.immediate { await self.perform(attempt: attempt) }
-        } else {
-            running = Task { await self.perform(attempt: attempt) }
-        }
-        let superseded = storage.withLock { state -> Bool in
-            guard state.attempt == attempt else { return true }
-            if !state.isFinishing { state.running = running }
-            return false
-        }
-        // Suspended or cancelled before its handle was stored: stop it now.
-        if superseded { running.cancel() }
+        if attempt != nil { manager.post(.taskDidResume(self)) }
+        return attempt
     }
 
-    private func cancelTransfer() -> Task<Void, Never>? {
-        let outcome = storage.withLock { state -> (effect: SessionTaskLifecycle.Effect, running: Task<Void, Never>?) in
-            let effect = state.lifecycle.cancel()
-            guard effect == .cancelTransfer else { return (effect, nil) }
-            state.attempt += 1
-            defer { state.running = nil }
-            return (effect, state.running)
+    /// Runs `attempt` in the child task ``run()`` made, registered so that suspending or cancelling can stop it.
+    private func performInCaller(attempt: Int) async {
+        let registered = withUnsafeCurrentTask { current -> Bool in
+            guard let current else { return false }
+            return storage.withLock { state in
+                guard state.attempt == attempt, !state.isFinishing else { return false }
+                state.runner = .caller(CallerTask(current), attempt: attempt)
+                state.callerAttempt = attempt
+                return true
+            }
         }
-        guard outcome.effect == .cancelTransfer else { return nil }
-        outcome.running?.cancel()
+        guard registered else { return }  // suspended or cancelled before it began
+        await perform(attempt: attempt)
+        let waiters = storage.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if case .caller(_, attempt)? = state.runner { state.runner = nil }
+            if state.callerAttempt == attempt { state.callerAttempt = nil }
+            defer { state.attemptEndWaiters.removeAll() }
+            return state.attemptEndWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Cancels the running attempt and completes the task with `URLError.cancelled`; returns what ran the attempt.
+    @discardableResult
+    private func cancelTransfer() -> AttemptRunner? {
+        let outcome = storage.withLock { state -> (cancelled: Bool, runner: AttemptRunner?) in
+            guard state.lifecycle.cancel() == .cancelTransfer else { return (false, nil) }
+            state.attempt += 1
+            let runner = state.runner.take()
+            runner?.stop()
+            return (true, runner)
+        }
+        guard outcome.cancelled else { return nil }
         let error = URLError(.cancelled, failingURL: originalRequest.url, reason: "cancelled")
         finish(SessionTaskResult(response: response, error: error), keepPartialFile: kind == .download)
-        return outcome.running
+        return outcome.runner
     }
 
     /// Delivers the result once: to waiters, the completion handler, notifications and event streams. A task with
@@ -212,7 +243,7 @@ public final class SessionTask: Sendable {
         let partial = storage.withLock { state -> URL?? in
             guard !state.isFinishing else { return nil }
             state.isFinishing = true
-            state.running = nil
+            if case .background? = state.runner { state.runner = nil }
             _ = state.lifecycle.complete()
             return .some(state.partialFile)
         }

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Tapedeck
+import TapedeckCurl
+import TapedeckStubServer
+
+/// `SessionTask.run()`: the async primitive runs the task in the caller's context, yet the task stays the
+/// AFNetworking task others can suspend and cancel, and cancelling it never cancels the caller.
+@Suite struct SessionTaskRunTests {
+    let server: StubServer
+    let manager: SessionManager
+
+    init() throws {
+        server = try StubServer()
+        server.route(.get, "/slow", response: StubResponse.json(["late": true]).delayed(by: .seconds(5)))
+        server.route(.get, "/quick", response: .json(["ok": true]))
+        server.route(.get, "/file", response: .text(String(repeating: "x", count: 1000)).dribbled(bytesPerChunk: 100, interval: .milliseconds(100)))
+        manager = SessionManager(transport: CurlTransport())
+    }
+
+    @Test func runReturnsTheResultAndTheTaskIsDone() async throws {
+        defer { server.stop() }
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/quick")))
+        let result = await task.run()
+        #expect(result.response?.statusCode == 200)
+        #expect(result.value as? JSONValue == ["ok": true])
+        #expect(task.state == .completed)
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func cancellingTheTaskEndsRunAtOnceAndLeavesTheCallerUncancelled() async throws {
+        defer { server.stop() }
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
+        let canceller = Task {
+            while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(50))
+            task.cancel()
+        }
+        let started = ContinuousClock.now
+        let result = await task.run()
+        #expect((result.error as? URLError)?.code == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(4), "the transfer was stopped, not waited out")
+        #expect(!Task.isCancelled)
+        let next = await manager.dataTask(with: HTTPRequest(url: server.url("/quick"))).run()
+        #expect(next.response?.statusCode == 200, "the caller can go on making requests")
+        _ = try await canceller.value
+    }
+
+    @Test func invalidatingTheManagerCancelsAnAsyncVerbInFlight() async throws {
+        defer { server.stop() }
+        let api = HTTPSessionManager(baseURL: server.url("/"), transport: CurlTransport())
+        let invalidator = Task {
+            while api.session.tasks.first?.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+            api.session.invalidateAndCancel()
+        }
+        await #expect(throws: URLError.self) { try await api.get("slow") }
+        _ = try await invalidator.value
+    }
+
+    @Test func cancellingTheCallerCancelsTheTask() async throws {
+        defer { server.stop() }
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
+        let caller = Task { await task.run() }
+        while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+        caller.cancel()
+        let result = await caller.value
+        #expect((result.error as? URLError)?.code == .cancelled)
+        #expect(task.state == .completed)
+    }
+
+    @Test func aSuspendedRunWaitsForResume() async throws {
+        defer { server.stop() }
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/file")))
+        let caller = Task { await task.run() }
+        while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+        task.suspend()
+        #expect(task.state == .suspended)
+        try await Task.sleep(for: .milliseconds(50))
+        task.resume()
+        let result = await caller.value
+        #expect(result.response?.statusCode == 200)
+        #expect(result.data?.count == 1000)
+        #expect(server.journal.entries.filter { $0.path == "/file" }.count == 2, "the request was started again")
+    }
+
+    @Test func aDownloadRunInTheCallerCanBeCancelledForResumeData() async throws {
+        defer { server.stop() }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-run-\(UUID().uuidString)")
+        let task = manager.downloadTask(with: HTTPRequest(url: server.url("/file")), destination: { _, _ in destination })
+        let caller = Task { await task.run() }
+        while task.downloadProgress.completedUnitCount < 100 { try await Task.sleep(for: .milliseconds(5)) }
+        let resumeData = try #require(await task.cancelProducingResumeData())
+        #expect((await caller.value.error as? URLError)?.code == .cancelled)
+        let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
+        let result = await resumed.run()
+        #expect(result.error == nil)
+        #expect(try Data(contentsOf: destination).count == 1000)
+        try? FileManager.default.removeItem(at: destination)
+    }
+}
