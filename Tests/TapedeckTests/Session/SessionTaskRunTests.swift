@@ -12,7 +12,8 @@ import TapedeckStubServer
 
     init() throws {
         server = try StubServer()
-        server.route(.get, "/slow", response: StubResponse.json(["late": true]).delayed(by: .seconds(5)))
+        // Answered only after the tests are over: a request to it ends early only by being cancelled.
+        server.route(.get, "/slow", response: StubResponse.json(["late": true]).delayed(by: .seconds(120)))
         server.route(.get, "/quick", response: .json(["ok": true]))
         server.route(.get, "/file", response: .text(String(repeating: "x", count: 1000)).dribbled(bytesPerChunk: 100, interval: .milliseconds(100)))
         manager = SessionManager(transport: CurlTransport())
@@ -32,14 +33,11 @@ import TapedeckStubServer
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
         let canceller = Task {
-            while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
-            try await Task.sleep(for: .milliseconds(50))
+            while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             task.cancel()
         }
-        let started = ContinuousClock.now
         let result = await task.run()
         #expect((result.error as? URLError)?.code == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(4), "the transfer was stopped, not waited out")
         #expect(!Task.isCancelled)
         let next = await manager.dataTask(with: HTTPRequest(url: server.url("/quick"))).run()
         #expect(next.response?.statusCode == 200, "the caller can go on making requests")
@@ -50,7 +48,7 @@ import TapedeckStubServer
         defer { server.stop() }
         let api = HTTPSessionManager(baseURL: server.url("/"), transport: CurlTransport())
         let invalidator = Task {
-            while api.session.tasks.first?.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+            while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             api.session.invalidateAndCancel()
         }
         await #expect(throws: URLError.self) { try await api.get("slow") }
@@ -61,7 +59,7 @@ import TapedeckStubServer
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
         let caller = Task { await task.run() }
-        while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+        while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         caller.cancel()
         let result = await caller.value
         #expect((result.error as? URLError)?.code == .cancelled)
@@ -72,7 +70,7 @@ import TapedeckStubServer
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/file")))
         let caller = Task { await task.run() }
-        while task.state != .running { try await Task.sleep(for: .milliseconds(5)) }
+        while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         task.suspend()
         #expect(task.state == .suspended)
         try await Task.sleep(for: .milliseconds(50))
