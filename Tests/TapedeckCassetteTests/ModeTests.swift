@@ -7,8 +7,8 @@ import TapedeckTestSupport
 
 @Suite struct ModeTests {
     @Test func replayNeedsTheCassetteAndNeverTheNetwork() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         #expect {
             try openCassette(directory.cassette("missing.json"), mode: .replay)
         } throws: { error in
@@ -25,8 +25,8 @@ import TapedeckTestSupport
     }
 
     @Test func onceRecordsThenReplays() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
         _ = try await first.send(HTTPRequest(url: server.url("/get?x=1")))
@@ -39,8 +39,8 @@ import TapedeckTestSupport
     }
 
     @Test func newEpisodesRecordsOnlyWhatIsMissing() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
@@ -56,8 +56,8 @@ import TapedeckTestSupport
     }
 
     @Test func reRecordingUnchangedTrafficIsByteIdentical() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         func record() async throws -> Data {
@@ -73,8 +73,8 @@ import TapedeckTestSupport
     }
 
     @Test func passthroughTouchesNoCassette() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         let transport = try openCassette(directory.cassette(), mode: .passthrough, upstream: CurlTransport())
@@ -84,8 +84,8 @@ import TapedeckTestSupport
     }
 
     @Test func environmentOverridesTheMode() throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let transport = try CassetteTransport(cassette: directory.cassette(), mode: .replay, upstream: CurlTransport(),
                                               environment: ["TAPEDECK_RECORD_MODE": "new_episodes"])
         #expect(transport.mode == .newEpisodes)
@@ -100,8 +100,8 @@ import TapedeckTestSupport
     }
 
     @Test func finishReportsOrFailsOnUnplayedInteractions() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/a"), interaction("GET", "http://h/b")]), to: directory.cassette())
         let transport = try openCassette(directory.cassette(), mode: .replay)
         _ = try await transport.send(HTTPRequest(url: URL(string: "http://h/a")!))
@@ -116,8 +116,8 @@ import TapedeckTestSupport
     }
 
     @Test func faultsAndRecordedTiming() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         var slow = interaction("GET", "http://h/slow", responseBody: "late")
         slow.metrics = TransferMetrics(timeToFirstByte: 0.2, total: 0.25)
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/flaky", responseBody: "ok"), slow]), to: directory.cassette())
@@ -136,8 +136,8 @@ import TapedeckTestSupport
 @Suite struct RecordingPathTests {
     /// `send` records without an event stream; `execute` records event by event. Both must write the same cassette.
     @Test func sendAndExecuteRecordTheSameInteractions() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         var streamed = HTTPRequest(url: server.url("/bytes/3000"))
@@ -171,8 +171,8 @@ import TapedeckTestSupport
     }
 
     @Test func aRecordedInteractionReplaysLaterInTheSameSession() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         var configuration = CassetteConfiguration()

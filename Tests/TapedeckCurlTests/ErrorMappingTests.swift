@@ -4,6 +4,7 @@ import Testing
 import TapedeckCore
 @testable import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// One test per row of the error table in ``CurlErrorMapping``, each provoked for real over loopback.
 extension Loopback {
@@ -168,7 +169,9 @@ extension Loopback {
     }
 
     @Test func missingUploadFileIsFileDoesNotExist() async throws {
-        let request = HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:9/")!, body: .file(temporaryFile()))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let request = HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:9/")!, body: .file(directory.file("missing.bin")))
         let code = await urlErrorCode { _ = try await transport.send(request) }
         #expect(code == .fileDoesNotExist)
     }

@@ -3,21 +3,21 @@ import Glibc
 import Testing
 import TapedeckCore
 import TapedeckCurl
+import TapedeckTestSupport
 
 /// nghttpd (Debian's nghttp2-server) on 127.0.0.1, serving a temporary document root: the HTTP/2 peer these
 /// tests need, since libmicrohttpd speaks HTTP/1.1 only.
 final class NGHTTPDServer {
     let port: UInt16
-    let root: URL
+    private let documents: TemporaryDirectory
     private let process: Process
 
     init(tls: Bool) throws {
-        root = temporaryFile("h2-root-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        documents = try TemporaryDirectory()
         port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        var arguments = ["--address=127.0.0.1", "--htdocs=\(root.path)", "\(port)"]
+        var arguments = ["--address=127.0.0.1", "--htdocs=\(documents.url.path)", "\(port)"]
         if tls {
             arguments += [Fixtures.url("localhost-key.pem").path, Fixtures.url("localhost.pem").path]
         } else {
@@ -38,8 +38,11 @@ final class NGHTTPDServer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: root)
+        documents.remove()
     }
+
+    /// The document root nghttpd serves.
+    var root: URL { documents.url }
 
     private static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

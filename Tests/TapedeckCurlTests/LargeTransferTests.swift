@@ -1,5 +1,4 @@
 import Crypto
-import Synchronization
 import Foundation
 import TapedeckTestSupport
 import Testing
@@ -51,8 +50,9 @@ extension Loopback {
         @Test func downloadOf256MiBToAFileKeepsMemoryFlat() async throws {
             try await inIsolatedProcess("downloadOf256MiBToAFileKeepsMemoryFlat") { try await withStubServer { server in
                 server.route(.get, "/big", response: StubResponse(body: .generated(length: Self.size)))
-                let destination = temporaryFile()
-                defer { try? FileManager.default.removeItem(at: destination) }
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let destination = directory.file("download.bin")
                 let transport = CurlTransport()
                 let baseline = ProcessMemory.residentBytes
                 ProcessMemory.resetPeak()
@@ -73,9 +73,10 @@ extension Loopback {
         @Test func uploadOf256MiBFromAFileKeepsMemoryFlat() async throws {
             try await inIsolatedProcess("uploadOf256MiBFromAFileKeepsMemoryFlat") { try await withStubServer { server in
                 server.route(.put, "/upload", response: StubResponse(status: 201))
-                let source = temporaryFile()
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let source = directory.file("upload.bin")
                 try writeGeneratedFile(source, length: Self.size)
-                defer { try? FileManager.default.removeItem(at: source) }
                 let transport = CurlTransport()
                 let baseline = ProcessMemory.residentBytes
                 ProcessMemory.resetPeak()
@@ -101,12 +102,12 @@ extension Loopback {
                 server.route(.get, "/drip", response: StubResponse(body: .chunked(ChunkedBody(
                     generatedLength: 10_000, chunkSize: 10, interval: .milliseconds(10)))))
                 let transport = CurlTransport()
-                let received = ManagedCounter()
+                let received = Locked(0)
                 let task = Task {
                     var request = HTTPRequest(url: server.url("/drip"))
                     request.responseBody = .stream
                     return try await transport.send(request) { event in
-                        if case .bodyChunk(let chunk) = event { received.add(chunk.count) }
+                        if case .bodyChunk(let chunk) = event { received.withLock { $0 += chunk.count } }
                     }
                 }
                 while received.value < 50 { try await Task.sleep(for: .milliseconds(5)) }
@@ -120,11 +121,4 @@ extension Loopback {
             }
         }
     }
-}
-
-/// A thread-safe counter for test callbacks.
-final class ManagedCounter: Sendable {
-    private let storage = Mutex(0)
-    func add(_ amount: Int) { storage.withLock { $0 += amount } }
-    var value: Int { storage.withLock { $0 } }
 }

@@ -4,6 +4,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// Malformed requests written to a raw socket never stop the server from answering the next valid request.
@@ -27,7 +28,7 @@ extension OnLoopback {
         }
 
         @Test func garbageNeverStopsTheServer() async throws {
-            try await withServer(.init(connectionTimeout: 2)) { server in
+            try await withStubServer(.init(connectionTimeout: 2)) { server in
                 server.route(.get, "/ok", response: .text("ok"))
                 let transport = CurlTransport()
                 for (index, bytes) in Self.malformedRequests().enumerated() {

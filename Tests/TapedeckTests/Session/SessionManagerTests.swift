@@ -1,34 +1,24 @@
 import Crypto
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
-
-/// A thread-safe box for values handed to closures.
-final class Collected<Value: Sendable>: Sendable {
-    private let storage: Mutex<[Value]>
-    init() { storage = Mutex([]) }
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-    var values: [Value] { storage.withLock { $0 } }
-}
-
-private func temporaryURL(_ name: String = UUID().uuidString) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-session-\(name)")
-}
+import TapedeckTestSupport
+import TapedeckTesting
 
 private func sha256(_ url: URL) throws -> String {
     SHA256.hash(data: try Data(contentsOf: url)).map { String(format: "%02x", $0) }.joined()
 }
 
-@Suite struct SessionManagerTests {
+/// Each test gets a fresh httpbin-style stub server, stopped when the test ends.
+@Suite(.stubServer(httpbin: true)) struct SessionManagerTests {
     let server: StubServer
     let manager: SessionManager
 
     init() throws {
-        server = try StubServer.httpbin()
-        manager = SessionManager(transport: CurlTransport())
+        server = try #require(TapedeckTest.currentStubServer)
+        manager = SessionManager(transport: TapedeckTest.transport)
     }
 
     @Test func aDataTaskDeliversTheSerializedJSON() async throws {
@@ -42,7 +32,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(json["args"]?["x"]?.stringValue == "1")
         #expect(task.state == .completed)
         #expect(task.downloadProgress.fractionCompleted == 1.0)
-        server.stop()
     }
 
     @Test func completionHandlersRunOnTheCompletionQueue() async throws {
@@ -57,7 +46,6 @@ private func sha256(_ url: URL) throws -> String {
             }.resume()
         }
         #expect(onQueue.values == [true])
-        server.stop()
     }
 
     @Test func aBadStatusIsAResponseSerializationErrorWithTheBody() async throws {
@@ -69,14 +57,14 @@ private func sha256(_ url: URL) throws -> String {
         #expect(error.code == -1011)
         #expect(error.userInfo[ResponseSerializationError.dataKey] as? Data == Data("no such thing".utf8))
         #expect(error.userInfo[NSURLErrorFailingURLErrorKey] as? URL == server.url("/missing"))
-        server.stop()
     }
 
     @Test func uploadsFromDataFileAndStreamArriveWhole() async throws {
         let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
-        let file = temporaryURL()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("upload.bin")
         try payload.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let stream = HTTPBodyStream(length: Int64(payload.count)) {
             AsyncThrowingStream<Data, any Error> { continuation in
                 stride(from: 0, to: payload.count, by: 70_000).forEach {
@@ -97,12 +85,12 @@ private func sha256(_ url: URL) throws -> String {
             let received = try #require(server.journal.entries.last)
             #expect(received.body == payload)
         }
-        server.stop()
     }
 
     @Test func aDownloadIsMovedToItsDestinationAndTheTemporaryFileRemoved() async throws {
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let temporaries = Collected<URL>()
         let moved = Collected<URL>()
         let observer = NotificationCenter.default.addObserver(forName: .tapedeckDownloadDidMoveFile, object: nil, queue: nil) { note in
@@ -123,7 +111,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
         #expect(moved.values.contains(destination))
         #expect(task.downloadProgress.fractionCompleted == 1.0)
-        server.stop()
     }
 
     @Test func aDestinationThatCannotBeWrittenFailsTheTaskAndSaysSo() async throws {
@@ -138,7 +125,6 @@ private func sha256(_ url: URL) throws -> String {
         task.resume()
         #expect(await task.result.error != nil)
         #expect(failures.values == ["failed"])
-        server.stop()
     }
 
     @Test func cancellingHalfwayAndResumingContinuesWithARange() async throws {
@@ -156,8 +142,9 @@ private func sha256(_ url: URL) throws -> String {
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
         #expect(await firstTask.result.error.map { ($0 as? URLError)?.code } == .cancelled)
 
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
@@ -168,7 +155,6 @@ private func sha256(_ url: URL) throws -> String {
         let offset = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
         #expect(offset >= total / 2 && offset < total)
         #expect(try sha256(destination) == generatedSHA256(length: total))
-        server.stop()
     }
 
     @Test func resumingAgainstAServerThatIgnoresRangeRestartsCleanly() async throws {
@@ -179,14 +165,14 @@ private func sha256(_ url: URL) throws -> String {
         firstTask.resume()
         while firstTask.downloadProgress.completedUnitCount < 512 << 10 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
         #expect(result.response?.statusCode == 200)
         #expect(try Data(contentsOf: destination) == StubBody.generatedBytes(from: 0, count: Int(total)))
-        server.stop()
     }
 
     @Test func suspendingAndResumingADownloadContinuesIt() async throws {
@@ -223,7 +209,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
         #expect(server.journal.entries.contains { $0.headers["Range"] != nil })
         #expect(events.values == ["resume", "suspend", "resume", "complete"])
-        server.stop()
     }
 
     @Test func invalidateAndCancelCancelsRunningTasksAndRefusesNewOnes() async throws {
@@ -237,7 +222,6 @@ private func sha256(_ url: URL) throws -> String {
         let error = try #require(await refused.result.error as? URLError)
         #expect(error.code == .cancelled)
         #expect(error.localizedDescription.contains("invalidated"))
-        server.stop()
     }
 
     @Test func finishTasksAndInvalidateWaitsForRunningTasks() async throws {
@@ -248,7 +232,6 @@ private func sha256(_ url: URL) throws -> String {
         await manager.finishTasksAndInvalidate()
         #expect(running.state == .completed)
         #expect(await running.result.data == Data("ok".utf8))
-        server.stop()
     }
 
     @Test func completionNotificationsCarryTheResponseAndData() async throws {
@@ -264,7 +247,6 @@ private func sha256(_ url: URL) throws -> String {
         task.resume()
         _ = await task.result
         #expect(infos.values.contains("complete"))
-        server.stop()
     }
 
     @Test func unreadableResumeDataIsAClearError() {
@@ -273,7 +255,6 @@ private func sha256(_ url: URL) throws -> String {
         } throws: { error in
             "\(error)".contains("not readable Tapedeck resume data")
         }
-        server.stop()
     }
 }
 
