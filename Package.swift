@@ -67,7 +67,10 @@ let package = Package(
         // What the test targets share: helpers, not tests.
         .target(
             name: "TapedeckTestSupport",
-            dependencies: ["TapedeckCore", "TapedeckCassette", "TapedeckStubServer"],
+            dependencies: [
+                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/TapedeckTestSupport"
         ),
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
@@ -78,10 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCurlTests",
-            dependencies: [
-                "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -90,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCassetteTests",
-            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"]
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"]
         ),
         .testTarget(
             name: "ContractTests",

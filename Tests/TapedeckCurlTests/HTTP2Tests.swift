@@ -14,7 +14,7 @@ final class NGHTTPDServer {
 
     init(tls: Bool) throws {
         documents = try TemporaryDirectory()
-        port = try Self.freePort()
+        port = try unusedLoopbackPort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
         var arguments = ["--address=127.0.0.1", "--htdocs=\(documents.url.path)", "\(port)"]
@@ -43,21 +43,6 @@ final class NGHTTPDServer {
 
     /// The document root nghttpd serves.
     var root: URL { documents.url }
-
-    private static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) {
-            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
 
     /// Polls for up to 5 s (bounded) until the port accepts connections.
     private func waitUntilListening() throws {

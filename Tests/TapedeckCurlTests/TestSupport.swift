@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TapedeckCore
 import TapedeckStubServer
@@ -20,6 +21,22 @@ enum Fixtures {
     static var localhostPin: String {
         String(decoding: data("localhost.pin"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// A loopback port nothing listens on: bound to 127.0.0.1, then released.
+func unusedLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) {
+        try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+    }
+    return UInt16(bigEndian: address.sin_port)
 }
 
 /// Sends `count` GETs of `/item?N` at once (routed to echo their query) and returns each body by `N`.
