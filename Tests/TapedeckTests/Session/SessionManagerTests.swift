@@ -123,6 +123,9 @@ import TapedeckTesting
     }
 
     @Test func cancellingHalfwayAndResumingContinuesWithARange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let total: Int64 = 100 << 20
         // The first request gets half the file at full speed and then nothing for a minute, so the cancel lands at the
         // halfway mark whatever the machine's load; the resumed (ranged) request is answered at full speed.
@@ -137,9 +140,6 @@ import TapedeckTesting
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
         #expect(await firstTask.result.error.map { ($0 as? URLError)?.code } == .cancelled)
 
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let destination = directory.file("download.bin")
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
@@ -153,6 +153,9 @@ import TapedeckTesting
     }
 
     @Test func resumingAgainstAServerThatIgnoresRangeRestartsCleanly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let total: Int64 = 4 << 20
         server.route(.get, "/norange", response: StubResponse(body: .chunked(ChunkedBody(
             generatedLength: total, chunkSize: 256 << 10, interval: .milliseconds(10)))))
@@ -160,9 +163,6 @@ import TapedeckTesting
         firstTask.resume()
         while firstTask.downloadProgress.completedUnitCount < 512 << 10 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let destination = directory.file("download.bin")
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
