@@ -65,19 +65,23 @@ let package = Package(
             path: "Tools/tapedeck"
         ),
         // What the test targets share: helpers, not tests.
-        .target(name: "TapedeckTestSupport", dependencies: ["TapedeckCore"], path: "Tests/TapedeckTestSupport"),
-        .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore"]),
+        .target(
+            name: "TapedeckTestSupport",
+            dependencies: [
+                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TapedeckTestSupport"
+        ),
+        .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
-            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckStubServer", "tapedeck"],
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "TapedeckCurlTests",
-            dependencies: [
-                "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -86,24 +90,26 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCassetteTests",
-            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"]
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"]
         ),
         .testTarget(
             name: "ContractTests",
-            dependencies: ["Tapedeck", "TapedeckServices", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl"]
+            dependencies: [
+                "Tapedeck", "TapedeckServices", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl", "TapedeckTestSupport",
+            ]
         ),
         .testTarget(
             name: "TapedeckServicesTests",
-            dependencies: ["TapedeckServices", "TapedeckStubServer", "TapedeckCurl"]
+            dependencies: ["TapedeckServices", "TapedeckStubServer", "TapedeckCurl", "TapedeckTestSupport", "TapedeckTesting"]
         ),
         .testTarget(
             name: "TapedeckTestingTests",
-            dependencies: ["TapedeckTesting", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl"]
+            dependencies: ["TapedeckTesting", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl", "TapedeckTestSupport"]
         ),
         .testTarget(
             name: "TapedeckTests",
             dependencies: [
-                "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette", "TapedeckTesting",
+                "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette", "TapedeckTesting", "TapedeckTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

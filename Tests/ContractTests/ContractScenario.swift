@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Tapedeck
 import TapedeckServices
+import TapedeckTestSupport
 
 /// What a scenario observed, in the terms that must not depend on the transport.
 enum Outcome: Equatable, CustomStringConvertible {
@@ -21,13 +21,6 @@ enum Outcome: Equatable, CustomStringConvertible {
         case .failed(let domain, let code, let body): return "failed \(domain) \(code) \(body.map { "\($0)" } ?? "")"
         }
     }
-}
-
-/// The last fraction a progress closure saw.
-final class LastFraction: Sendable {
-    private let value = Mutex(0.0)
-    func record(_ progress: Progress) { value.withLock { $0 = progress.fractionCompleted } }
-    var reachedOne: Bool { value.withLock { $0 == 1.0 } }
 }
 
 /// One step of an app's life on the network layer.
@@ -80,14 +73,14 @@ struct ContractScenario: Sendable, CustomStringConvertible {
         expected: .answered(status: 201, contentType: "application/json", json: ["stored": 150_000, "fileName": "ada.png"],
                             progressCompleted: true)
     ) { network, _, _ in
-        let progress = LastFraction()
+        let fraction = Locked(0.0)
         var result = await outcome {
-            try await network.upload.multipart("avatar", parameters: ["caption": "me"], progress: progress.record) { form in
+            try await network.upload.multipart("avatar", parameters: ["caption": "me"], progress: { fraction.value = $0.fractionCompleted }) { form in
                 form.append(Data(repeating: 0x89, count: 150_000), name: "avatar", fileName: "ada.png", mimeType: "image/png")
             }
         }
         if case .answered(let status, let type, let json, _) = result {
-            result = .answered(status: status, contentType: type, json: json, progressCompleted: progress.reachedOne)
+            result = .answered(status: status, contentType: type, json: json, progressCompleted: fraction.value == 1.0)
         }
         return result
     }
@@ -96,12 +89,12 @@ struct ContractScenario: Sendable, CustomStringConvertible {
         description: "download a file with progress",
         expected: .downloaded(bytes: ContractServer.reportLength, firstBytes: [0, 1, 2, 3], progressCompleted: true)
     ) { network, folder, _ in
-        let progress = LastFraction()
+        let fraction = Locked(0.0)
         let destination = folder.appendingPathComponent("report.bin")
         do {
-            let file = try await network.download.download("files/report.bin", to: destination, progress: progress.record)
+            let file = try await network.download.download("files/report.bin", to: destination, progress: { fraction.value = $0.fractionCompleted })
             let data = try Data(contentsOf: file)
-            return .downloaded(bytes: data.count, firstBytes: Array(data.prefix(4)), progressCompleted: progress.reachedOne)
+            return .downloaded(bytes: data.count, firstBytes: Array(data.prefix(4)), progressCompleted: fraction.value == 1.0)
         } catch {
             return failure(error)
         }

@@ -5,6 +5,7 @@ import TapedeckCassette
 import TapedeckCurl
 import TapedeckServices
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// The ways the same client code reaches the provider.
 enum ContractTransport: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -41,10 +42,10 @@ private func runScenarios(over transport: any HTTPTransport, server baseURL: URL
     /// codes, progress reaching 1.0) must be exactly the expected ones everywhere.
     @Test(arguments: ContractTransport.allCases)
     func everyTransportGivesTheSameOutcomes(transport kind: ContractTransport) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cassette = folder.appendingPathComponent("contract.json")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
+        let cassette = directory.cassette("contract.json")
         let server = try ContractServer.start()
         defer { server.stop() }
 
@@ -53,13 +54,13 @@ private func runScenarios(over transport: any HTTPTransport, server baseURL: URL
         case .live:
             outcomes = try await runScenarios(over: server.transport(), server: server.baseURL, folder: folder)
         case .recording, .replay, .servedCassette:
-            let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: server.transport(), environment: [:])
+            let recorder = try openCassette(cassette, mode: .all, upstream: server.transport())
             let recorded = try await runScenarios(over: recorder, server: server.baseURL, folder: folder)
             try recorder.finish()
             server.stop()
             switch kind {
             case .replay:
-                let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
+                let player = try openCassette(cassette, mode: .replay)
                 outcomes = try await runScenarios(over: player, server: server.baseURL, folder: folder)
                 let summary = try player.finish(requireAllPlayed: true)
                 #expect(summary.unplayed.isEmpty)

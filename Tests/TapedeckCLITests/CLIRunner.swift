@@ -94,11 +94,4 @@ enum CLIRunner {
         }
         #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
     }
-
-    /// A fresh temporary folder, removed by the caller.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

@@ -2,12 +2,14 @@ import Foundation
 import Testing
 import TapedeckCassette
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// Runs the built `tapedeck` binary and compares its output with `Golden/` (paths, ports and timings masked).
 @Suite struct EndToEndTests {
     @Test func inspectPrintsATable() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let result = try CLIRunner.run(["inspect", file.path])
         #expect(result.status == 0)
@@ -18,8 +20,9 @@ import TapedeckStubServer
     }
 
     @Test func inspectNamesTheFileLineAndColumnOfBrokenJSON() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = folder.appendingPathComponent("broken.json")
         try Data("{\n  \"version\": 1,\n  \"interactions\": [}\n".utf8).write(to: file)
         let result = try CLIRunner.run(["inspect", file.path])
@@ -28,8 +31,9 @@ import TapedeckStubServer
     }
 
     @Test func lintReportsSecretsStaleInteractionsSidecarsAndSchemaErrors() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let leaky = try Fixtures.write(Fixtures.leaky, "leaky.json", in: folder)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("leaky.bodies"), withIntermediateDirectories: true)
         try Data("orphan".utf8).write(to: folder.appendingPathComponent("leaky.bodies/0123.bin"))
@@ -44,8 +48,9 @@ import TapedeckStubServer
     }
 
     @Test func lintPassesACleanCassette() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let result = try CLIRunner.run(["lint", file.path])
         #expect(result.status == 0, "\(result.stdout)")
@@ -53,8 +58,9 @@ import TapedeckStubServer
     }
 
     @Test func redactFixesWhatLintFoundAndIsIdempotent() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.leaky, "leaky.json", in: folder)
         let first = try CLIRunner.run(["redact", file.path, "--header", "X-Trace"])
         #expect(first.status == 0)
@@ -66,8 +72,9 @@ import TapedeckStubServer
     }
 
     @Test func convertRoundTripsThroughHARAndDiffSeesNoDifference() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let har = folder.appendingPathComponent("users.har"), back = folder.appendingPathComponent("back.json")
         #expect(try CLIRunner.run(["convert", file.path, "--to", "har", "-o", har.path]).status == 0)
@@ -78,8 +85,9 @@ import TapedeckStubServer
     }
 
     @Test func diffReportsJSONChangesAndIgnoresVolatileHeaders() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let a = try Fixtures.write(Fixtures.users, "a.json", in: folder)
         var changed = Fixtures.users
         if case .response(var response) = changed.interactions[0].outcome {

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import TapedeckTestSupport
 
 /// `tapedeck record` proxies to an upstream and records; `tapedeck serve CASSETTE` answers from the recording.
 @Suite struct RecordEndToEndTests {
     @Test func recordsThroughTheProxyThenServesTheCassette() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let stubs = folder.appendingPathComponent("stubs.json")
         try Data(#"[{"request":{"method":"GET","path":"/hello"},"response":{"status":200,"body":"world"}}]"#.utf8).write(to: stubs)
         let (upstream, _, upstreamURL) = try CLIRunner.startServing(["serve", "--stubs", stubs.path, "--port", "0"])

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import TapedeckTestSupport
 
 /// `tapedeck serve --stubs` serves a stub file until SIGTERM; `tapedeck fetch` talks to it.
 @Suite struct ServeEndToEndTests {
     @Test func servesStubsAnswersFetchAndStopsOnSIGTERM() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let stubs = folder.appendingPathComponent("stubs.json")
         try Data(#"{"stubs":[{"request":{"method":"GET","path":"/hello"},"response":{"status":200,"headers":{"Content-Type":"text/plain"},"body":"world"}}]}"#.utf8)
             .write(to: stubs)
@@ -27,8 +29,9 @@ import Testing
     }
 
     @Test func refusesABadStubFileNamingThePlace() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let stubs = folder.appendingPathComponent("bad.json")
         try Data(#"{"stubs":[{"request":{"method":3}}]}"#.utf8).write(to: stubs)
         let result = try CLIRunner.run(["serve", "--stubs", stubs.path, "--port", "0"])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCassette
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// `tapedeck verify` against a stub server standing in for the provider.
 @Suite struct VerifyEndToEndTests {
@@ -15,8 +16,9 @@ import TapedeckStubServer
     }
 
     @Test func passesAgainstAnUnchangedProvider() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let server = try Self.provider(ageAsString: false)
         defer { server.stop() }
@@ -28,8 +30,9 @@ import TapedeckStubServer
     }
 
     @Test func failsReadablyWhenAFieldChangedType() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let server = try Self.provider(ageAsString: true)
         defer { server.stop() }
@@ -41,8 +44,9 @@ import TapedeckStubServer
     }
 
     @Test func reportsAProviderThatIsNotThere() throws {
-        let folder = try CLIRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
         let result = try CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--json"])
         #expect(result.status == 1)

@@ -3,28 +3,6 @@ import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
 
-/// A fresh temporary directory for one test's cassettes, removed by the caller with `cleanup`.
-struct CassetteDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cassette-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func cassette(_ name: String = "cassette.json") -> URL { url.appendingPathComponent(name) }
-
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A cassette transport that ignores the ambient `TAPEDECK_RECORD_MODE`, so tests behave the same in any shell.
-func openCassette(
-    _ url: URL, mode: RecordMode, upstream: (any HTTPTransport)? = nil,
-    configuration: CassetteConfiguration = CassetteConfiguration()
-) throws -> CassetteTransport {
-    try CassetteTransport(cassette: url, mode: mode, upstream: upstream, configuration: configuration, environment: [:])
-}
-
 /// What a test compares between a live and a replayed response.
 struct ResponseSnapshot: Equatable {
     var status: Int

@@ -3,6 +3,7 @@ import Testing
 @testable import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 @Suite struct ContentCodingTests {
     /// Made by Python's gzip.compress (zlib): fixed and dynamic Huffman blocks.
@@ -30,8 +31,8 @@ import TapedeckStubServer
     }
 
     @Test func compressedBodiesAreStoredDecodedAndReplayedCompressed() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         let raw = CurlTransport(configuration: .init(automaticDecompression: false))
         let recorder = try openCassette(directory.cassette(), mode: .once, upstream: raw)

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import TapedeckCassette
+import TapedeckTestSupport
 
 /// The recording journal: lines land in the file as they are appended (through a shared mapping), across the
 /// chunks the file grows by; its zero-filled tail reads as nothing; closing cuts the file to its lines.
 @Suite struct JournalTests {
     @Test func linesAreInTheFileAtOnceAndTheTailIsIgnored() throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let url = directory.cassette("j.json")
         let path = CassetteFile.journalURL(url).path
         var interactions: [Interaction] = []
@@ -34,8 +35,8 @@ import Testing
     }
 
     @Test func openingOrTruncatingEmptiesIt() throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let path = directory.cassette("j.json.journal").path
         try Data("left over\n".utf8).write(to: URL(fileURLWithPath: path))
         let journal = try Journal(path: path)

@@ -3,13 +3,14 @@ import Testing
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// Recording over the live transport prepares each request half while the request is on the wire and commits on
 /// the transport's thread: secrets must still never reach the journal or the cassette, whichever half holds them.
 @Suite struct LiveRecordingRedactionTests {
     @Test func secretsOfEitherHalfNeverReachTheJournalOrTheCassette() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer()
         defer { server.stop() }
         // The server echoes the request (its bearer token included) and sets a cookie to the value of the request's

@@ -4,11 +4,12 @@ import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckTesting
 
 @Suite struct ModeTests {
-    @Test func replayNeedsTheCassetteAndNeverTheNetwork() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+    @Test(.stubServer(httpbin: true)) func replayNeedsTheCassetteAndNeverTheNetwork() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         #expect {
             try openCassette(directory.cassette("missing.json"), mode: .replay)
         } throws: { error in
@@ -16,18 +17,17 @@ import TapedeckTestSupport
             return "\(error)".contains("missing.json") && "\(error)".contains("TAPEDECK_RECORD_MODE")
         }
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://127.0.0.1:9/known", responseBody: "k")]), to: directory.cassette())
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+        let server = try #require(TapedeckTest.currentStubServer)
         let transport = try openCassette(directory.cassette(), mode: .replay, upstream: CurlTransport())
         await #expect(throws: CassetteError.self) { try await transport.send(HTTPRequest(url: server.url("/get"))) }
         #expect(server.journal.entries.isEmpty)
         #expect(try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/known")!)).data == Data("k".utf8))
     }
 
-    @Test func onceRecordsThenReplays() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
+    @Test(.stubServer(httpbin: true)) func onceRecordsThenReplays() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
         _ = try await first.send(HTTPRequest(url: server.url("/get?x=1")))
         try first.finish()
@@ -35,14 +35,12 @@ import TapedeckTestSupport
         _ = try await second.send(HTTPRequest(url: server.url("/get?x=1")))
         await #expect(throws: CassetteError.self) { try await second.send(HTTPRequest(url: server.url("/get?x=2"))) }
         #expect(server.journal.entries.count == 1)
-        server.stop()
     }
 
-    @Test func newEpisodesRecordsOnlyWhatIsMissing() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+    @Test(.stubServer(httpbin: true)) func newEpisodesRecordsOnlyWhatIsMissing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         let first = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
         _ = try await first.send(HTTPRequest(url: server.url("/get?n=1")))
         try first.finish()
@@ -55,11 +53,10 @@ import TapedeckTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.cassette().path + ".journal"))
     }
 
-    @Test func reRecordingUnchangedTrafficIsByteIdentical() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+    @Test(.stubServer(httpbin: true)) func reRecordingUnchangedTrafficIsByteIdentical() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         func record() async throws -> Data {
             let transport = try openCassette(directory.cassette(), mode: .all, upstream: CurlTransport())
             _ = try await transport.send(HTTPRequest(url: server.url("/json")))
@@ -72,11 +69,10 @@ import TapedeckTestSupport
         #expect(try await record() == first)
     }
 
-    @Test func passthroughTouchesNoCassette() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+    @Test(.stubServer(httpbin: true)) func passthroughTouchesNoCassette() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         let transport = try openCassette(directory.cassette(), mode: .passthrough, upstream: CurlTransport())
         #expect(try await transport.send(HTTPRequest(url: server.url("/get"))).statusCode == 200)
         try transport.finish()
@@ -84,8 +80,8 @@ import TapedeckTestSupport
     }
 
     @Test func environmentOverridesTheMode() throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let transport = try CassetteTransport(cassette: directory.cassette(), mode: .replay, upstream: CurlTransport(),
                                               environment: ["TAPEDECK_RECORD_MODE": "new_episodes"])
         #expect(transport.mode == .newEpisodes)
@@ -100,8 +96,8 @@ import TapedeckTestSupport
     }
 
     @Test func finishReportsOrFailsOnUnplayedInteractions() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/a"), interaction("GET", "http://h/b")]), to: directory.cassette())
         let transport = try openCassette(directory.cassette(), mode: .replay)
         _ = try await transport.send(HTTPRequest(url: URL(string: "http://h/a")!))
@@ -116,8 +112,8 @@ import TapedeckTestSupport
     }
 
     @Test func faultsAndRecordedTiming() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         var slow = interaction("GET", "http://h/slow", responseBody: "late")
         slow.metrics = TransferMetrics(timeToFirstByte: 0.2, total: 0.25)
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/flaky", responseBody: "ok"), slow]), to: directory.cassette())
@@ -133,13 +129,12 @@ import TapedeckTestSupport
     }
 }
 
-@Suite struct RecordingPathTests {
+@Suite(.stubServer(httpbin: true)) struct RecordingPathTests {
     /// `send` records without an event stream; `execute` records event by event. Both must write the same cassette.
     @Test func sendAndExecuteRecordTheSameInteractions() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         var streamed = HTTPRequest(url: server.url("/bytes/3000"))
         streamed.responseBody = .stream
         let requests = [HTTPRequest(url: server.url("/json")), HTTPRequest(method: .post, url: server.url("/post"),
@@ -171,10 +166,9 @@ import TapedeckTestSupport
     }
 
     @Test func aRecordedInteractionReplaysLaterInTheSameSession() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
-        let server = try StubServer.httpbin()
-        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try #require(TapedeckTest.currentStubServer)
         var configuration = CassetteConfiguration()
         configuration.allowPlaybackRepeats = true
         let transport = try openCassette(directory.cassette(), mode: .newEpisodes, upstream: CurlTransport(), configuration: configuration)

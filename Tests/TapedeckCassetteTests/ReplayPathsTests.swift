@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// `send` replays without an event stream; `execute` replays event by event. Both must give the same responses and
 /// errors, and a miss in `newEpisodes` records through either.
@@ -41,8 +42,8 @@ import TapedeckStubServer
     }
 
     @Test func sendAndExecuteReplayTheSameResponsesAndErrors() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let cassette = directory.cassette("paths.json")
         try CassetteFile.save(recordedCassette(), to: cassette)
         let direct = try openCassette(cassette, mode: .replay)
@@ -73,8 +74,8 @@ import TapedeckStubServer
     }
 
     @Test func aMissInNewEpisodesRecordsThroughSend() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer()
         defer { server.stop() }
         server.route(.get, "/new", response: .text("fresh"))

@@ -23,8 +23,8 @@ import TapedeckTestSupport
     }
 
     @Test func inMemoryBodiesAndErrorsReplayIdentically() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         server.route(.get, "/text", response: .text("plain text, ünïcödé\r\nsecond line\n"))
         server.route(.get, "/chunked", response: StubResponse(headers: ["Content-Type": "application/octet-stream"],
@@ -66,8 +66,8 @@ import TapedeckTestSupport
     }
 
     @Test func filesStreamsAndSidecarsReplayIdentically() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         var configuration = CassetteConfiguration()
         configuration.sidecarThreshold = 2_000
@@ -121,8 +121,8 @@ import TapedeckTestSupport
     }
 
     @Test func recordedErrorsAndResponsesKeepTheirMetricsAndTLSFields() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         let cassette = directory.cassette()
         let recorder = try openCassette(cassette, mode: .all, upstream: CurlTransport())

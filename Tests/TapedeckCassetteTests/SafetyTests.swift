@@ -5,12 +5,13 @@ import TapedeckCurl
 import TapedeckStubServer
 #if canImport(Glibc)
 import Glibc
+import TapedeckTestSupport
 #endif
 
 @Suite struct SafetyTests {
     @Test func secondRecorderIsRefusedAndNothingIsCorrupted() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         defer { server.stop() }
         let first = try openCassette(directory.cassette(), mode: .newEpisodes, upstream: CurlTransport())
@@ -31,8 +32,8 @@ import Glibc
     }
 
     @Test func concurrentTasksRecordIntoOneCassette() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         let transport = try openCassette(directory.cassette(), mode: .all, upstream: CurlTransport())
         let count = 150
@@ -62,8 +63,8 @@ import Glibc
     }
 
     @Test func secretsNeverReachTheFile() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer.httpbin()
         let secrets = ["bearer-secret-1", "qs-secret-2", "cookie-secret-3", "json-secret-4"]
         var request = HTTPRequest(method: .post, url: server.url("/post?access_token=qs-secret-2&page=1"),
@@ -83,8 +84,8 @@ import Glibc
     }
 
     @Test func corruptCassetteNamesFileLineAndColumn() throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         try Data("{\n  \"version\": 1,\n  \"interactions\": [\n    }\n".utf8).write(to: directory.cassette())
         #expect {
             try openCassette(directory.cassette(), mode: .replay)
@@ -104,8 +105,8 @@ import Glibc
     }
 
     @Test func killedRecorderLeavesAValidCassette() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let cassette = directory.cassette("crash.json")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])

@@ -3,12 +3,13 @@ import Testing
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// Bodies large enough for a sidecar file are redacted before they are written, like inline ones.
 @Suite struct SidecarRedactionTests {
     @Test func secretsInALargeJSONBodyNeverReachTheSidecar() async throws {
-        let directory = CassetteDirectory()
-        defer { directory.cleanup() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let server = try StubServer()
         defer { server.stop() }
         let secret = "s3cr3t-password-value-7f1d"

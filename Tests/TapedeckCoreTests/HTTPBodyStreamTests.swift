@@ -1,22 +1,22 @@
 import Foundation
-import Synchronization
 import Testing
 import TapedeckCore
+import TapedeckTestSupport
 
 /// A source of numbered chunks that counts how many it has handed out.
 private struct CountingChunks: AsyncSequence, Sendable {
     typealias Element = Data
-    let produced: Counter
+    let produced: Locked<Int>
     let total: Int
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let produced: Counter
+        let produced: Locked<Int>
         let total: Int
         var index = 0
         mutating func next() async throws -> Data? {
             guard index < total else { return nil }
             index += 1
-            produced.increment()
+            produced.withLock { $0 += 1 }
             return Data(repeating: UInt8(truncatingIfNeeded: index), count: 1024)
         }
     }
@@ -24,26 +24,20 @@ private struct CountingChunks: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(produced: produced, total: total) }
 }
 
-private final class Counter: Sendable {
-    private let value = Mutex(0)
-    func increment() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}
-
 @Suite struct HTTPBodyStreamTests {
     @Test func chunksAreReadOnlyAsTheConsumerAsksForThem() async throws {
-        let produced = Counter()
+        let produced = Locked(0)
         let body = HTTPBodyStream(length: nil) { CountingChunks(produced: produced, total: 1000) }
         var iterator = body.makeChunks().makeAsyncIterator()
         _ = try await iterator.next()
         _ = try await iterator.next()
         // Give an eager producer every chance to run ahead before counting.
         try await Task.sleep(for: .milliseconds(50))
-        #expect(produced.count == 2)
+        #expect(produced.value == 2)
     }
 
     @Test func eachPassStartsFromTheFirstChunk() async throws {
-        let produced = Counter()
+        let produced = Locked(0)
         let body = HTTPBodyStream(length: 3 * 1024) { CountingChunks(produced: produced, total: 3) }
         for _ in 0..<2 {
             var bytes = Data()
@@ -51,6 +45,6 @@ private final class Counter: Sendable {
             #expect(bytes.count == 3 * 1024)
             #expect(bytes.first == 1)
         }
-        #expect(produced.count == 6)
+        #expect(produced.value == 6)
     }
 }

@@ -4,6 +4,7 @@ import Testing
 import TapedeckCore
 @testable import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension Loopback {
     /// `completed` reaches the event handler on the loop thread, after the caller has been scheduled to resume, and

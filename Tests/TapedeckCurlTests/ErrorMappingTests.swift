@@ -4,30 +4,15 @@ import Testing
 import TapedeckCore
 @testable import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// One test per row of the error table in ``CurlErrorMapping``, each provoked for real over loopback.
 extension Loopback {
 @Suite struct ErrorMappingTests {
     let transport = CurlTransport()
 
-    /// A loopback port nothing listens on: bound, then released.
-    private func closedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) {
-            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     @Test func connectionRefusedIsCannotConnectToHost() async throws {
-        let url = URL(string: "http://127.0.0.1:\(try closedPort())/")!
+        let url = URL(string: "http://127.0.0.1:\(try unusedLoopbackPort())/")!
         do {
             _ = try await transport.send(HTTPRequest(url: url))
             Issue.record("expected a failure")
@@ -168,7 +153,9 @@ extension Loopback {
     }
 
     @Test func missingUploadFileIsFileDoesNotExist() async throws {
-        let request = HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:9/")!, body: .file(temporaryFile()))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let request = HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:9/")!, body: .file(directory.file("missing.bin")))
         let code = await urlErrorCode { _ = try await transport.send(request) }
         #expect(code == .fileDoesNotExist)
     }

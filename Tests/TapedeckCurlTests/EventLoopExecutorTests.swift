@@ -4,6 +4,7 @@ import Testing
 import TapedeckCore
 @testable import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension Loopback {
     /// `CurlTransport.executor`: tasks that prefer it run on the event-loop thread and still drive transfers.

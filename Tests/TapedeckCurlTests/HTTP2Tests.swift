@@ -3,21 +3,21 @@ import Glibc
 import Testing
 import TapedeckCore
 import TapedeckCurl
+import TapedeckTestSupport
 
 /// nghttpd (Debian's nghttp2-server) on 127.0.0.1, serving a temporary document root: the HTTP/2 peer these
 /// tests need, since libmicrohttpd speaks HTTP/1.1 only.
 final class NGHTTPDServer {
     let port: UInt16
-    let root: URL
+    private let documents: TemporaryDirectory
     private let process: Process
 
     init(tls: Bool) throws {
-        root = temporaryFile("h2-root-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        documents = try TemporaryDirectory()
+        port = try unusedLoopbackPort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
-        var arguments = ["--address=127.0.0.1", "--htdocs=\(root.path)", "\(port)"]
+        var arguments = ["--address=127.0.0.1", "--htdocs=\(documents.url.path)", "\(port)"]
         if tls {
             arguments += [Fixtures.url("localhost-key.pem").path, Fixtures.url("localhost.pem").path]
         } else {
@@ -38,23 +38,11 @@ final class NGHTTPDServer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: root)
+        documents.remove()
     }
 
-    private static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) {
-            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    /// The document root nghttpd serves.
+    var root: URL { documents.url }
 
     /// Polls for up to 5 s (bounded) until the port accepts connections.
     private func waitUntilListening() throws {

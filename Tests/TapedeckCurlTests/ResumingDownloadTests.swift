@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension Loopback {
     @Suite struct ResumingDownloadTests {
@@ -13,8 +14,9 @@ extension Loopback {
             try await withStubServer { server in
                 let total = self.total
                 server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: total) }
-                let file = temporaryFile()
-                defer { try? FileManager.default.removeItem(at: file) }
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let file = directory.file("partial.bin")
                 // A partial download of 1000 bytes, plus junk past it that must be cut off.
                 try (StubBody.generatedBytes(from: 0, count: 1000) + Data(repeating: 0xEE, count: 50)).write(to: file)
                 let request = HTTPRequest(url: server.url("/file"), headers: ["Range": "bytes=1000-"],
@@ -29,8 +31,9 @@ extension Loopback {
         @Test func aServerThatIgnoresRangeReplacesTheFile() async throws {
             try await withStubServer { server in
                 server.route(.get, "/file", response: StubResponse(body: .generated(length: total)))
-                let file = temporaryFile()
-                defer { try? FileManager.default.removeItem(at: file) }
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let file = directory.file("partial.bin")
                 try Data(repeating: 0xEE, count: 5000).write(to: file)
                 let request = HTTPRequest(url: server.url("/file"), headers: ["Range": "bytes=5000-"],
                                           responseBody: .resumingFile(file, existingLength: 5000))

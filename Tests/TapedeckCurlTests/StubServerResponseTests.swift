@@ -12,10 +12,11 @@ extension Loopback {
 
         @Test func fileBodiesAreServedWithTheirLength() async throws {
             try await withStubServer { server in
-                let file = temporaryFile()
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let file = directory.file("body.bin")
                 let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
                 try content.write(to: file)
-                defer { try? FileManager.default.removeItem(at: file) }
                 server.route(.get, "/file", response: StubResponse(headers: ["Content-Type": "application/octet-stream"], body: .file(file)))
                 let response = try await transport.send(HTTPRequest(url: server.url("/file")))
                 #expect(response.data == content)
@@ -102,7 +103,7 @@ extension Loopback.StubServerResponseTests {
             server.route(.get, "/slow", response: StubResponse(body: .data(Data("late".utf8)), delay: .milliseconds(500)))
             server.route(.get, "/fast", response: .text("fast"))
             let transport = CurlTransport()
-            let order = EventLog()
+            let order = Collected<String>()
             let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -117,7 +118,7 @@ extension Loopback.StubServerResponseTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(order.entries == ["fast", "slow"])
+            #expect(order.values == ["fast", "slow"])
             #expect(ContinuousClock.now - started >= .milliseconds(500))
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Glibc
 import Testing
 import TapedeckCore
 import TapedeckStubServer
@@ -23,19 +23,20 @@ enum Fixtures {
     }
 }
 
-/// A fresh temporary file path, removed by `cleanup`.
-func temporaryFile(_ name: String = UUID().uuidString) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-tests-\(name)")
-}
-
-/// Runs `body` with a started server and stops it afterwards.
-func withStubServer<T>(
-    _ configuration: StubServer.Configuration = .init(),
-    _ body: (StubServer) async throws -> T
-) async throws -> T {
-    let server = try StubServer(configuration: configuration)
-    defer { server.stop() }
-    return try await body(server)
+/// A loopback port nothing listens on: bound to 127.0.0.1, then released.
+func unusedLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) {
+        try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+    }
+    return UInt16(bigEndian: address.sin_port)
 }
 
 /// Sends `count` GETs of `/item?N` at once (routed to echo their query) and returns each body by `N`.
@@ -78,25 +79,6 @@ extension URLError.Code: @retroactive CustomTestStringConvertible {
     public var testDescription: String { "URLError(\(rawValue))" }
 }
 
-/// The `URLError` code `body` threw, or `nil` if it threw something else or nothing.
-func urlErrorCode(_ body: () async throws -> Void) async -> URLError.Code? {
-    do {
-        try await body()
-        return nil
-    } catch let error as URLError {
-        return error.code
-    } catch {
-        return nil
-    }
-}
-
 /// Every suite that opens sockets or starts threads nests in here and runs one test at a time, so memory,
 /// thread and descriptor accounting sees only the test being measured.
 @Suite(.serialized) enum Loopback {}
-
-/// A thread-safe list of labels, for asserting the order things happened in.
-final class EventLog: Sendable {
-    private let storage = Mutex<[String]>([])
-    func append(_ label: String) { storage.withLock { $0.append(label) } }
-    var entries: [String] { storage.withLock { $0 } }
-}

@@ -1,17 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
+import TapedeckTesting
 @testable import TapedeckServices
-
-/// Values collected from `@Sendable` closures.
-final class Collected<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-    var values: [Value] { storage.withLock { $0 } }
-}
 
 /// Services join paths the way their `HTTPSessionManager` does (AFNetworking's rule).
 @Suite struct ServiceURLTests {
@@ -32,15 +26,16 @@ final class Collected<Value: Sendable>: Sendable {
     }
 }
 
-@Suite struct NetworkManagerTests {
+/// Each test gets a fresh httpbin-style stub server, stopped when the test ends.
+@Suite(.stubServer(httpbin: true)) struct NetworkManagerTests {
     let server: StubServer
     let network: NetworkManager
 
     init() throws {
-        server = try StubServer.httpbin()
+        server = try #require(TapedeckTest.currentStubServer)
         network = try NetworkManager(config: NetworkConfig(
             dataBaseURL: server.url("/anything/data"), uploadBaseURL: server.url("/"), downloadBaseURL: server.url("/"),
-            defaultHeaders: ["X-App": "tapedeck-tests"]), transport: CurlTransport())
+            defaultHeaders: ["X-App": "tapedeck-tests"]), transport: TapedeckTest.transport)
     }
 
     @Test func dataRequestsSendJSONAndDecodeJSON() async throws {
@@ -49,7 +44,6 @@ final class Collected<Value: Sendable>: Sendable {
         #expect(result.json?["json"]?["user"]?.stringValue == "ada")
         #expect(result.json?["url"]?.stringValue?.hasSuffix("/anything/data/sign-in") == true)
         #expect(result.json?["headers"]?["X-App"]?.stringValue == "tapedeck-tests")
-        server.stop()
     }
 
     @Test func anErrorStatusKeepsItsBody() async throws {
@@ -61,7 +55,6 @@ final class Collected<Value: Sendable>: Sendable {
             #expect((error as NSError).code == -1011)
             #expect(error.data == Data(#"{"error":"locked"}"#.utf8))
         }
-        server.stop()
     }
 
     @Test func multipartUploadsReportProgressToTheEnd() async throws {
@@ -73,7 +66,6 @@ final class Collected<Value: Sendable>: Sendable {
         }
         #expect(result.json?["form"]?["kind"]?.stringValue == "avatar")
         #expect(fractions.values.last == 1.0)
-        server.stop()
     }
 
     @Test func downloadsResumeWithARange() async throws {
@@ -84,8 +76,9 @@ final class Collected<Value: Sendable>: Sendable {
             .generatedHonoringRange(of: request, totalLength: total,
                                     pace: request.headers["Range"] == nil ? (256 << 10, .seconds(60)) : nil)
         }
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-services-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: destination) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("file")
         let first = try network.download.start("file", to: destination)
         while first.task.downloadProgress.completedUnitCount < 256 << 10 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await first.cancelProducingResumeData())
@@ -96,19 +89,19 @@ final class Collected<Value: Sendable>: Sendable {
         #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
         #expect(server.journal.entries.contains { $0.headers["Range"] != nil })
         #expect(fractions.values.last == 1.0)
-        server.stop()
     }
 
     @Test func tasksAreTrackedAndCancelledByKind() async throws {
         server.route(.get, "/slow", response: StubResponse(body: .data(Data("late".utf8)), delay: .seconds(5)))
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-services-\(UUID())")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("slow")
         let download = try network.download.start("slow", to: destination)
         #expect(network.runningTasks(of: .download).count == 1)
         #expect(network.runningTasks(of: .data).isEmpty)
         network.cancelTasks(of: .download)
         await #expect(throws: URLError.self) { _ = try await download.finished() }
         #expect(network.runningTasks(of: .download).isEmpty)
-        server.stop()
     }
 }
 

@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 @testable import TapedeckStubServer
+import TapedeckTestSupport
 
 @Suite struct AdminAuthorizationTests {
     @Test func withoutATokenOnlyLoopbackPeersAreAllowed() {
@@ -91,7 +92,7 @@ extension OnLoopback {
         let transport = CurlTransport()
 
         @Test func theAdminAPIIsOffByDefault() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 let response = try await transport.send(HTTPRequest(url: server.url("/__admin/stubs")))
                 #expect(response.statusCode == 404)
                 #expect(response.text.hasPrefix("No stub matches GET /__admin/stubs"))
@@ -99,7 +100,7 @@ extension OnLoopback {
         }
 
         @Test func aTokenIsRequiredWhenConfigured() async throws {
-            try await withServer(.init(admin: AdminConfiguration(token: "s3cret"))) { server in
+            try await withStubServer(.init(admin: AdminConfiguration(token: "s3cret"))) { server in
                 var add = HTTPRequest(method: .post, url: server.url("/__admin/stubs"))
                 add.body = .data(Data(#"{"request": {"method": "GET", "pathTemplate": "/users/{id}"}, "response": {"status": 200, "jsonBody": {"id": "{{path.id}}"}, "template": false}}"#.utf8))
                 #expect(try await transport.send(add).statusCode == 401)
@@ -115,7 +116,7 @@ extension OnLoopback {
         }
 
         @Test func withoutATokenLoopbackClientsDriveTheServer() async throws {
-            try await withServer(.init(admin: AdminConfiguration())) { server in
+            try await withStubServer(.init(admin: AdminConfiguration())) { server in
                 var add = HTTPRequest(method: .post, url: server.url("/__admin/stubs"))
                 add.body = .data(Data(#"{"request": {"method": "GET", "path": "/hi"}, "response": {"body": "Hi {{query.name}}", "template": true}}"#.utf8))
                 #expect(try await transport.send(add).statusCode == 201)

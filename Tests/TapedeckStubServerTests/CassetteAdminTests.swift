@@ -4,6 +4,7 @@ import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// `POST/GET/DELETE /__admin/cassettes`.
@@ -18,11 +19,11 @@ extension OnLoopback {
         }
 
         @Test func aCassetteLoadedThroughTheAdminAPIIsServed() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file()
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette()
             let origin = try CassetteServingParityTests.makeOrigin()
-            let recorder = try cassetteTransport(file, mode: .all, upstream: client)
+            let recorder = try openCassette(file, mode: .all, upstream: client)
             _ = try await recorder.send(HTTPRequest(url: origin.url("/counter")))
             try recorder.finish()
             origin.stop()
@@ -54,11 +55,11 @@ extension OnLoopback {
             let badOrigin = try await admin(server, .post, body: #"{"path": "/x.json", "origin": "nope"}"#)
             #expect(badOrigin.statusCode == 400 && badOrigin.text.contains("$.origin"))
 
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            try Data("{\"version\": 1, \"interactions\": [".utf8).write(to: directory.file())
-            let corrupt = try await admin(server, .post, body: #"{"path": "\#(directory.file().path)"}"#)
-            #expect(corrupt.statusCode == 400 && corrupt.text.contains(directory.file().path))
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            try Data("{\"version\": 1, \"interactions\": [".utf8).write(to: directory.cassette())
+            let corrupt = try await admin(server, .post, body: #"{"path": "\#(directory.cassette().path)"}"#)
+            #expect(corrupt.statusCode == 400 && corrupt.text.contains(directory.cassette().path))
         }
     }
 }

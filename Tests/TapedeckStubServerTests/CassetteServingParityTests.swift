@@ -5,6 +5,7 @@ import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// One cassette, two replay paths: what a client gets from `CassetteTransport(mode: .replay)` in process and
@@ -53,16 +54,16 @@ extension OnLoopback {
         }
 
         @Test func inProcessAndSocketReplaysGiveTheSameResults() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file("parity.json")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette("parity.json")
             var configuration = CassetteConfiguration()
             configuration.sidecarThreshold = 2048
 
             // Record from the live server.
             let origin = try Self.makeOrigin()
             let originBase = origin.baseURL
-            let recorder = try cassetteTransport(file, mode: .all, upstream: client, configuration: configuration)
+            let recorder = try openCassette(file, mode: .all, upstream: client, configuration: configuration)
             var live: [ClientOutcome] = []
             for request in Self.requests(base: originBase, secret: "LIVE-SECRET-1") {
                 live.append(await ClientOutcome.of(request, over: recorder))
@@ -74,7 +75,7 @@ extension OnLoopback {
             #expect(!bytes(allBytes(under: directory.url), contain: "LIVE-SECRET-1"))
 
             // (a) In process. The secret differs from the recorded one: redaction makes it match anyway.
-            let inProcess = try cassetteTransport(file, mode: .replay, configuration: configuration)
+            let inProcess = try openCassette(file, mode: .replay, configuration: configuration)
             var replayed: [ClientOutcome] = []
             for request in Self.requests(base: originBase, secret: "OTHER-SECRET") {
                 replayed.append(await ClientOutcome.of(request, over: inProcess))
@@ -109,17 +110,17 @@ extension OnLoopback {
         }
 
         @Test func anUnmatchedRequestGetsTheCassettesNearMissReport() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file()
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette()
             let origin = try Self.makeOrigin()
-            let recorder = try cassetteTransport(file, mode: .all, upstream: client)
+            let recorder = try openCassette(file, mode: .all, upstream: client)
             _ = try await recorder.send(HTTPRequest(url: origin.url("/json")))
             _ = try await recorder.send(HTTPRequest(url: origin.url("/xml")))
             try recorder.finish()
             origin.stop()
 
-            let inProcess = try cassetteTransport(file, mode: .replay)
+            let inProcess = try openCassette(file, mode: .replay)
             var inProcessReport = ""
             do {
                 _ = try await inProcess.send(HTTPRequest(url: origin.url("/jsn")))
@@ -144,12 +145,12 @@ extension OnLoopback {
         }
 
         @Test func stubsAnswerFirstAndTheHostHeaderPicksTheRecordedOrigin() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file()
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette()
             let first = try Self.makeOrigin()
             let second = try Self.makeOrigin()
-            let recorder = try cassetteTransport(file, mode: .all, upstream: client)
+            let recorder = try openCassette(file, mode: .all, upstream: client)
             _ = try await recorder.send(HTTPRequest(url: first.url("/counter")))
             _ = try await recorder.send(HTTPRequest(url: second.url("/counter")))
             _ = try await recorder.send(HTTPRequest(url: second.url("/counter")))

@@ -4,20 +4,6 @@ import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 
-/// A fresh temporary directory for one test's cassettes.
-struct TemporaryCassettes {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-stub-cassette-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String = "cassette.json") -> URL { url.appendingPathComponent(name) }
-
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// What a client got for one request, as the parity tests compare it: the status, the headers that matter, the
 /// body bytes, or the `URLError` code.
 struct ClientOutcome: Equatable, CustomStringConvertible {
@@ -55,13 +41,6 @@ struct ClientOutcome: Equatable, CustomStringConvertible {
         if let errorCode { return "URLError \(errorCode)" }
         return "\(status ?? 0) \(headers) \(body.count) bytes"
     }
-}
-
-/// A cassette transport that ignores the ambient `TAPEDECK_RECORD_MODE`.
-func cassetteTransport(
-    _ url: URL, mode: RecordMode, upstream: (any HTTPTransport)? = nil, configuration: CassetteConfiguration = CassetteConfiguration()
-) throws -> CassetteTransport {
-    try CassetteTransport(cassette: url, mode: mode, upstream: upstream, configuration: configuration, environment: [:])
 }
 
 /// Whether `needle` occurs anywhere in `data`.

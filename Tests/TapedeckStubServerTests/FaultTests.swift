@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// Each fault against `CurlTransport`, with the `URLError` the README's table promises.
@@ -10,10 +11,10 @@ extension OnLoopback {
         let transport = CurlTransport()
 
         private func code(for fault: StubFault, timeout: TimeInterval = 10) async throws -> URLError.Code? {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(RequestMatcher(.get, "/fault"), fault: fault))
                 server.route(.get, "/ok", response: .text("fine"))
-                let code = await thrownURLErrorCode {
+                let code = await urlErrorCode {
                     _ = try await transport.send(HTTPRequest(url: server.url("/fault"), timeoutInterval: timeout))
                 }
                 // The server keeps answering after the fault.
@@ -41,7 +42,7 @@ extension OnLoopback {
         }
 
         @Test func givenRawBytesAreSentAsTheResponse() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(RequestMatcher(.get, "/raw"), fault: .malformedResponse(Data("HTTP/1.1 203 Raw\r\nContent-Length: 3\r\n\r\nabc".utf8))))
                 let response = try await transport.send(HTTPRequest(url: server.url("/raw")))
                 #expect(response.statusCode == 203)
@@ -67,15 +68,15 @@ extension OnLoopback {
             let started = ContinuousClock.now
             server.stop()
             #expect(ContinuousClock.now - started < .seconds(2))
-            let code = await thrownURLErrorCode { _ = try await task.value }
+            let code = await urlErrorCode { _ = try await task.value }
             #expect(code == .badServerResponse, "stopping closes the hanging connection with no response")
         }
 
         @Test func aDelayedFaultWaitsFirst() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(RequestMatcher(.get, "/late-reset"), fault: .reset, delay: .fixed(.milliseconds(150))))
                 let started = ContinuousClock.now
-                let code = await thrownURLErrorCode { _ = try await transport.send(HTTPRequest(url: server.url("/late-reset"))) }
+                let code = await urlErrorCode { _ = try await transport.send(HTTPRequest(url: server.url("/late-reset"))) }
                 #expect(code == .networkConnectionLost)
                 #expect(ContinuousClock.now - started >= .milliseconds(150))
             }

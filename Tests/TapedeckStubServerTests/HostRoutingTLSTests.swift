@@ -3,6 +3,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 @testable import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// HTTPS with a CA generated at run time, and `server.transport()` routing production host names here.
@@ -26,7 +27,7 @@ extension OnLoopback {
             defer { server.stop() }
             server.route(.get, "/", response: .text("x"))
             let routedOnly = CurlTransport(configuration: .init(connectTo: server.connectToEntries))
-            let code = await thrownURLErrorCode {
+            let code = await urlErrorCode {
                 _ = try await routedOnly.send(HTTPRequest(url: URL(string: "https://api.example.com/")!))
             }
             #expect(code == .serverCertificateUntrusted)
@@ -41,7 +42,7 @@ extension OnLoopback {
             server.route(.get, "/", response: .text("x"))
             let client = server.transport()
             #expect(try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/")!)).statusCode == 200)
-            let code = await thrownURLErrorCode {
+            let code = await urlErrorCode {
                 _ = try await client.send(HTTPRequest(url: URL(string: "https://other.example.com/")!))
             }
             #expect(code == .serverCertificateUntrusted)
@@ -57,7 +58,7 @@ extension OnLoopback {
         }
 
         @Test func plainHTTPRoutingWorksToo() async throws {
-            try await withServer(.init(hostNames: ["api.example.com"])) { server in
+            try await withStubServer(.init(hostNames: ["api.example.com"])) { server in
                 server.route(.get, "/v1/ping", response: .text("pong"))
                 let response = try await server.transport().send(HTTPRequest(url: URL(string: "http://api.example.com/v1/ping")!))
                 #expect(response.text == "pong")
@@ -65,7 +66,7 @@ extension OnLoopback {
         }
 
         @Test func routingWorksToAnIPv6Listener() async throws {
-            try await withServer(.init(host: "::1", hostNames: ["api.example.com"])) { server in
+            try await withStubServer(.init(host: "::1", hostNames: ["api.example.com"])) { server in
                 #expect(server.connectToEntries == ["api.example.com::[::1]:\(server.port)"])
                 server.route(.get, "/v6", response: .text("six"))
                 let response = try await server.transport().send(HTTPRequest(url: URL(string: "http://api.example.com/v6")!))

@@ -4,6 +4,7 @@ import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// A client talks to the recording proxy, which forwards to an httpbin server and records into a cassette.
@@ -29,9 +30,9 @@ extension OnLoopback {
         }
 
         @Test func theProxyForwardsRecordsAndTheCassetteReplaysTheSameAnswers() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file("proxied.json")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette("proxied.json")
             let upstream = try CassetteServingParityTests.makeOrigin()
             defer { upstream.stop() }
             let proxy = try StubServer()
@@ -68,7 +69,7 @@ extension OnLoopback {
             }
 
             // The cassette replays the same answers, in process (under the upstream's URLs) and over sockets.
-            let inProcess = try cassetteTransport(file, mode: .replay)
+            let inProcess = try openCassette(file, mode: .replay)
             let served = try StubServer(cassette: file)
             defer { served.stop() }
             let upstreamRequests = Self.requests(base: upstream.baseURL)
@@ -83,9 +84,9 @@ extension OnLoopback {
         }
 
         @Test func newEpisodesForwardsOnlyWhatTheCassetteLacks() async throws {
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file()
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette()
             let upstream = try CassetteServingParityTests.makeOrigin()
             defer { upstream.stop() }
             let proxy = try StubServer()
@@ -108,7 +109,9 @@ extension OnLoopback {
         @Test func anUnusableUpstreamIsRefusedWithTheReason() throws {
             let proxy = try StubServer()
             defer { proxy.stop() }
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).json")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette("never.json")
             #expect {
                 try proxy.recordProxy(upstream: URL(string: "ftp://example.com")!, cassette: file)
             } throws: { error in
@@ -124,9 +127,9 @@ extension OnLoopback {
                 print("Skipping the urllib test: python3 is not installed")
                 return
             }
-            let directory = TemporaryCassettes()
-            defer { directory.cleanup() }
-            let file = directory.file("urllib.json")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette("urllib.json")
             let upstream = try StubServer.httpbin()
             defer { upstream.stop() }
             let proxy = try StubServer()
@@ -157,7 +160,7 @@ extension OnLoopback {
             #expect(!bytes(allBytes(under: directory.url), contain: "PYSECRET"))
 
             let text = String(decoding: printed, as: UTF8.self)
-            let replay = try cassetteTransport(file, mode: .replay)
+            let replay = try openCassette(file, mode: .replay)
             let replayed = try await replay.send(HTTPRequest(url: upstream.url("/json")))
             #expect(text == "200\n" + replayed.text)
             #expect(try await replay.send(HTTPRequest(method: .post, url: upstream.url("/post"))).statusCode == 200)

@@ -4,6 +4,7 @@ import Testing
 import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 extension OnLoopback {
     /// Malformed requests written to a raw socket never stop the server from answering the next valid request.
@@ -18,7 +19,7 @@ extension OnLoopback {
                 "GET / HTTP/1.1\r\nHost: a\r\n" + String(repeating: "X-Many: 1\r\n", count: 5000) + "\r\n",
                 "\u{0}\u{1}\u{2}\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
             ].map { Data($0.utf8) }
-            var generator = SplitMix(seed: 2026)
+            var generator = SplitMix64(seed: 2026)
             for _ in 0..<40 {
                 let length = Int(generator.next() % 512) + 1
                 cases.append(Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
@@ -27,7 +28,7 @@ extension OnLoopback {
         }
 
         @Test func garbageNeverStopsTheServer() async throws {
-            try await withServer(.init(connectionTimeout: 2)) { server in
+            try await withStubServer(.init(connectionTimeout: 2)) { server in
                 server.route(.get, "/ok", response: .text("ok"))
                 let transport = CurlTransport()
                 for (index, bytes) in Self.malformedRequests().enumerated() {
@@ -63,18 +64,5 @@ extension OnLoopback {
                 guard recv(fd, &buffer, buffer.count, 0) > 0 else { break }
             }
         }
-    }
-}
-
-/// SplitMix64, for reproducible generated inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

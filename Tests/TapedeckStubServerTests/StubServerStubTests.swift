@@ -11,7 +11,7 @@ extension OnLoopback {
         let transport = CurlTransport()
 
         @Test func matchersOnEveryPartOfTheRequestWork() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(RequestMatcher(.post, "/users/{id}").query("dryRun", .absent).header("Content-Type", .contains("json"))
                                     .body(.jsonPartial(["name": "Ada"])), response: .json(["created": true], status: 201)))
                 server.add(Stub(RequestMatcher(.get, .regex("/v[0-9]+/ping")), response: .text("pong")))
@@ -29,7 +29,7 @@ extension OnLoopback {
         }
 
         @Test func anUnmatchedRequestGetsTheNearestStubsAndHowTheyDiffer() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(name: "create", RequestMatcher(.post, "/orders").header("X-Api-Key", .present), response: .text("")))
                 server.route(.get, "/health", response: .text("ok"))
                 let response = try await transport.send(HTTPRequest(method: .post, url: server.url("/orders")))
@@ -42,7 +42,7 @@ extension OnLoopback {
         }
 
         @Test func verificationFailuresAreReadable() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.route(.get, "/items/{id}", response: .text("item"))
                 _ = try await transport.send(HTTPRequest(url: server.url("/items/1")))
                 _ = try await transport.send(HTTPRequest(url: server.url("/items/2")))
@@ -55,10 +55,11 @@ extension OnLoopback {
 
         @Test func bodiesFromFilesTemplatesAndEncodables() async throws {
             struct Payload: Encodable { var id: Int }
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-stub-\(UUID().uuidString).txt")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.file("body.txt")
             try Data("from a file".utf8).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            try await withServer { server in
+            try await withStubServer { server in
                 server.route(.get, "/file", response: .file(file, contentType: "text/plain"))
                 server.route(.get, "/encoded", response: .json(encoding: Payload(id: 3)))
                 server.add(Stub(RequestMatcher(.get, "/hello/{name}"),
@@ -72,7 +73,7 @@ extension OnLoopback {
         }
 
         @Test func delaysAndDribbleArePaced() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 server.add(Stub(RequestMatcher(.get, "/slow"), response: .text("late"), delay: .fixed(.milliseconds(200))))
                 server.route(.get, "/drip", response: .text("0123456789").dribbled(bytesPerChunk: 2, interval: .milliseconds(40)))
                 var started = ContinuousClock.now
@@ -90,7 +91,7 @@ extension OnLoopback {
         }
 
         @Test func scenarioTransitionsAreAtomicUnderConcurrentRequests() async throws {
-            try await withServer(.init(threadCount: 2)) { server in
+            try await withStubServer(.init(threadCount: 2)) { server in
                 server.add(Stub(RequestMatcher(.post, "/claim"), response: .text("won"),
                                 scenario: ScenarioStep("prize", requiredState: ScenarioStep.started, newState: "claimed")))
                 server.add(Stub(RequestMatcher(.post, "/claim"), priority: 9, response: .text("too late")))
@@ -111,7 +112,7 @@ extension OnLoopback {
         }
 
         @Test func aFixedResponseIsSharedSafelyByConcurrentConnections() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 let body = String(repeating: "0123456789", count: 200)
                 let id = server.route(.get, "/shared", response: StubResponse(headers: ["X-Shared": "yes"], body: .data(Data(body.utf8))))
                 let answers = try await withThrowingTaskGroup(of: (String, String?).self) { group in
@@ -133,7 +134,7 @@ extension OnLoopback {
         }
 
         @Test func removingAndResettingStubs() async throws {
-            try await withServer { server in
+            try await withStubServer { server in
                 let id = server.route(.get, "/a", response: .text("a"))
                 #expect(server.stubs.map(\.id) == [id])
                 #expect(server.removeStub(id: id))

@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 import TapedeckCore
 import TapedeckStubServer
+import TapedeckTestSupport
 import TapedeckTesting
 
 private let profileURL = URL(string: "https://api.example.test/v1/me")!
@@ -51,14 +52,14 @@ private func profileRequest(_ url: URL = profileURL) -> HTTPRequest {
     @Test func aMissingCassetteInReplayIsAnIssueSayingHowToRecordIt() async throws {
         let test = try #require(Test.current)
         let trait = CassetteTrait.cassette("does-not-exist", mode: .replay)
-        let ran = Flag()
+        let ran = Locked(false)
         try await withKnownIssue {
-            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.set() }
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.value = true }
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("does-not-exist.json") && text.contains("TAPEDECK_RECORD_MODE=once")
         }
-        #expect(!ran.isSet)
+        #expect(!ran.value)
     }
 
     @Test func withoutACassetteTheTransportRefusesInsteadOfReachingTheNetwork() async throws {

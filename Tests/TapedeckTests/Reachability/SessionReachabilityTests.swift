@@ -3,23 +3,24 @@ import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTesting
 
 /// A session with a reachability manager fails fast while it reports not reachable, without reaching the server.
-@Suite struct SessionReachabilityTests {
+@Suite(.stubServer { $0.route(.get, "/hello", response: .text("world")) })
+struct SessionReachabilityTests {
     let server: StubServer
     let network = SimulatedNetwork(status: .reachableViaWiFi)
     let reachability: NetworkReachabilityManager
 
     init() throws {
-        server = try StubServer()
-        server.route(.get, "/hello", response: .text("world"))
+        server = try #require(TapedeckTest.currentStubServer)
         reachability = NetworkReachabilityManager(source: .simulated(network))
     }
 
     @Test func whileNotReachableATaskFailsWithNotConnectedToInternetAndSendsNothing() async throws {
         reachability.startMonitoring()
         await network.transition(to: .notReachable)
-        let manager = SessionManager(transport: CurlTransport(), responseSerializer: StringResponseSerializer(),
+        let manager = SessionManager(transport: TapedeckTest.transport, responseSerializer: StringResponseSerializer(),
                                      reachability: reachability)
         let url = server.url("/hello")
         let task = manager.dataTask(with: HTTPRequest(url: url))
@@ -37,11 +38,10 @@ import TapedeckStubServer
         let result = await again.result
         #expect(result.error == nil && result.value as? String == "world")
         #expect(server.journal.entries.count == 1)
-        server.stop()
     }
 
     @Test func anUnknownStatusOrTurningTheOptionOffLetsRequestsThrough() async throws {
-        let manager = SessionManager(transport: CurlTransport(), responseSerializer: StringResponseSerializer(),
+        let manager = SessionManager(transport: TapedeckTest.transport, responseSerializer: StringResponseSerializer(),
                                      reachability: reachability)
         let first = manager.dataTask(with: HTTPRequest(url: server.url("/hello")))
         first.resume()
@@ -55,19 +55,17 @@ import TapedeckStubServer
         #expect(await second.result.error == nil)
         #expect(server.journal.entries.count == 2)
         #expect(manager.reachability === reachability)
-        server.stop()
     }
 
     @Test func aDownloadFailsFastTooAndLeavesNoFile() async throws {
         reachability.startMonitoring()
         await network.transition(to: .notReachable)
-        let manager = SessionManager(transport: CurlTransport(), reachability: reachability)
+        let manager = SessionManager(transport: TapedeckTest.transport, reachability: reachability)
         let task = manager.downloadTask(with: HTTPRequest(url: server.url("/hello")))
         task.resume()
         let result = await task.result
         #expect((result.error as? URLError)?.code == .notConnectedToInternet)
         #expect(result.fileURL == nil)
         #expect(server.journal.entries.isEmpty)
-        server.stop()
     }
 }

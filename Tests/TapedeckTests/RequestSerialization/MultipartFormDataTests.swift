@@ -1,6 +1,7 @@
 import Foundation
 import Tapedeck
 import Testing
+import TapedeckTestSupport
 
 @Suite struct MultipartFormDataTests {
     typealias Support = RequestSerializationTestSupport
@@ -74,9 +75,9 @@ import Testing
     }
 
     @Test func filePartTakesNameAndMIMETypeFromTheURL() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("photo.PNG")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("photo.PNG")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: fileURL)
 
         var form = MultipartFormData(boundary: "B")
@@ -92,9 +93,9 @@ import Testing
     }
 
     @Test func filePartWithExplicitNameAndType() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("data")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("data")
         try Data("abc".utf8).write(to: fileURL)
 
         var form = MultipartFormData(boundary: "B")
@@ -114,11 +115,11 @@ import Testing
     }
 
     @Test func unreadableFilesAreRefused() throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let candidates = [
-            directory.appendingPathComponent("missing.txt"),
-            directory,
+            directory.file("missing.txt"),
+            directory.url,
             URL(string: "http://example.com/remote.txt")!,
         ]
         for candidate in candidates {
@@ -164,9 +165,9 @@ import Testing
     }
 
     @Test func fileThatChangedSizeFails() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("grows.txt")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("grows.txt")
         try Data("1234".utf8).write(to: fileURL)
         var form = MultipartFormData(boundary: "B")
         try form.append(fileURL: fileURL, name: "f")
@@ -184,9 +185,9 @@ import Testing
     }
 
     @Test func fileRemovedBeforeStreamingFails() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("gone.txt")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("gone.txt")
         try Data("1234".utf8).write(to: fileURL)
         var form = MultipartFormData(boundary: "B")
         try form.append(fileURL: fileURL, name: "f")

@@ -1,6 +1,7 @@
 import Foundation
 import Tapedeck
 import Testing
+import TapedeckTestSupport
 
 @Suite struct MultipartRequestTests {
     typealias Support = RequestSerializationTestSupport
@@ -74,8 +75,8 @@ import Testing
     }
 
     @Test func writingTheBodyToAFileKeepsTheHeaders() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let serializer = Support.serializer()
         let multipart = try serializer.multipartRequest(
             method: .post, url: Support.url, parameters: ["a": "b"], boundary: "B"
@@ -84,7 +85,7 @@ import Testing
                 Data(repeating: 0x5A, count: 200_000), name: "blob", fileName: "blob.bin",
                 mimeType: "application/octet-stream")
         }
-        let fileURL = directory.appendingPathComponent("form.body")
+        let fileURL = directory.file("form.body")
         let staged = try await serializer.request(multipart, writingBodyToFile: fileURL)
         guard case .file(let stagedURL) = staged.body else {
             Issue.record("expected a file body, got \(staged.body)")

@@ -1,6 +1,7 @@
 import Foundation
 import Tapedeck
 import Testing
+import TapedeckTestSupport
 
 @Suite struct MultipartStreamingTests {
     typealias Support = RequestSerializationTestSupport
@@ -19,9 +20,9 @@ import Testing
     }
 
     @Test func largeFileStreamsInBoundedChunks() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("large.bin")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("large.bin")
         let megabytes = 64
         try makePatternFile(at: fileURL, megabytes: megabytes)
 
@@ -59,9 +60,9 @@ import Testing
     }
 
     @Test func fileContentsAreStreamedExactly() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("random.dat")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("random.dat")
         var generator = SplitMix64(seed: 42)
         let contents = Data((0..<300_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         try contents.write(to: fileURL)
@@ -94,9 +95,9 @@ import Testing
     }
 
     @Test func bodyStreamCanBeReadMoreThanOnce() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("note.txt")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileURL = directory.file("note.txt")
         try Data("note".utf8).write(to: fileURL)
         var form = MultipartFormData(boundary: "B")
         try form.append(fileURL: fileURL, name: "f")
@@ -110,9 +111,9 @@ import Testing
     }
 
     @Test func writeToFileMatchesTheStreamedBody() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("part.json")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("part.json")
         try Data(#"{"a":1}"#.utf8).write(to: source)
         var form = MultipartFormData(boundary: "B")
         form.append("v", name: "k")
@@ -120,7 +121,7 @@ import Testing
         form.append(
             Data(repeating: 3, count: 150_000), name: "bin", fileName: "bin", mimeType: "application/octet-stream")
 
-        let target = directory.appendingPathComponent("body.multipart")
+        let target = directory.file("body.multipart")
         try Data("stale contents that must be replaced".utf8).write(to: target)
         try await form.writeToFile(target)
         let written = try Data(contentsOf: target)
@@ -129,28 +130,15 @@ import Testing
     }
 
     @Test func failedWriteToFileLeavesNoPartialFile() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         var form = MultipartFormData(boundary: "B")
         form.append(
             Support.stream([Data("short".utf8)], length: nil), length: 100, name: "s", fileName: "s",
             mimeType: "text/plain")
-        let target = directory.appendingPathComponent("body.multipart")
+        let target = directory.file("body.multipart")
         let error = await Support.serializationError { try await form.writeToFile(target) }
         #expect(error.map { ($0 as NSError).code } == 4)
         #expect(!FileManager.default.fileExists(atPath: target.path))
-    }
-}
-
-/// A small deterministic generator for test data.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

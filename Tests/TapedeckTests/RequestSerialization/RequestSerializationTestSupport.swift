@@ -38,14 +38,6 @@ enum RequestSerializationTestSupport {
         String(decoding: try await bytes(of: body), as: UTF8.self)
     }
 
-    /// A fresh directory under the temporary directory; remove it with `FileManager.removeItem`.
-    static func makeTemporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tapedeck-request-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// A stream body yielding `pieces` in order and declaring `length`.
     static func stream(_ pieces: [Data], length: Int64?) -> HTTPBodyStream {
         HTTPBodyStream(length: length) {

@@ -3,6 +3,7 @@ import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// The pinning matrix over real TLS: the stub server presents each case's chain, CurlTransport routes the test
 /// host names to it and trusts the test root (standing in for the system store), and the policy is enforced in
@@ -13,13 +14,13 @@ import TapedeckStubServer
     private func withServer<T>(
         presenting certificate: TestPKI.Issued, _ body: (StubServer, CurlTransport) async throws -> T
     ) async throws -> T {
-        let server = try StubServer(configuration: .init(tls: pki.identity(certificate)))
-        defer { server.stop() }
-        server.route(.get, "/secure", response: .text("secret"))
-        let routes = [TestPKI.host, TestPKI.wrongHost, "other.test"].map { "\($0)::127.0.0.1:\(server.port)" }
-        let transport = CurlTransport(configuration: .init(connectTo: routes, trustedCertificates: [pki.root.item]))
-        defer { transport.shutdown() }
-        return try await body(server, transport)
+        try await withStubServer(.init(tls: pki.identity(certificate))) { server in
+            server.route(.get, "/secure", response: .text("secret"))
+            let routes = [TestPKI.host, TestPKI.wrongHost, "other.test"].map { "\($0)::127.0.0.1:\(server.port)" }
+            let transport = CurlTransport(configuration: .init(connectTo: routes, trustedCertificates: [pki.root.item]))
+            defer { transport.shutdown() }
+            return try await body(server, transport)
+        }
     }
 
     @Test(arguments: PinningCase.all)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tapedeck
+import TapedeckTestSupport
 
 /// Building, loading and validating policies: bad configurations fail when configured, not when traffic flows.
 @Suite struct SecurityPolicyConfigurationTests {
@@ -31,9 +32,9 @@ import Tapedeck
     }
 
     @Test func certificatesAreLoadedFromAFolderAndABadFileIsNamed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-pins-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
         try pki.leaf.der.write(to: folder.appendingPathComponent("a-leaf.cer"))
         try Data((pki.intermediate.pem + pki.root.pem).utf8).write(to: folder.appendingPathComponent("b-cas.pem"))
         try Data("not a certificate".utf8).write(to: folder.appendingPathComponent("README.txt"))

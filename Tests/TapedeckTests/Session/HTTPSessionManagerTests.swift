@@ -3,6 +3,8 @@ import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
+import TapedeckTesting
 
 /// AFHTTPSessionManager's behaviours: base URL joining, the verbs in both styles, and serialization failures that
 /// create no task.
@@ -41,13 +43,14 @@ import TapedeckStubServer
     }
 }
 
-@Suite struct HTTPSessionManagerTests {
+/// Each test gets a fresh httpbin-style stub server, stopped when the test ends.
+@Suite(.stubServer(httpbin: true)) struct HTTPSessionManagerTests {
     let server: StubServer
     let manager: HTTPSessionManager
 
     init() throws {
-        server = try StubServer.httpbin()
-        manager = HTTPSessionManager(baseURL: server.url("/"), transport: CurlTransport())
+        server = try #require(TapedeckTest.currentStubServer)
+        manager = HTTPSessionManager(baseURL: server.url("/"), transport: TapedeckTest.transport)
     }
 
     @Test func getPutsParametersInTheQueryAndDecodesJSON() async throws {
@@ -56,7 +59,6 @@ import TapedeckStubServer
         #expect(json["args"]?["page"]?.stringValue == "2")
         #expect(json["url"]?.stringValue?.contains("page=2&tags%5B%5D=a&tags%5B%5D=b") == true)
         #expect(result.response?.statusCode == 200)
-        server.stop()
     }
 
     @Test func postSendsAFormBody() async throws {
@@ -64,7 +66,6 @@ import TapedeckStubServer
         let json = try #require(result.value as? JSONValue)
         #expect(json["form"]?["name"]?.stringValue == "Ada")
         #expect(json["headers"]?["Content-Type"]?.stringValue == "application/x-www-form-urlencoded")
-        server.stop()
     }
 
     @Test func aJSONRequestSerializerSendsJSON() async throws {
@@ -72,7 +73,6 @@ import TapedeckStubServer
         let result = try await manager.put("put", parameters: ["nested": ["ok": true]])
         let json = try #require(result.value as? JSONValue)
         #expect(json["json"]?["nested"]?["ok"]?.boolValue == true)
-        server.stop()
     }
 
     @Test func deleteAndHeadCarryParametersInTheURIAndPatchInTheBody() async throws {
@@ -83,7 +83,6 @@ import TapedeckStubServer
         #expect(server.journal.entries.last?.query == "q=x")
         let patched = try #require(try await manager.patch("patch", parameters: ["field": "v"]).value as? JSONValue)
         #expect(patched["form"]?["field"]?.stringValue == "v")
-        server.stop()
     }
 
     @Test func aMultipartPostSendsFieldsAndFiles() async throws {
@@ -95,7 +94,6 @@ import TapedeckStubServer
         #expect(json["form"]?["caption"]?.stringValue == "me")
         #expect(json["files"]?["avatar"]?.stringValue == "PNGDATA")
         #expect(progress.values.last == 1.0)
-        server.stop()
     }
 
     @Test func anAbsoluteURLReplacesTheBase() async throws {
@@ -104,7 +102,6 @@ import TapedeckStubServer
         let result = try await manager.get(other.url("/get").absoluteString)
         #expect(result.response?.url.port == Int(other.port))
         #expect(server.journal.entries.isEmpty)
-        server.stop()
     }
 
     @Test func closuresReportSuccessOnTheCompletionQueue() async throws {
@@ -122,7 +119,6 @@ import TapedeckStubServer
         }
         #expect(outcome.0)
         #expect(outcome.1?["args"]?["a"]?.stringValue == "1")
-        server.stop()
     }
 
     @Test func closuresReportAnHTTPFailureWithItsTask() async throws {
@@ -137,7 +133,6 @@ import TapedeckStubServer
         #expect(failed.0?.response?.statusCode == 500)
         #expect(failed.1.domain == ResponseSerializationError.errorDomain)
         #expect(failed.1.code == -1011)
-        server.stop()
     }
 
     @Test func aRequestThatCannotBeSerializedCreatesNoTaskAndFailsAsynchronously() async throws {
@@ -165,7 +160,6 @@ import TapedeckStubServer
         #expect(error.domain == RequestSerializationError.errorDomain)
         #expect(error.code == -1016)
         #expect(server.journal.entries.isEmpty)
-        server.stop()
     }
 
     @Test func asyncVerbsThrowTheSerializationErrorBeforeSendingAnything() async throws {
@@ -174,7 +168,6 @@ import TapedeckStubServer
             try await manager.post("post", parameters: ["bad": .number(.infinity)])
         }
         #expect(server.journal.entries.isEmpty)
-        server.stop()
     }
 }
 

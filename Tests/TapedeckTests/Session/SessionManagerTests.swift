@@ -1,34 +1,19 @@
-import Crypto
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
+import TapedeckTesting
 
-/// A thread-safe box for values handed to closures.
-final class Collected<Value: Sendable>: Sendable {
-    private let storage: Mutex<[Value]>
-    init() { storage = Mutex([]) }
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-    var values: [Value] { storage.withLock { $0 } }
-}
-
-private func temporaryURL(_ name: String = UUID().uuidString) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-session-\(name)")
-}
-
-private func sha256(_ url: URL) throws -> String {
-    SHA256.hash(data: try Data(contentsOf: url)).map { String(format: "%02x", $0) }.joined()
-}
-
-@Suite struct SessionManagerTests {
+/// Each test gets a fresh httpbin-style stub server, stopped when the test ends.
+@Suite(.stubServer(httpbin: true)) struct SessionManagerTests {
     let server: StubServer
     let manager: SessionManager
 
     init() throws {
-        server = try StubServer.httpbin()
-        manager = SessionManager(transport: CurlTransport())
+        server = try #require(TapedeckTest.currentStubServer)
+        manager = SessionManager(transport: TapedeckTest.transport)
     }
 
     @Test func aDataTaskDeliversTheSerializedJSON() async throws {
@@ -42,7 +27,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(json["args"]?["x"]?.stringValue == "1")
         #expect(task.state == .completed)
         #expect(task.downloadProgress.fractionCompleted == 1.0)
-        server.stop()
     }
 
     @Test func completionHandlersRunOnTheCompletionQueue() async throws {
@@ -57,7 +41,6 @@ private func sha256(_ url: URL) throws -> String {
             }.resume()
         }
         #expect(onQueue.values == [true])
-        server.stop()
     }
 
     @Test func aBadStatusIsAResponseSerializationErrorWithTheBody() async throws {
@@ -69,14 +52,14 @@ private func sha256(_ url: URL) throws -> String {
         #expect(error.code == -1011)
         #expect(error.userInfo[ResponseSerializationError.dataKey] as? Data == Data("no such thing".utf8))
         #expect(error.userInfo[NSURLErrorFailingURLErrorKey] as? URL == server.url("/missing"))
-        server.stop()
     }
 
     @Test func uploadsFromDataFileAndStreamArriveWhole() async throws {
         let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
-        let file = temporaryURL()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("upload.bin")
         try payload.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let stream = HTTPBodyStream(length: Int64(payload.count)) {
             AsyncThrowingStream<Data, any Error> { continuation in
                 stride(from: 0, to: payload.count, by: 70_000).forEach {
@@ -97,12 +80,12 @@ private func sha256(_ url: URL) throws -> String {
             let received = try #require(server.journal.entries.last)
             #expect(received.body == payload)
         }
-        server.stop()
     }
 
     @Test func aDownloadIsMovedToItsDestinationAndTheTemporaryFileRemoved() async throws {
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let temporaries = Collected<URL>()
         let moved = Collected<URL>()
         let observer = NotificationCenter.default.addObserver(forName: .tapedeckDownloadDidMoveFile, object: nil, queue: nil) { note in
@@ -123,7 +106,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
         #expect(moved.values.contains(destination))
         #expect(task.downloadProgress.fractionCompleted == 1.0)
-        server.stop()
     }
 
     @Test func aDestinationThatCannotBeWrittenFailsTheTaskAndSaysSo() async throws {
@@ -138,10 +120,12 @@ private func sha256(_ url: URL) throws -> String {
         task.resume()
         #expect(await task.result.error != nil)
         #expect(failures.values == ["failed"])
-        server.stop()
     }
 
     @Test func cancellingHalfwayAndResumingContinuesWithARange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let total: Int64 = 100 << 20
         // The first request gets half the file at full speed and then nothing for a minute, so the cancel lands at the
         // halfway mark whatever the machine's load; the resumed (ranged) request is answered at full speed.
@@ -156,8 +140,6 @@ private func sha256(_ url: URL) throws -> String {
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
         #expect(await firstTask.result.error.map { ($0 as? URLError)?.code } == .cancelled)
 
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
@@ -167,11 +149,13 @@ private func sha256(_ url: URL) throws -> String {
         #expect(ranges.count == 1)
         let offset = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
         #expect(offset >= total / 2 && offset < total)
-        #expect(try sha256(destination) == generatedSHA256(length: total))
-        server.stop()
+        #expect(try fileSHA256(destination) == generatedSHA256(length: total))
     }
 
     @Test func resumingAgainstAServerThatIgnoresRangeRestartsCleanly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
         let total: Int64 = 4 << 20
         server.route(.get, "/norange", response: StubResponse(body: .chunked(ChunkedBody(
             generatedLength: total, chunkSize: 256 << 10, interval: .milliseconds(10)))))
@@ -179,14 +163,11 @@ private func sha256(_ url: URL) throws -> String {
         firstTask.resume()
         while firstTask.downloadProgress.completedUnitCount < 512 << 10 { try await Task.sleep(for: .milliseconds(5)) }
         let resumeData = try #require(await firstTask.cancelProducingResumeData())
-        let destination = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: destination) }
         let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
         resumed.resume()
         let result = await resumed.result
         #expect(result.response?.statusCode == 200)
         #expect(try Data(contentsOf: destination) == StubBody.generatedBytes(from: 0, count: Int(total)))
-        server.stop()
     }
 
     @Test func suspendingAndResumingADownloadContinuesIt() async throws {
@@ -223,7 +204,6 @@ private func sha256(_ url: URL) throws -> String {
         #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
         #expect(server.journal.entries.contains { $0.headers["Range"] != nil })
         #expect(events.values == ["resume", "suspend", "resume", "complete"])
-        server.stop()
     }
 
     @Test func invalidateAndCancelCancelsRunningTasksAndRefusesNewOnes() async throws {
@@ -237,7 +217,6 @@ private func sha256(_ url: URL) throws -> String {
         let error = try #require(await refused.result.error as? URLError)
         #expect(error.code == .cancelled)
         #expect(error.localizedDescription.contains("invalidated"))
-        server.stop()
     }
 
     @Test func finishTasksAndInvalidateWaitsForRunningTasks() async throws {
@@ -248,7 +227,6 @@ private func sha256(_ url: URL) throws -> String {
         await manager.finishTasksAndInvalidate()
         #expect(running.state == .completed)
         #expect(await running.result.data == Data("ok".utf8))
-        server.stop()
     }
 
     @Test func completionNotificationsCarryTheResponseAndData() async throws {
@@ -264,7 +242,6 @@ private func sha256(_ url: URL) throws -> String {
         task.resume()
         _ = await task.result
         #expect(infos.values.contains("complete"))
-        server.stop()
     }
 
     @Test func unreadableResumeDataIsAClearError() {
@@ -273,22 +250,9 @@ private func sha256(_ url: URL) throws -> String {
         } throws: { error in
             "\(error)".contains("not readable Tapedeck resume data")
         }
-        server.stop()
     }
 }
 
 private enum QueueKey {
     static let key = DispatchSpecificKey<String>()
-}
-
-/// SHA-256 of `length` generated bytes (see `StubBody.generated`), computed in pieces.
-func generatedSHA256(length: Int64) -> String {
-    var hasher = SHA256()
-    var offset: Int64 = 0
-    while offset < length {
-        let count = Int(min(4 << 20, length - offset))
-        hasher.update(data: StubBody.generatedBytes(from: offset, count: count))
-        offset += Int64(count)
-    }
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
 }
