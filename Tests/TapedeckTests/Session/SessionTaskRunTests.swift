@@ -3,6 +3,7 @@ import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
+import TapedeckTestSupport
 
 /// `SessionTask.run()`: the async primitive runs the task in the caller's context, yet the task stays the
 /// AFNetworking task others can suspend and cancel, and cancelling it never cancels the caller.
@@ -83,7 +84,9 @@ import TapedeckStubServer
 
     @Test func aDownloadRunInTheCallerCanBeCancelledForResumeData() async throws {
         defer { server.stop() }
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-run-\(UUID().uuidString)")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download")
         let task = manager.downloadTask(with: HTTPRequest(url: server.url("/file")), destination: { _, _ in destination })
         let caller = Task { await task.run() }
         while task.downloadProgress.completedUnitCount < 100 { try await Task.sleep(for: .milliseconds(5)) }
@@ -93,6 +96,5 @@ import TapedeckStubServer
         let result = await resumed.run()
         #expect(result.error == nil)
         #expect(try Data(contentsOf: destination).count == 1000)
-        try? FileManager.default.removeItem(at: destination)
     }
 }
