@@ -80,7 +80,7 @@ import TapedeckCore
     }
 
     @Test func jsonPartialExplainsWhereItDiffers() {
-        let actual = StubJSON(parsing: Data(#"{"a": {"b": [1, 2]}, "c": "x"}"#.utf8))!
+        let actual = JSONValue(parsing: Data(#"{"a": {"b": [1, 2]}, "c": "x"}"#.utf8))!
         #expect(JSONPartialMatch.difference(expected: ["a": ["b": [2]]], actual: actual) == nil)
         #expect(JSONPartialMatch.difference(expected: ["a": ["b": [3]]], actual: actual) == "$.a.b[0]: no element contains 3")
         #expect(JSONPartialMatch.difference(expected: ["c": "y"], actual: actual) == "$.c: expected y, got x")

@@ -18,7 +18,7 @@ extension StubDefinition {
         do {
             let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
             if trimmed.first == UInt8(ascii: "[") { return try decoder.decode([StubDefinition].self, from: data) }
-            if let json = StubJSON(parsing: data), json.value(at: ["stubs"]) != nil {
+            if let json = JSONValue(parsing: data), json.value(at: ["stubs"]) != nil {
                 return try decoder.decode(Wrapped.self, from: data).stubs
             }
             return [try decoder.decode(StubDefinition.self, from: data)]

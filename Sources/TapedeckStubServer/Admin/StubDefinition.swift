@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A stub as JSON: the format of the admin API and of stub files. The StubDefinitions article (TapedeckStubServer.docc) documents every field.
 ///
@@ -118,9 +119,9 @@ public struct StubDefinition: Codable, Sendable, Hashable {
         /// Matching this regular expression as a whole.
         public var matches: String?
         /// JSON equal to this.
-        public var json: StubJSON?
+        public var json: JSONValue?
         /// JSON containing this.
-        public var jsonPartial: StubJSON?
+        public var jsonPartial: JSONValue?
         /// URL-encoded form fields.
         public var form: [String: ValueDefinition]?
         /// Multipart parts.
@@ -128,7 +129,7 @@ public struct StubDefinition: Codable, Sendable, Hashable {
 
         /// Creates a body condition.
         public init(equalTo: String? = nil, base64: String? = nil, contains: String? = nil, matches: String? = nil,
-                    json: StubJSON? = nil, jsonPartial: StubJSON? = nil, form: [String: ValueDefinition]? = nil,
+                    json: JSONValue? = nil, jsonPartial: JSONValue? = nil, form: [String: ValueDefinition]? = nil,
                     multipart: [PartDefinition]? = nil) {
             self.equalTo = equalTo
             self.base64 = base64
@@ -174,7 +175,7 @@ public struct StubDefinition: Codable, Sendable, Hashable {
         /// The body as base64.
         public var base64Body: String?
         /// The body as JSON.
-        public var jsonBody: StubJSON?
+        public var jsonBody: JSONValue?
         /// The body from this file.
         public var bodyFile: String?
         /// Whether `body` and header values are templates.
@@ -191,7 +192,7 @@ public struct StubDefinition: Codable, Sendable, Hashable {
 
         /// Creates a response definition.
         public init(status: Int? = nil, headers: [String: String]? = nil, body: String? = nil, base64Body: String? = nil,
-                    jsonBody: StubJSON? = nil, bodyFile: String? = nil, template: Bool? = nil, chunked: ChunkedDefinition? = nil,
+                    jsonBody: JSONValue? = nil, bodyFile: String? = nil, template: Bool? = nil, chunked: ChunkedDefinition? = nil,
                     fault: String? = nil, partialBodySent: Int? = nil, partialBodyDeclared: Int? = nil) {
             self.status = status
             self.headers = headers

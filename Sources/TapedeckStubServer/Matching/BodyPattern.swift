@@ -16,10 +16,10 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     /// The body, as UTF-8 text, matches this regular expression as a whole.
     case matches(StubRegex)
     /// The body is JSON equal to this value (key order and whitespace do not matter).
-    case json(StubJSON)
+    case json(JSONValue)
     /// The body is JSON containing this value: expected members must be present and match, extra members are allowed,
     /// and every expected array element must match a distinct element in any order.
-    case jsonPartial(StubJSON)
+    case jsonPartial(JSONValue)
     /// The body is `application/x-www-form-urlencoded` and each named field matches.
     case form([String: ValuePattern])
     /// The body is `multipart/form-data` and each described part is present and matches.
@@ -40,10 +40,10 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return regex.matchesWhole(String(decoding: request.body, as: UTF8.self))
                 ? nil : "expected a body matching \(regex), got \(Self.preview(request.body))"
         case .json(let expected):
-            guard let actual = StubJSON(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return actual == expected ? nil : "expected JSON \(expected.templateText), got \(actual.templateText)"
         case .jsonPartial(let expected):
-            guard let actual = StubJSON(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return JSONPartialMatch.difference(expected: expected, actual: actual).map { "JSON at \($0)" }
         case .form(let fields):
             let pairs = FormBody.urlEncodedPairs(request.body)
