@@ -27,7 +27,7 @@ enum ContractServer {
         server.add(Stub(RequestMatcher(.get, "/api/dropped"), fault: .reset))
         server.route(.post, "/upload/avatar") { request in
             let contentType = request.headers["Content-Type"] ?? ""
-            let parts = (try? FormBody.multipartParts(request.body, contentType: contentType)) ?? []
+            let parts = (try? MultipartParser.parts(of: request.body, contentType: contentType)) ?? []
             let avatar = parts.first { $0.name == "avatar" }
             return .json(Data(#"{"stored":\#(avatar?.body.count ?? 0),"fileName":"\#(avatar?.fileName ?? "")"}"#.utf8), status: 201)
         }

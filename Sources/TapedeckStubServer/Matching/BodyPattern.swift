@@ -46,7 +46,7 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return JSONPartialMatch.difference(expected: expected, actual: actual).map { "JSON at \($0)" }
         case .form(let fields):
-            let pairs = FormBody.urlEncodedPairs(request.body)
+            let pairs = URLEncodedForm.pairs(request.body)
             for name in fields.keys.sorted() {
                 let values = pairs.filter { $0.name == name }.map(\.value)
                 if let difference = fields[name]!.difference(values: values) { return "form field \(name): \(difference)" }
@@ -54,9 +54,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return nil
         case .multipart(let expectedParts):
             let contentType = request.headers["Content-Type"] ?? ""
-            let parts: [FormBody.Part]
+            let parts: [MultipartPart]
             do {
-                parts = try FormBody.multipartParts(request.body, contentType: contentType)
+                parts = try MultipartParser.parts(of: request.body, contentType: contentType)
             } catch {
                 return "expected a multipart body: \(error)"
             }
@@ -109,7 +109,7 @@ public struct MultipartPartPattern: Sendable, Hashable {
         self.body = body
     }
 
-    func difference(_ part: FormBody.Part) -> String? {
+    func difference(_ part: MultipartPart) -> String? {
         if let fileName, let difference = fileName.difference(values: part.fileName.map { [$0] } ?? []) {
             return "file name \(difference)"
         }
