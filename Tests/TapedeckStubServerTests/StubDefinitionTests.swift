@@ -29,7 +29,7 @@ import TapedeckCore
             """)
         #expect(made.id == "u")
         #expect(made.priority == 2)
-        #expect(made.matcher == RequestMatcher(.post, .template("/users/{id}"), query: ["v": "2", "debug": .absent],
+        #expect(made.matcher == RequestPattern(.post, .template("/users/{id}"), query: ["v": "2", "debug": .absent],
                                                headers: ["Accept": .contains("json")], body: .jsonPartial(["name": "Ada"])))
         #expect(made.delay == .random(.milliseconds(5)...(.milliseconds(10)), seed: 7))
         #expect(made.scenario == ScenarioStep("s", requiredState: "Started", newState: "two"))
@@ -59,7 +59,7 @@ import TapedeckCore
     }
 
     @Test func listingsRoundTrip() throws {
-        let original = Stub(id: "x", RequestMatcher(.get, "/a/{b}").query("q", .matches("[a-z]+")).body(.form(["f": .present])),
+        let original = Stub(id: "x", RequestPattern(.get, "/a/{b}").query("q", .matches("[a-z]+")).body(.form(["f": .present])),
                             priority: 3, response: .json(["k": 1]), delay: .fixed(.milliseconds(20)))
         let encoded = try JSONEncoder().encode(StubDefinition(original))
         let decoded = try StubDefinition.decode(encoded).makeStub()
@@ -67,7 +67,7 @@ import TapedeckCore
         #expect(decoded.matcher == original.matcher)
         #expect(decoded.priority == 3)
         #expect(decoded.delay == .fixed(.milliseconds(20)))
-        #expect(StubDefinition(Stub(RequestMatcher(), handler: { _ in .text("") })).response == nil, "closures have no JSON form")
+        #expect(StubDefinition(Stub(RequestPattern(), handler: { _ in .text("") })).response == nil, "closures have no JSON form")
     }
 
     @Test(arguments: [

@@ -97,7 +97,7 @@ extension StubDefinition {
 }
 
 extension StubDefinition.RequestDefinition {
-    init(_ matcher: RequestMatcher) {
+    init(_ matcher: RequestPattern) {
         self.init(method: matcher.method?.rawValue)
         switch matcher.path {
         case .exact(let path): self.path = path

@@ -93,8 +93,8 @@ extension StubDefinition {
 typealias DefinitionFailure = (String, String) -> StubDefinitionError
 
 extension StubDefinition.RequestDefinition {
-    func makeMatcher(_ fail: DefinitionFailure) throws(StubDefinitionError) -> RequestMatcher {
-        var matcher = RequestMatcher(method.map { HTTPMethod($0.uppercased()) })
+    func makeMatcher(_ fail: DefinitionFailure) throws(StubDefinitionError) -> RequestPattern {
+        var matcher = RequestPattern(method.map { HTTPMethod($0.uppercased()) })
         let given = [("path", path), ("pathTemplate", pathTemplate), ("pathRegex", pathRegex)].filter { $0.1 != nil }
         if given.count > 1 { throw fail("request", "give at most one of path, pathTemplate and pathRegex, not \(given.map(\.0).joined(separator: " and "))") }
         if let path {

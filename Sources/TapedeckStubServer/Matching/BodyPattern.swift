@@ -4,9 +4,9 @@ import TapedeckCore
 /// How a request body is matched.
 ///
 /// ```swift
-/// RequestMatcher(.post, "/users").body(.jsonPartial(["name": "Ada"]))
-/// RequestMatcher(.post, "/login").body(.form(["user": "ada", "password": .present]))
-/// RequestMatcher(.post, "/upload").body(.multipart([.init(name: "file", fileName: "a.txt", body: .contains("hello"))]))
+/// RequestPattern(.post, "/users").body(.jsonPartial(["name": "Ada"]))
+/// RequestPattern(.post, "/login").body(.form(["user": "ada", "password": .present]))
+/// RequestPattern(.post, "/upload").body(.multipart([.init(name: "file", fileName: "a.txt", body: .contains("hello"))]))
 /// ```
 public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     /// Exactly these bytes.

@@ -18,7 +18,7 @@ import TapedeckCore
 ///
 /// ```swift
 /// let greeting = try ResponseTemplate(status: 200, headers: ["X-Id": "{{path.id}}"], body: #"{"hello":"{{query.name}}"}"#)
-/// server.add(Stub(RequestMatcher(.get, "/users/{id}"), responder: .template(greeting)))
+/// server.add(Stub(RequestPattern(.get, "/users/{id}"), responder: .template(greeting)))
 /// ```
 public struct ResponseTemplate: Sendable, Hashable {
     /// Why a template is not valid.
