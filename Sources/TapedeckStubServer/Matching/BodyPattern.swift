@@ -90,8 +90,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One part a multipart body must contain.
-public struct MultipartPartPattern: Sendable, Hashable {
+/// One part a multipart body must contain. Its JSON form is `{"name": "file", "fileName": …, "contentType": …,
+/// "body": …}`, the last three optional ``ValuePattern``s.
+public struct MultipartPartPattern: Sendable, Hashable, Codable {
     /// The part's `Content-Disposition` name.
     public var name: String
     /// Its file name, when it matters.
