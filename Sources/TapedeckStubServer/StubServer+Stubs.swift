@@ -10,13 +10,13 @@ extension StubServer {
     /// ```
     @discardableResult
     public func route(_ method: HTTPMethod?, _ path: String, response: StubResponse) -> Stub.ID {
-        add(Stub(RequestMatcher(method, .inferred(path)), response: response))
+        add(Stub(RequestPattern(method, .inferred(path)), response: response))
     }
 
     /// Answers `method` + `path` with what `handler` builds from the request.
     @discardableResult
     public func route(_ method: HTTPMethod?, _ path: String, handler: @escaping @Sendable (RecordedRequest) -> StubResponse) -> Stub.ID {
-        add(Stub(RequestMatcher(method, .inferred(path)), handler: handler))
+        add(Stub(RequestPattern(method, .inferred(path)), handler: handler))
     }
 
     /// Adds a route.
@@ -28,7 +28,7 @@ extension StubServer {
     /// Adds a stub, replacing any stub with the same ID, and returns its ID.
     ///
     /// ```swift
-    /// server.add(Stub(RequestMatcher(.post, "/users").body(.jsonPartial(["name": "Ada"])), response: .text("", status: 201)))
+    /// server.add(Stub(RequestPattern(.post, "/users").body(.jsonPartial(["name": "Ada"])), response: .text("", status: 201)))
     /// ```
     @discardableResult
     public func add(_ stub: Stub) -> Stub.ID {

@@ -24,10 +24,10 @@ enum ContractServer {
         }
         server.route(.get, "/api/broken", response: .json(Data(#"{"error":"database unavailable","retryAfter":30}"#.utf8), status: 500))
         server.route(.get, "/api/slow", response: StubResponse(body: .data(Data("{}".utf8)), delay: .seconds(2)))
-        server.add(Stub(RequestMatcher(.get, "/api/dropped"), fault: .reset))
+        server.add(Stub(RequestPattern(.get, "/api/dropped"), fault: .reset))
         server.route(.post, "/upload/avatar") { request in
             let contentType = request.headers["Content-Type"] ?? ""
-            let parts = (try? FormBody.multipartParts(request.body, contentType: contentType)) ?? []
+            let parts = (try? MultipartParser.parts(of: request.body, contentType: contentType)) ?? []
             let avatar = parts.first { $0.name == "avatar" }
             return .json(Data(#"{"stored":\#(avatar?.body.count ?? 0),"fileName":"\#(avatar?.fileName ?? "")"}"#.utf8), status: 201)
         }

@@ -47,9 +47,9 @@ extension OnLoopback {
             let server = try StubServer.httpbin()
             let count = Atomic(0)
             server.route(.get, "/counter") { _ in .text("call \(count.add(1, ordering: .relaxed).newValue)") }
-            server.add(Stub(RequestMatcher(.get, "/reset"), fault: .reset))
-            server.add(Stub(RequestMatcher(.get, "/close"), fault: .closeWithoutResponse))
-            server.add(Stub(RequestMatcher(.get, "/hang"), fault: .noResponse))
+            server.add(Stub(RequestPattern(.get, "/reset"), fault: .reset))
+            server.add(Stub(RequestPattern(.get, "/close"), fault: .closeWithoutResponse))
+            server.add(Stub(RequestPattern(.get, "/hang"), fault: .noResponse))
             return server
         }
 

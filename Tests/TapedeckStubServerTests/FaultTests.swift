@@ -12,7 +12,7 @@ extension OnLoopback {
 
         private func code(for fault: StubFault, timeout: TimeInterval = 10) async throws -> URLError.Code? {
             try await withStubServer { server in
-                server.add(Stub(RequestMatcher(.get, "/fault"), fault: fault))
+                server.add(Stub(RequestPattern(.get, "/fault"), fault: fault))
                 server.route(.get, "/ok", response: .text("fine"))
                 let code = await urlErrorCode {
                     _ = try await transport.send(HTTPRequest(url: server.url("/fault"), timeoutInterval: timeout))
@@ -43,7 +43,7 @@ extension OnLoopback {
 
         @Test func givenRawBytesAreSentAsTheResponse() async throws {
             try await withStubServer { server in
-                server.add(Stub(RequestMatcher(.get, "/raw"), fault: .malformedResponse(Data("HTTP/1.1 203 Raw\r\nContent-Length: 3\r\n\r\nabc".utf8))))
+                server.add(Stub(RequestPattern(.get, "/raw"), fault: .malformedResponse(Data("HTTP/1.1 203 Raw\r\nContent-Length: 3\r\n\r\nabc".utf8))))
                 let response = try await transport.send(HTTPRequest(url: server.url("/raw")))
                 #expect(response.statusCode == 203)
                 #expect(response.text == "abc")
@@ -62,7 +62,7 @@ extension OnLoopback {
 
         @Test func aServerWithAHangingConnectionStillStopsPromptly() async throws {
             let server = try StubServer()
-            server.add(Stub(RequestMatcher(.get, "/hang"), fault: .noResponse))
+            server.add(Stub(RequestPattern(.get, "/hang"), fault: .noResponse))
             let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"), timeoutInterval: 30)) }
             try await Task.sleep(for: .milliseconds(200))
             let started = ContinuousClock.now
@@ -74,7 +74,7 @@ extension OnLoopback {
 
         @Test func aDelayedFaultWaitsFirst() async throws {
             try await withStubServer { server in
-                server.add(Stub(RequestMatcher(.get, "/late-reset"), fault: .reset, delay: .fixed(.milliseconds(150))))
+                server.add(Stub(RequestPattern(.get, "/late-reset"), fault: .reset, delay: .fixed(.milliseconds(150))))
                 let started = ContinuousClock.now
                 let code = await urlErrorCode { _ = try await transport.send(HTTPRequest(url: server.url("/late-reset"))) }
                 #expect(code == .networkConnectionLost)

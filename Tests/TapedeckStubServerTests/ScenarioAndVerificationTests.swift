@@ -18,18 +18,18 @@ import TapedeckCore
 
     @Test func theRegistryFallsThroughToTheNextStubWhenATransitionIsTaken() {
         let registry = StubRegistry()
-        registry.add(Stub(id: "first", RequestMatcher(.post, "/claim"), response: .text("won"),
+        registry.add(Stub(id: "first", RequestPattern(.post, "/claim"), response: .text("won"),
                           scenario: ScenarioStep("prize", requiredState: "Started", newState: "claimed")))
-        registry.add(Stub(id: "later", RequestMatcher(.post, "/claim"), priority: 9, response: .text("too late")))
+        registry.add(Stub(id: "later", RequestPattern(.post, "/claim"), priority: 9, response: .text("too late")))
         #expect(registry.resolve(request(.post, "/claim"))?.id == "first")
         #expect(registry.resolve(request(.post, "/claim"))?.id == "later")
     }
 
     @Test func concurrentRequestsTakeATransitionExactlyOnce() async {
         let registry = StubRegistry()
-        registry.add(Stub(id: "winner", RequestMatcher(.post, "/claim"), response: .text("won"),
+        registry.add(Stub(id: "winner", RequestPattern(.post, "/claim"), response: .text("won"),
                           scenario: ScenarioStep("prize", requiredState: "Started", newState: "claimed")))
-        registry.add(Stub(id: "loser", RequestMatcher(.post, "/claim"), priority: 9, response: .text("too late")))
+        registry.add(Stub(id: "loser", RequestPattern(.post, "/claim"), priority: 9, response: .text("too late")))
         let winners = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 { group.addTask { registry.resolve(request(.post, "/claim"))?.id == "winner" } }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -47,12 +47,12 @@ import TapedeckCore
 
     @Test func countsThatHoldPass() throws {
         let journal = journal([request(.get, "/users/1"), request(.get, "/users/2"), request(.post, "/users")])
-        try journal.verify(RequestMatcher(.get, "/users/{id}"), count: .exactly(2))
-        try journal.verify(RequestMatcher(.post, "/users"), count: .once)
-        try journal.verify(RequestMatcher(.delete, "/users/{id}"), count: .never)
-        try journal.verify(RequestMatcher(nil, "/users/{id}"), count: .between(1...3))
-        try journal.verify(RequestMatcher(.get), count: .atMost(2))
-        #expect(journal.requests(matching: RequestMatcher(.get, "/users/{id}")).map(\.path) == ["/users/1", "/users/2"])
+        try journal.verify(RequestPattern(.get, "/users/{id}"), count: .exactly(2))
+        try journal.verify(RequestPattern(.post, "/users"), count: .once)
+        try journal.verify(RequestPattern(.delete, "/users/{id}"), count: .never)
+        try journal.verify(RequestPattern(nil, "/users/{id}"), count: .between(1...3))
+        try journal.verify(RequestPattern(.get), count: .atMost(2))
+        #expect(journal.requests(matching: RequestPattern(.get, "/users/{id}")).map(\.path) == ["/users/1", "/users/2"])
     }
 
     @Test func aFailedCountSaysWhatArrivedAndTheNearestMisses() {
@@ -60,7 +60,7 @@ import TapedeckCore
             request(.post, "/orders", headers: ["Content-Type": "text/plain"], body: "x"),
             request(.get, "/health"),
         ])
-        let matcher = RequestMatcher(.post, "/orders").header("Content-Type", "application/json")
+        let matcher = RequestPattern(.post, "/orders").header("Content-Type", "application/json")
         do {
             try journal.verify(matcher, count: .once)
             Issue.record("verification should have failed")
@@ -82,10 +82,10 @@ import TapedeckCore
 
     @Test func tooManyMatchesAreListed() {
         let journal = journal([request(.get, "/a"), request(.get, "/a")])
-        #expect(throws: VerificationError.self) { try journal.verify(RequestMatcher(.get, "/a"), count: .atMost(1)) }
-        let error = Verifier.verify(RequestMatcher(.get, "/a"), count: .atMost(1), in: journal.entries)
+        #expect(throws: VerificationError.self) { try journal.verify(RequestPattern(.get, "/a"), count: .atMost(1)) }
+        let error = Verifier.verify(RequestPattern(.get, "/a"), count: .atMost(1), in: journal.entries)
         #expect(error?.description.hasPrefix("Expected at most 1 request matching GET /a, but received 2.\nMatching:\n  #1 GET /a\n  #2 GET /a\n") == true)
-        #expect(Verifier.verify(RequestMatcher(.get, "/b"), count: .once, in: [])?.description.hasSuffix("The journal is empty.\n") == true)
+        #expect(Verifier.verify(RequestPattern(.get, "/b"), count: .once, in: [])?.description.hasSuffix("The journal is empty.\n") == true)
     }
 }
 

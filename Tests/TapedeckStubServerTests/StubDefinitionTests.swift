@@ -5,13 +5,12 @@ import TapedeckCore
 
 @Suite struct StubDefinitionTests {
     private func stub(_ json: String) throws -> Stub {
-        try StubDefinition.decode(Data(json.utf8)).makeStub()
+        try Stub.decode(Data(json.utf8))
     }
 
     private func error(_ json: String) -> String {
         do {
-            let definitions = try StubDefinition.decodeList(Data(json.utf8))
-            _ = try definitions.map { definition throws(StubDefinitionError) in try definition.makeStub() }
+            _ = try Stub.decodeList(Data(json.utf8))
             return "no error"
         } catch {
             return error.description
@@ -29,7 +28,7 @@ import TapedeckCore
             """)
         #expect(made.id == "u")
         #expect(made.priority == 2)
-        #expect(made.matcher == RequestMatcher(.post, .template("/users/{id}"), query: ["v": "2", "debug": .absent],
+        #expect(made.matcher == RequestPattern(.post, .template("/users/{id}"), query: ["v": "2", "debug": .absent],
                                                headers: ["Accept": .contains("json")], body: .jsonPartial(["name": "Ada"])))
         #expect(made.delay == .random(.milliseconds(5)...(.milliseconds(10)), seed: 7))
         #expect(made.scenario == ScenarioStep("s", requiredState: "Started", newState: "two"))
@@ -54,20 +53,66 @@ import TapedeckCore
         }
         #expect(body.chunkSize == 2)
         #expect(body.interval == .milliseconds(5))
-        #expect(try StubDefinition.decodeList(Data(#"{"stubs": [{"request": {}, "response": {}}]}"#.utf8)).count == 1)
-        #expect(try StubDefinition.decodeList(Data(#" [{"request": {}, "response": {}}, {"request": {}, "response": {}}]"#.utf8)).count == 2)
+        #expect(try Stub.decodeList(Data(#"{"stubs": [{"request": {}, "response": {}}]}"#.utf8)).count == 1)
+        #expect(try Stub.decodeList(Data(#" [{"request": {}, "response": {}}, {"request": {}, "response": {}}]"#.utf8)).count == 2)
     }
 
     @Test func listingsRoundTrip() throws {
-        let original = Stub(id: "x", RequestMatcher(.get, "/a/{b}").query("q", .matches("[a-z]+")).body(.form(["f": .present])),
+        let original = Stub(id: "x", RequestPattern(.get, "/a/{b}").query("q", .matches("[a-z]+")).body(.form(["f": .present])),
                             priority: 3, response: .json(["k": 1]), delay: .fixed(.milliseconds(20)))
-        let encoded = try JSONEncoder().encode(StubDefinition(original))
-        let decoded = try StubDefinition.decode(encoded).makeStub()
+        let encoded = try JSONEncoder().encode(original)
+        let decoded = try Stub.decode(encoded)
         #expect(decoded.id == "x")
         #expect(decoded.matcher == original.matcher)
         #expect(decoded.priority == 3)
         #expect(decoded.delay == .fixed(.milliseconds(20)))
-        #expect(StubDefinition(Stub(RequestMatcher(), handler: { _ in .text("") })).response == nil, "closures have no JSON form")
+        let closure = try JSONValue(parsing: JSONEncoder().encode(Stub(RequestPattern(), handler: { _ in .text("") })))
+        #expect(closure?["request"] == [:])
+        #expect(closure?["response"] == nil, "closures have no JSON form")
+    }
+
+    @Test func everyResponderKindListsAsADefinitionThatReadsBack() throws {
+        let stubs = [
+            Stub(id: "t", RequestPattern(.post, .regex("/v[0-9]+")).header("A", .absent).body(.multipart([.init(name: "f", fileName: .contains("."))])),
+                 responder: .template(try ResponseTemplate(status: 202, headers: ["X": "{{path}}"], body: "{{body}}")),
+                 scenario: ScenarioStep("s", newState: "n")),
+            Stub(id: "p", RequestPattern(), fault: .partialBody(sent: 2, declared: 5)),
+            Stub(id: "m", RequestPattern(), fault: .malformedResponse(Data([0xFF, 0x00]))),
+            Stub(id: "c", RequestPattern(nil, "/c").body(.equalTo(Data([0xFE]))),
+                 response: StubResponse.text("abcdef").dribbled(bytesPerChunk: 2, interval: .milliseconds(3))),
+            Stub(id: "b", RequestPattern().body(.jsonPartial(["a": [1]])), response: StubResponse(status: 204, body: .data(Data([0xC3]))),
+                 delay: .random(.milliseconds(1)...(.milliseconds(4)), seed: 9)),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let listing = try encoder.encode(["stubs": stubs])
+        let text = String(decoding: listing, as: UTF8.self)
+        #expect(text.contains(#""response":{"body":"{{body}}","headers":{"X":"{{path}}"},"status":202,"template":true}"#))
+        #expect(text.contains(#""response":{"fault":"partialBody","partialBodyDeclared":5,"partialBodySent":2}"#))
+        #expect(text.contains(#""response":{"base64Body":"/wA=","fault":"malformedResponse"}"#))
+        #expect(text.contains(#""chunked":{"bytesPerChunk":2,"intervalMilliseconds":3}"#))
+        #expect(text.contains(#""body":{"base64":"/g=="}"#))
+        #expect(text.contains(#""delay":{"maxMilliseconds":4,"minMilliseconds":1,"seed":9}"#))
+        let decoded = try Stub.decodeList(listing)
+        #expect(decoded.map(\.id) == stubs.map(\.id))
+        #expect(decoded.map(\.matcher) == stubs.map(\.matcher))
+        #expect(decoded.map(\.scenario) == stubs.map(\.scenario))
+        #expect(decoded.map(\.delay) == stubs.map(\.delay))
+        #expect(decoded[0].response(to: request(.post, "/v2", body: "hi")).headers["X"] == "/v2")
+        #expect(decoded[1].responder.fault == .partialBody(sent: 2, declared: 5))
+        #expect(decoded[2].responder.fault == .malformedResponse(Data([0xFF, 0x00])))
+        guard case .response(let chunked) = decoded[3].responder, case .chunked(let body) = chunked.body else {
+            Issue.record("expected a chunked response")
+            return
+        }
+        #expect(body.data == Data("abcdef".utf8))
+        #expect(body.chunkSize == 2)
+        guard case .response(let binary) = decoded[4].responder, case .data(let bytes) = binary.body else {
+            Issue.record("expected a data response")
+            return
+        }
+        #expect(bytes == Data([0xC3]))
+        #expect(binary.status == 204)
     }
 
     @Test(arguments: [
@@ -86,6 +131,9 @@ import TapedeckCore
         (#"{"request": {}, "response": {}, "delay": {"minMilliseconds": 9, "maxMilliseconds": 1}}"#, "invalid stub definition at delay: needs 0 ≤ minMilliseconds ≤ maxMilliseconds, got 9 and 1"),
         (#"{"request": {}, "response": {}, "scenario": {"requiredState": "x"}}"#, #"invalid stub definition at scenario.name: required field "name" is missing"#),
         ("[1]", "invalid stub definition at [0]: expected an object"),
+        (#"{"stubs": [{"request": {}, "response": {}}, {"request": {"path": "x"}, "response": {}}]}"#, #"invalid stub definition at stubs[1].request.path: must start with "/", got "x""#),
+        (#"{"request": {}, "response": {"body": "a", "chunked": {"bytesPerChunk": 0}}}"#, "invalid stub definition at response.chunked.bytesPerChunk: must be at least 1, got 0"),
+        (#"{"request": {"body": {"multipart": [{"name": "f", "body": {}}]}}, "response": {}}"#, "invalid stub definition at request.body.multipart[0].body: give one of equalTo"),
         ("not json", "invalid stub definition at $: "),
     ])
     func badDefinitionsSayWhereAndWhat(json: String, expected: String) {

@@ -15,18 +15,18 @@ import TapedeckCore
 
     @Test func theSmallestPriorityNumberWinsThenTheMostRecent() {
         let registry = StubRegistry()
-        registry.add(Stub(RequestMatcher(.get, "/items/{id}"), priority: 1, response: .text("template, priority 1")))
-        registry.add(Stub(RequestMatcher(.get, "/items/7"), response: .text("exact, default priority")))
+        registry.add(Stub(RequestPattern(.get, "/items/{id}"), priority: 1, response: .text("template, priority 1")))
+        registry.add(Stub(RequestPattern(.get, "/items/7"), response: .text("exact, default priority")))
         #expect(answer(registry, request(.get, "/items/7")) == "template, priority 1")
-        registry.add(Stub(RequestMatcher(.get, "/items/7"), priority: 1, response: .text("exact, priority 1, newer")))
+        registry.add(Stub(RequestPattern(.get, "/items/7"), priority: 1, response: .text("exact, priority 1, newer")))
         #expect(answer(registry, request(.get, "/items/7")) == "exact, priority 1, newer")
         #expect(answer(registry, request(.get, "/items/8")) == "template, priority 1")
     }
 
     @Test func aStubWithTheSameIDReplacesTheOldOneAndCanBeRemoved() {
         let registry = StubRegistry()
-        registry.add(Stub(id: "one", RequestMatcher(.get, "/a"), response: .text("a")))
-        registry.add(Stub(id: "one", RequestMatcher(.get, "/b"), response: .text("b")))
+        registry.add(Stub(id: "one", RequestPattern(.get, "/a"), response: .text("a")))
+        registry.add(Stub(id: "one", RequestPattern(.get, "/b"), response: .text("b")))
         #expect(registry.count == 1)
         #expect(answer(registry, request(.get, "/a")) == "404")
         #expect(answer(registry, request(.get, "/b")) == "b")
@@ -38,9 +38,9 @@ import TapedeckCore
     @Test func exactStubsAreLookedUpWithoutScanningTheOthers() {
         var index = StubIndex()
         for number in 0..<10_000 {
-            index.add(Stub(RequestMatcher(.get, .exact("/item/\(number)")), response: .text("\(number)")))
+            index.add(Stub(RequestPattern(.get, .exact("/item/\(number)")), response: .text("\(number)")))
         }
-        index.add(Stub(RequestMatcher(.get, "/search/{term}"), response: .text("template")))
+        index.add(Stub(RequestPattern(.get, "/search/{term}"), response: .text("template")))
         let candidates = index.candidates(path: "/item/4321", decodedPath: "/item/4321")
         #expect(candidates.count == 2, "the one exact stub for the path and the one template, not 10,001")
         #expect(candidates.map(\.stub.matcher.path) == [.template("/search/{term}"), .exact("/item/4321")],
@@ -51,8 +51,8 @@ import TapedeckCore
 
     @Test func otherConditionsAreCheckedAfterTheIndex() {
         let registry = StubRegistry()
-        registry.add(Stub(RequestMatcher(.post, "/users").body(.jsonPartial(["role": "admin"])), response: .text("admin")))
-        registry.add(Stub(RequestMatcher(.post, "/users"), priority: 9, response: .text("fallback")))
+        registry.add(Stub(RequestPattern(.post, "/users").body(.jsonPartial(["role": "admin"])), response: .text("admin")))
+        registry.add(Stub(RequestPattern(.post, "/users"), priority: 9, response: .text("fallback")))
         #expect(answer(registry, request(.post, "/users", body: #"{"role":"admin"}"#)) == "admin")
         #expect(answer(registry, request(.post, "/users", body: #"{"role":"user"}"#)) == "fallback")
     }
@@ -61,9 +61,9 @@ import TapedeckCore
 @Suite struct NearMissTests {
     @Test func theNearestStubsAreListedWithTheirDifferences() {
         let stubs = [
-            Stub(name: "far", RequestMatcher(.delete, "/orders/{id}"), response: .text("")),
-            Stub(name: "near", RequestMatcher(.post, "/users").header("Content-Type", "application/json"), response: .text("")),
-            Stub(name: "path", RequestMatcher(.post, "/user"), response: .text("")),
+            Stub(name: "far", RequestPattern(.delete, "/orders/{id}"), response: .text("")),
+            Stub(name: "near", RequestPattern(.post, "/users").header("Content-Type", "application/json"), response: .text("")),
+            Stub(name: "path", RequestPattern(.post, "/user"), response: .text("")),
         ]
         let incoming = request(.post, "/users", headers: ["Content-Type": "text/plain"])
         let ranked = NearMiss.rank(incoming, stubs: stubs)
@@ -76,7 +76,7 @@ import TapedeckCore
     }
 
     @Test func aScenarioInTheWrongStateIsADifference() {
-        let stub = Stub(RequestMatcher(.get, "/cart"), response: .text(""), scenario: ScenarioStep("cart", requiredState: "has item"))
+        let stub = Stub(RequestPattern(.get, "/cart"), response: .text(""), scenario: ScenarioStep("cart", requiredState: "has item"))
         let report = NearMiss.report(for: request(.get, "/cart"), stubs: [stub], scenarioState: { _ in "Started" })
         #expect(report.contains(#"scenario cart: needs state "has item", is in "Started""#))
     }

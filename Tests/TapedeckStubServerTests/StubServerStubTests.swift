@@ -12,9 +12,9 @@ extension OnLoopback {
 
         @Test func matchersOnEveryPartOfTheRequestWork() async throws {
             try await withStubServer { server in
-                server.add(Stub(RequestMatcher(.post, "/users/{id}").query("dryRun", .absent).header("Content-Type", .contains("json"))
+                server.add(Stub(RequestPattern(.post, "/users/{id}").query("dryRun", .absent).header("Content-Type", .contains("json"))
                                     .body(.jsonPartial(["name": "Ada"])), response: .json(["created": true], status: 201)))
-                server.add(Stub(RequestMatcher(.get, .regex("/v[0-9]+/ping")), response: .text("pong")))
+                server.add(Stub(RequestPattern(.get, .regex("/v[0-9]+/ping")), response: .text("pong")))
                 var post = HTTPRequest(method: .post, url: server.url("/users/7"))
                 post.headers["Content-Type"] = "application/json"
                 post.body = .data(Data(#"{"name": "Ada", "age": 36}"#.utf8))
@@ -30,7 +30,7 @@ extension OnLoopback {
 
         @Test func anUnmatchedRequestGetsTheNearestStubsAndHowTheyDiffer() async throws {
             try await withStubServer { server in
-                server.add(Stub(name: "create", RequestMatcher(.post, "/orders").header("X-Api-Key", .present), response: .text("")))
+                server.add(Stub(name: "create", RequestPattern(.post, "/orders").header("X-Api-Key", .present), response: .text("")))
                 server.route(.get, "/health", response: .text("ok"))
                 let response = try await transport.send(HTTPRequest(method: .post, url: server.url("/orders")))
                 #expect(response.statusCode == 404)
@@ -46,8 +46,8 @@ extension OnLoopback {
                 server.route(.get, "/items/{id}", response: .text("item"))
                 _ = try await transport.send(HTTPRequest(url: server.url("/items/1")))
                 _ = try await transport.send(HTTPRequest(url: server.url("/items/2")))
-                try server.verify(RequestMatcher(.get, "/items/{id}"), count: .exactly(2))
-                let error = #expect(throws: VerificationError.self) { try server.verify(RequestMatcher(.delete, "/items/{id}"), count: .once) }
+                try server.verify(RequestPattern(.get, "/items/{id}"), count: .exactly(2))
+                let error = #expect(throws: VerificationError.self) { try server.verify(RequestPattern(.delete, "/items/{id}"), count: .once) }
                 #expect(error?.description.hasPrefix("Expected exactly 1 request matching DELETE /items/{id}, but received 0.\n") == true)
                 #expect(error?.description.contains("  #2 GET /items/2\n     - method: expected DELETE, got GET\n") == true)
             }
@@ -62,7 +62,7 @@ extension OnLoopback {
             try await withStubServer { server in
                 server.route(.get, "/file", response: .file(file, contentType: "text/plain"))
                 server.route(.get, "/encoded", response: .json(encoding: Payload(id: 3)))
-                server.add(Stub(RequestMatcher(.get, "/hello/{name}"),
+                server.add(Stub(RequestPattern(.get, "/hello/{name}"),
                                 responder: .template(try ResponseTemplate(headers: ["X-Name": "{{path.name}}"], body: "Hello {{path.name}} ({{query.lang}})"))))
                 #expect(try await transport.send(HTTPRequest(url: server.url("/file"))).text == "from a file")
                 #expect(try await transport.send(HTTPRequest(url: server.url("/encoded"))).text == #"{"id":3}"#)
@@ -74,7 +74,7 @@ extension OnLoopback {
 
         @Test func delaysAndDribbleArePaced() async throws {
             try await withStubServer { server in
-                server.add(Stub(RequestMatcher(.get, "/slow"), response: .text("late"), delay: .fixed(.milliseconds(200))))
+                server.add(Stub(RequestPattern(.get, "/slow"), response: .text("late"), delay: .fixed(.milliseconds(200))))
                 server.route(.get, "/drip", response: .text("0123456789").dribbled(bytesPerChunk: 2, interval: .milliseconds(40)))
                 var started = ContinuousClock.now
                 #expect(try await transport.send(HTTPRequest(url: server.url("/slow"))).text == "late")
@@ -92,10 +92,10 @@ extension OnLoopback {
 
         @Test func scenarioTransitionsAreAtomicUnderConcurrentRequests() async throws {
             try await withStubServer(.init(threadCount: 2)) { server in
-                server.add(Stub(RequestMatcher(.post, "/claim"), response: .text("won"),
+                server.add(Stub(RequestPattern(.post, "/claim"), response: .text("won"),
                                 scenario: ScenarioStep("prize", requiredState: ScenarioStep.started, newState: "claimed")))
-                server.add(Stub(RequestMatcher(.post, "/claim"), priority: 9, response: .text("too late")))
-                server.add(Stub(RequestMatcher(.get, "/prize"), response: .text("claimed"), scenario: ScenarioStep("prize", requiredState: "claimed")))
+                server.add(Stub(RequestPattern(.post, "/claim"), priority: 9, response: .text("too late")))
+                server.add(Stub(RequestPattern(.get, "/prize"), response: .text("claimed"), scenario: ScenarioStep("prize", requiredState: "claimed")))
                 let answers = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<24 {
                         group.addTask { try await transport.send(HTTPRequest(method: .post, url: server.url("/claim"))).text }
@@ -129,7 +129,7 @@ extension OnLoopback {
                 server.removeStub(id: id)
                 let removed = try await transport.send(HTTPRequest(url: server.url("/shared")))
                 #expect(removed.statusCode == 404)
-                try server.verify(RequestMatcher(.get, "/shared"), count: .exactly(41))
+                try server.verify(RequestPattern(.get, "/shared"), count: .exactly(41))
             }
         }
 

@@ -129,7 +129,7 @@ struct DemoResult {
 /// The demo's routes: a small httpbin-like set.
 enum DemoRoutes {
     static func install(on server: StubServer) {
-        server.add(Stub(RequestMatcher(.get, "/reset"), fault: .reset))
+        server.add(Stub(RequestPattern(.get, "/reset"), fault: .reset))
         server.route(.put, "/upload") { request in
             .json(Data(#"{"received":\#(request.bodyLength),"sha256":"\#(request.bodySHA256)"}"#.utf8), status: 201)
         }

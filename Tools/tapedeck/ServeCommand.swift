@@ -61,8 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIError("could not read \(stubs): \(error.localizedDescription)")
             }
             do {
-                let definitions = try StubDefinition.decodeList(data)
-                for (index, definition) in definitions.enumerated() { prepared.append(try definition.makeStub(at: "stubs[\(index)]")) }
+                prepared = try Stub.decodeList(data)
             } catch { throw CLIError("\(stubs): \(error.description)") }
         }
 

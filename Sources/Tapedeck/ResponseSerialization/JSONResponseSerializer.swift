@@ -45,7 +45,7 @@ public struct JSONResponseSerializer: ValidatingResponseSerializer {
         guard let data, !data.isEmpty, data != Self.singleSpace else { return nil }
         let value: JSONValue
         do {
-            if Self.isUTF16or32(data) {
+            if JSONValueParser.isUTF16or32(data) {
                 // Rare enough to leave to Foundation, which detects the encoding.
                 let object = try JSONSerialization.jsonObject(with: data, options: readingOptions)
                 guard let converted = JSONValue(foundationObject: object) else {
@@ -64,12 +64,4 @@ public struct JSONResponseSerializer: ValidatingResponseSerializer {
     }
 
     private static let singleSpace = Data(" ".utf8)
-
-    /// Whether JSON text is UTF-16 or UTF-32 rather than UTF-8: a byte-order mark of those, or (RFC 4627's rule) a
-    /// zero byte among the first four, which UTF-8 JSON text never has.
-    static func isUTF16or32(_ data: Data) -> Bool {
-        let prefix = data.prefix(4)
-        if prefix.starts(with: [0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE]) { return true }
-        return prefix.contains(0)
-    }
 }

@@ -97,19 +97,13 @@ public final class HTTPSessionManager: Sendable {
         set { session.completionQueue = newValue }
     }
 
-    /// AFNetworking's rule: a base URL with a non-empty path gets a trailing slash, so relative paths append to it.
-    static func normalizedBase(_ url: URL) -> URL {
-        let path = url.path
-        guard !path.isEmpty, !path.hasSuffix("/") else { return url }
-        return url.appendingPathComponent("")
-    }
+    /// AFNetworking's rule: a base URL with a non-empty path gets a trailing slash (``URL/normalizedAsBase``).
+    static func normalizedBase(_ url: URL) -> URL { url.normalizedAsBase }
 
-    /// `path` resolved against ``baseURL`` (or parsed as an absolute URL).
+    /// `path` resolved against ``baseURL``, or parsed as an absolute URL, by ``URL/resolving(_:against:)``.
     public func url(for path: String) throws -> URL {
-        if let url = URL(string: path, relativeTo: baseURL)?.absoluteURL, url.scheme != nil, url.host != nil {
-            return url
-        }
-        throw RequestSerializationError.invalidURLString(path)
+        guard let url = URL.resolving(path, against: baseURL) else { throw RequestSerializationError.invalidURLString(path) }
+        return url
     }
 
     // MARK: - async

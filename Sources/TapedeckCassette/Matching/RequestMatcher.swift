@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The hashable part of a request that the indexed rules (method, URL, host, path, query) look at.
 struct MatchKey: Hashable, Sendable {
@@ -103,22 +104,15 @@ struct RequestMatcher: Sendable {
             }
             return a.firstDifference(from: b, ignoring: ignored).map { "json body differs at \($0)" }
         case .form:
-            let a = FormCoding.pairs(bodyBytes(live.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
-            let b = FormCoding.pairs(bodyBytes(recorded.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
+            let a = URLEncodedForm.pairs(bodyBytes(live.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
+            let b = URLEncodedForm.pairs(bodyBytes(recorded.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
             if a == b { return nil }
             let missing = Set(b).subtracting(a).sorted(), extra = Set(a).subtracting(b).sorted()
             return "form body: recorded only \(missing), request only \(extra)"
         case .multipart:
-            let a = bodyBytes(live.body).flatMap { MultipartParts.parse($0, contentType: live.headers["Content-Type"]) }
-            let b = bodyBytes(recorded.body).flatMap { MultipartParts.parse($0, contentType: recorded.headers["Content-Type"]) }
-            if a == b { return nil }
-            guard let a, let b else { return "multipart body: one of the bodies is not multipart" }
-            if a.count != b.count { return "multipart body: recorded \(b.count) parts, request \(a.count)" }
-            let index = a.indices.first { a[$0] != b[$0] } ?? 0
-            return "multipart body: part \(index) (\(b[index].name ?? "?")) differs in "
-                + [a[index].name != b[index].name ? "name" : nil, a[index].filename != b[index].filename ? "filename" : nil,
-                   a[index].contentType != b[index].contentType ? "content type" : nil, a[index].content != b[index].content ? "content" : nil]
-                .compactMap { $0 }.joined(separator: ", ")
+            return MultipartComparison.difference(
+                live: bodyBytes(live.body).flatMap { MultipartComparison.parts($0, contentType: live.headers["Content-Type"]) },
+                recorded: bodyBytes(recorded.body).flatMap { MultipartComparison.parts($0, contentType: recorded.headers["Content-Type"]) })
         case .custom(let name, let matches):
             return matches(live, recorded) ? nil : "custom rule \(name) did not match"
         }

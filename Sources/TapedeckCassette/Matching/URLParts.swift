@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// The parts of an absolute URL string that matching looks at, split without Foundation so that replay stays cheap.
 /// Scheme and host are lowercased; the query is kept raw, as `name=value` items in order.
 struct URLParts: Hashable, Sendable {
@@ -97,8 +99,8 @@ struct URLParts: Hashable, Sendable {
     var decodedQueryPairs: [(name: String, value: String)] {
         queryItems.map { item in
             let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = FormCoding.decode(pieces[0])
-            let value = pieces.count > 1 ? FormCoding.decode(pieces[1]) : ""
+            let name = URLEncodedForm.decode(pieces[0])
+            let value = pieces.count > 1 ? URLEncodedForm.decode(pieces[1]) : ""
             return (name, value)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 extension Redaction {
     /// The literal secret values a request carries in the places the built-in rules redact (header values, the
@@ -22,7 +23,7 @@ extension Redaction {
             } else if let json = CassetteJSON.parseBody(data) {
                 collectJSONSecrets(json, add: add)
             } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                for pair in FormCoding.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
+                for pair in URLEncodedForm.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
             }
         }
         return Self.ordered(values + cookieSecrets(in: responseHeaders))

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Removes secrets from interactions before anything is written. On by default: `Authorization`,
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key/token headers, token-like query parameters and form
@@ -207,7 +208,7 @@ public struct Redaction: Sendable {
         let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
             let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pieces.count == 2 else { return item }
-            let name = FormCoding.decode(pieces[0])
+            let name = URLEncodedForm.decode(pieces[0])
             var replacement: String?
             if isSensitiveParameter(name) { replacement = Redaction.encodedPlaceholder }
             for filter in filters {

@@ -32,7 +32,7 @@ extension AdminAPI {
         do {
             parsed = try JSONDecoder().decode(CassetteRequest.self, from: body)
         } catch let error as DecodingError {
-            return Self.error(StubDefinition.describe(error).description
+            return Self.error(StubDefinitionError(error).description
                 + #" (the body must be {"path": "/abs/cassette.json", "origin": "http://host:port", "allowPlaybackRepeats": false})"#,
                 status: 400)
         } catch {

@@ -29,7 +29,7 @@ struct AdminAPI: Sendable {
         case (_, "cassettes", 1):
             return cassettes(request)
         case (.get, "stubs", 1):
-            return Self.json(["stubs": stubs.all.map(StubDefinition.init)])
+            return Self.json(["stubs": stubs.all])
         case (.post, "stubs", 1):
             return addStubs(request.body)
         case (.delete, "stubs", 1):
@@ -37,7 +37,7 @@ struct AdminAPI: Sendable {
             return Self.json(["removed": "all"])
         case (.get, "stubs", 2):
             guard let stub = stubs.stub(id: route[1]) else { return Self.error("no stub has id \"\(route[1])\"", status: 404) }
-            return Self.json(StubDefinition(stub))
+            return Self.json(stub)
         case (.delete, "stubs", 2):
             return stubs.remove(id: route[1]) ? Self.json(["removed": route[1]]) : Self.error("no stub has id \"\(route[1])\"", status: 404)
         case (.post, "reset", 1):
@@ -71,10 +71,7 @@ struct AdminAPI: Sendable {
 
     private func addStubs(_ body: Data) -> StubResponse {
         do throws(StubDefinitionError) {
-            let definitions = try StubDefinition.decodeList(body)
-            let made = try definitions.enumerated().map { index, definition throws(StubDefinitionError) in
-                try definition.makeStub(at: definitions.count == 1 ? "$" : "[\(index)]")
-            }
+            let made = try Stub.decodeList(body)
             for stub in made { stubs.add(stub) }
             return Self.json(["ids": made.map(\.id)], status: 201)
         } catch {
@@ -83,18 +80,9 @@ struct AdminAPI: Sendable {
     }
 
     private func countRequests(_ body: Data) -> StubResponse {
-        let fail: DefinitionFailure = { StubDefinitionError(location: $0, reason: $1) }
         do throws(StubDefinitionError) {
-            let definition: StubDefinition.RequestDefinition
-            do {
-                definition = try JSONDecoder().decode(StubDefinition.RequestDefinition.self, from: body)
-            } catch let error as DecodingError {
-                throw StubDefinition.describe(error)
-            } catch {
-                throw StubDefinitionError(location: "$", reason: "\(error)")
-            }
-            let matcher = try definition.makeMatcher(fail)
-            return Self.json(["count": journal.requests(matching: matcher).count])
+            let pattern = try StubDefinitionError.decoding(RequestPattern.self, from: body)
+            return Self.json(["count": journal.requests(matching: pattern).count])
         } catch {
             return Self.error(error.description, status: 400)
         }

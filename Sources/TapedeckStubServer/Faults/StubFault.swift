@@ -15,7 +15,7 @@ import Foundation
 /// Raw-byte faults (the malformed ones) are written in the clear: over HTTPS the client sees a TLS failure instead.
 ///
 /// ```swift
-/// server.add(Stub(RequestMatcher(.get, "/flaky"), fault: .reset))
+/// server.add(Stub(RequestPattern(.get, "/flaky"), fault: .reset))
 /// ```
 public enum StubFault: Sendable, Hashable, CustomStringConvertible {
     /// Close the connection without a response.

@@ -77,9 +77,9 @@ enum HttpbinEcho {
         let contentType = request.headers["Content-Type"] ?? ""
         let mime = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if mime == "application/x-www-form-urlencoded" {
-            return (multiValued(FormBody.urlEncodedPairs(request.body).map { ($0.name, $0.value) }), [:], "")
+            return (multiValued(URLEncodedForm.pairs(request.body).map { ($0.name, $0.value) }), [:], "")
         }
-        if mime == "multipart/form-data", let parts = try? FormBody.multipartParts(request.body, contentType: contentType) {
+        if mime == "multipart/form-data", let parts = try? MultipartParser.parts(of: request.body, contentType: contentType) {
             var fields: [(String, String)] = []
             var files: [(String, String)] = []
             for part in parts {

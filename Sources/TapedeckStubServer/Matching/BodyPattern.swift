@@ -4,9 +4,9 @@ import TapedeckCore
 /// How a request body is matched.
 ///
 /// ```swift
-/// RequestMatcher(.post, "/users").body(.jsonPartial(["name": "Ada"]))
-/// RequestMatcher(.post, "/login").body(.form(["user": "ada", "password": .present]))
-/// RequestMatcher(.post, "/upload").body(.multipart([.init(name: "file", fileName: "a.txt", body: .contains("hello"))]))
+/// RequestPattern(.post, "/users").body(.jsonPartial(["name": "Ada"]))
+/// RequestPattern(.post, "/login").body(.form(["user": "ada", "password": .present]))
+/// RequestPattern(.post, "/upload").body(.multipart([.init(name: "file", fileName: "a.txt", body: .contains("hello"))]))
 /// ```
 public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     /// Exactly these bytes.
@@ -16,10 +16,10 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     /// The body, as UTF-8 text, matches this regular expression as a whole.
     case matches(StubRegex)
     /// The body is JSON equal to this value (key order and whitespace do not matter).
-    case json(StubJSON)
+    case json(JSONValue)
     /// The body is JSON containing this value: expected members must be present and match, extra members are allowed,
     /// and every expected array element must match a distinct element in any order.
-    case jsonPartial(StubJSON)
+    case jsonPartial(JSONValue)
     /// The body is `application/x-www-form-urlencoded` and each named field matches.
     case form([String: ValuePattern])
     /// The body is `multipart/form-data` and each described part is present and matches.
@@ -40,13 +40,13 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return regex.matchesWhole(String(decoding: request.body, as: UTF8.self))
                 ? nil : "expected a body matching \(regex), got \(Self.preview(request.body))"
         case .json(let expected):
-            guard let actual = StubJSON(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return actual == expected ? nil : "expected JSON \(expected.templateText), got \(actual.templateText)"
         case .jsonPartial(let expected):
-            guard let actual = StubJSON(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return JSONPartialMatch.difference(expected: expected, actual: actual).map { "JSON at \($0)" }
         case .form(let fields):
-            let pairs = FormBody.urlEncodedPairs(request.body)
+            let pairs = URLEncodedForm.pairs(request.body)
             for name in fields.keys.sorted() {
                 let values = pairs.filter { $0.name == name }.map(\.value)
                 if let difference = fields[name]!.difference(values: values) { return "form field \(name): \(difference)" }
@@ -54,9 +54,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return nil
         case .multipart(let expectedParts):
             let contentType = request.headers["Content-Type"] ?? ""
-            let parts: [FormBody.Part]
+            let parts: [MultipartPart]
             do {
-                parts = try FormBody.multipartParts(request.body, contentType: contentType)
+                parts = try MultipartParser.parts(of: request.body, contentType: contentType)
             } catch {
                 return "expected a multipart body: \(error)"
             }
@@ -90,8 +90,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One part a multipart body must contain.
-public struct MultipartPartPattern: Sendable, Hashable {
+/// One part a multipart body must contain. Its JSON form is `{"name": "file", "fileName": …, "contentType": …,
+/// "body": …}`, the last three optional ``ValuePattern``s.
+public struct MultipartPartPattern: Sendable, Hashable, Codable {
     /// The part's `Content-Disposition` name.
     public var name: String
     /// Its file name, when it matters.
@@ -109,7 +110,7 @@ public struct MultipartPartPattern: Sendable, Hashable {
         self.body = body
     }
 
-    func difference(_ part: FormBody.Part) -> String? {
+    func difference(_ part: MultipartPart) -> String? {
         if let fileName, let difference = fileName.difference(values: part.fileName.map { [$0] } ?? []) {
             return "file name \(difference)"
         }

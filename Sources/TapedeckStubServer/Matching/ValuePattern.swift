@@ -3,7 +3,7 @@ import Foundation
 /// How a query parameter, header field or form field value is matched.
 ///
 /// ```swift
-/// RequestMatcher(.get, "/search").query("q", .contains("swift")).header("Accept", .absent)
+/// RequestPattern(.get, "/search").query("q", .contains("swift")).header("Accept", .absent)
 /// ```
 public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The value equals this text exactly.

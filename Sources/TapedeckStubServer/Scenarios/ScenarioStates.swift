@@ -4,9 +4,9 @@ import Synchronization
 /// scenario moves to when the stub answers. Every scenario starts in ``ScenarioStep/started``.
 ///
 /// ```swift
-/// server.add(Stub(RequestMatcher(.post, "/cart"), response: .text("added", status: 201),
+/// server.add(Stub(RequestPattern(.post, "/cart"), response: .text("added", status: 201),
 ///                 scenario: ScenarioStep("cart", requiredState: ScenarioStep.started, newState: "has item")))
-/// server.add(Stub(RequestMatcher(.get, "/cart"), response: .json(["items": 1]),
+/// server.add(Stub(RequestPattern(.get, "/cart"), response: .json(["items": 1]),
 ///                 scenario: ScenarioStep("cart", requiredState: "has item")))
 /// ```
 public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {

@@ -3,7 +3,7 @@ import TapedeckCore
 /// Ranks stubs by how close they come to matching a request, and says how each differs. Pure logic.
 struct NearMiss {
     let stub: Stub
-    let differences: [RequestMatcher.Difference]
+    let differences: [RequestPattern.Difference]
 
     /// Sum of the differences' weights: the method and path weigh most.
     var score: Int { differences.reduce(0) { $0 + $1.weight } }

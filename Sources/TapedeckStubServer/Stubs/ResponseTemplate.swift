@@ -18,7 +18,7 @@ import TapedeckCore
 ///
 /// ```swift
 /// let greeting = try ResponseTemplate(status: 200, headers: ["X-Id": "{{path.id}}"], body: #"{"hello":"{{query.name}}"}"#)
-/// server.add(Stub(RequestMatcher(.get, "/users/{id}"), responder: .template(greeting)))
+/// server.add(Stub(RequestPattern(.get, "/users/{id}"), responder: .template(greeting)))
 /// ```
 public struct ResponseTemplate: Sendable, Hashable {
     /// Why a template is not valid.
@@ -103,7 +103,7 @@ public struct ResponseTemplate: Sendable, Hashable {
     }
 
     static func fill(_ pieces: [Piece], _ request: RecordedRequest, _ parameters: [String: String]) -> String {
-        var json: StubJSON??
+        var json: JSONValue??
         var text = ""
         for piece in pieces {
             switch piece {
@@ -115,7 +115,7 @@ public struct ResponseTemplate: Sendable, Hashable {
             case .query(let name): text += request.queryItems.first { $0.name == name }?.value ?? ""
             case .header(let name): text += request.headers[name] ?? ""
             case .json(let path):
-                if json == nil { json = .some(StubJSON(parsing: request.body)) }
+                if json == nil { json = .some(JSONValue(parsing: request.body)) }
                 text += json!.flatMap { $0.value(at: path) }?.templateText ?? ""
             }
         }

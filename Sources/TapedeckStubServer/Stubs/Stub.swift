@@ -1,7 +1,7 @@
 import Foundation
 import TapedeckCore
 
-/// A stub: which requests it answers (a ``RequestMatcher``), how it ranks against other stubs that match, and what
+/// A stub: which requests it answers (a ``RequestPattern``), how it ranks against other stubs that match, and what
 /// it answers, optionally after a delay and only in a given scenario state.
 ///
 /// **Which stub wins.** Among the stubs whose matcher accepts a request (and whose ``scenario`` is in the required
@@ -10,9 +10,9 @@ import TapedeckCore
 /// ``defaultPriority`` (5).
 ///
 /// ```swift
-/// server.add(Stub(RequestMatcher(.get, "/users/{id}"), response: .json(["name": "Ada"])))
-/// server.add(Stub(RequestMatcher(.get, "/users/0"), priority: 1, response: .text("gone", status: 410)))
-/// server.add(Stub(RequestMatcher(.get, "/flaky"), fault: .reset))
+/// server.add(Stub(RequestPattern(.get, "/users/{id}"), response: .json(["name": "Ada"])))
+/// server.add(Stub(RequestPattern(.get, "/users/0"), priority: 1, response: .text("gone", status: 410)))
+/// server.add(Stub(RequestPattern(.get, "/flaky"), fault: .reset))
 /// ```
 public struct Stub: Sendable, Identifiable {
     /// A stub's identifier: a UUID string unless one is given.
@@ -26,7 +26,7 @@ public struct Stub: Sendable, Identifiable {
     /// An optional name shown in near-miss reports.
     public var name: String?
     /// Which requests the stub answers.
-    public var matcher: RequestMatcher
+    public var matcher: RequestPattern
     /// Smaller numbers win; see the type's documentation.
     public var priority: Int
     /// What the stub answers.
@@ -40,7 +40,7 @@ public struct Stub: Sendable, Identifiable {
 
     /// Creates a stub with any responder.
     public init(
-        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestMatcher, priority: Int = Stub.defaultPriority,
+        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestPattern, priority: Int = Stub.defaultPriority,
         responder: StubResponder, delay: StubDelay? = nil, scenario: ScenarioStep? = nil
     ) {
         self.id = id
@@ -54,7 +54,7 @@ public struct Stub: Sendable, Identifiable {
 
     /// Creates a stub answering with a fixed response.
     public init(
-        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestMatcher, priority: Int = Stub.defaultPriority,
+        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestPattern, priority: Int = Stub.defaultPriority,
         response: StubResponse, delay: StubDelay? = nil, scenario: ScenarioStep? = nil
     ) {
         self.init(id: id, name: name, matcher, priority: priority, responder: .response(response), delay: delay, scenario: scenario)
@@ -62,7 +62,7 @@ public struct Stub: Sendable, Identifiable {
 
     /// Creates a stub answering with what `handler` builds from the request.
     public init(
-        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestMatcher, priority: Int = Stub.defaultPriority,
+        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestPattern, priority: Int = Stub.defaultPriority,
         delay: StubDelay? = nil, scenario: ScenarioStep? = nil, handler: @escaping @Sendable (RecordedRequest) -> StubResponse
     ) {
         self.init(id: id, name: name, matcher, priority: priority, responder: .handler(handler), delay: delay, scenario: scenario)
@@ -70,7 +70,7 @@ public struct Stub: Sendable, Identifiable {
 
     /// Creates a stub that misbehaves at the socket instead of answering.
     public init(
-        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestMatcher, priority: Int = Stub.defaultPriority,
+        id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestPattern, priority: Int = Stub.defaultPriority,
         fault: StubFault, delay: StubDelay? = nil, scenario: ScenarioStep? = nil
     ) {
         self.init(id: id, name: name, matcher, priority: priority, responder: .fault(fault), delay: delay, scenario: scenario)

@@ -5,8 +5,8 @@ import Synchronization
 /// run's sequence of delays is the same every time. The connection is suspended meanwhile; no thread blocks.
 ///
 /// ```swift
-/// Stub(RequestMatcher(.get, "/slow"), response: .text("ok"), delay: .fixed(.milliseconds(200)))
-/// Stub(RequestMatcher(.get, "/jitter"), response: .text("ok"), delay: .random(.milliseconds(10)...(.milliseconds(50)), seed: 42))
+/// Stub(RequestPattern(.get, "/slow"), response: .text("ok"), delay: .fixed(.milliseconds(200)))
+/// Stub(RequestPattern(.get, "/jitter"), response: .text("ok"), delay: .random(.milliseconds(10)...(.milliseconds(50)), seed: 42))
 /// ```
 public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
     /// The kind of delay, as defined.

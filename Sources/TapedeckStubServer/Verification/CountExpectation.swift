@@ -1,8 +1,8 @@
 /// How many requests a verification expects.
 ///
 /// ```swift
-/// try server.verify(RequestMatcher(.post, "/orders"), count: .exactly(1))
-/// try server.verify(RequestMatcher(.delete, "/orders/{id}"), count: .never)
+/// try server.verify(RequestPattern(.post, "/orders"), count: .exactly(1))
+/// try server.verify(RequestPattern(.delete, "/orders/{id}"), count: .never)
 /// ```
 public enum CountExpectation: Sendable, Hashable, CustomStringConvertible {
     /// Exactly this many.

@@ -4,7 +4,7 @@ import TapedeckCore
 /// match with how each differs. Its `description` is the readable report.
 public struct VerificationError: Error, CustomStringConvertible, Sendable {
     /// The matcher verified.
-    public var matcher: RequestMatcher
+    public var matcher: RequestPattern
     /// The expected count.
     public var expected: CountExpectation
     /// The requests that matched.
@@ -16,7 +16,7 @@ public struct VerificationError: Error, CustomStringConvertible, Sendable {
 /// Checking the journal against expectations. Pure logic over recorded requests.
 enum Verifier {
     /// `nil` when `requests` holds the expected number matching `matcher`, the error otherwise.
-    static func verify(_ matcher: RequestMatcher, count expected: CountExpectation, in requests: [RecordedRequest],
+    static func verify(_ matcher: RequestPattern, count expected: CountExpectation, in requests: [RecordedRequest],
                        droppedCount: Int = 0) -> VerificationError? {
         let matching = requests.filter(matcher.matches)
         guard !expected.accepts(matching.count) else { return nil }
@@ -51,7 +51,7 @@ enum Verifier {
 
 extension RequestJournal {
     /// The kept requests that `matcher` matches, oldest first.
-    public func requests(matching matcher: RequestMatcher) -> [RecordedRequest] {
+    public func requests(matching matcher: RequestPattern) -> [RecordedRequest] {
         entries.filter(matcher.matches)
     }
 
@@ -62,21 +62,9 @@ extension RequestJournal {
     /// requests matching `matcher`.
     ///
     /// ```swift
-    /// try server.journal.verify(RequestMatcher(.post, "/orders").header("Idempotency-Key", .present), count: .once)
+    /// try server.journal.verify(RequestPattern(.post, "/orders").header("Idempotency-Key", .present), count: .once)
     /// ```
-    public func verify(_ matcher: RequestMatcher, count: CountExpectation = .atLeast(1)) throws(VerificationError) {
+    public func verify(_ matcher: RequestPattern, count: CountExpectation = .atLeast(1)) throws(VerificationError) {
         if let error = Verifier.verify(matcher, count: count, in: entries, droppedCount: droppedCount) { throw error }
-    }
-}
-
-extension StubServer {
-    /// Throws a ``VerificationError`` with a readable report unless the server received the expected number of
-    /// requests matching `matcher`; see ``RequestJournal/verify(_:count:)``.
-    ///
-    /// ```swift
-    /// try server.verify(RequestMatcher(.get, "/users/{id}"), count: .exactly(2))
-    /// ```
-    public func verify(_ matcher: RequestMatcher, count: CountExpectation = .atLeast(1)) throws(VerificationError) {
-        try journal.verify(matcher, count: count)
     }
 }

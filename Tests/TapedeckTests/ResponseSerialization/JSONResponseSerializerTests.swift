@@ -104,4 +104,10 @@ import Tapedeck
         #expect(JSONValue.null.removingNullValues() == .null)
         #expect(JSONValue.array([nil, 1]).removingNullValues() == [1])
     }
+
+    @Test func utf16TextStillDecodes() throws {
+        let data = try #require(#"{"a":"é"}"#.data(using: .utf16LittleEndian))
+        let head = ResponseFixture.head(200, "application/json")
+        #expect(try JSONResponseSerializer().serialize(head: head, data: data) == ["a": "é"])
+    }
 }

@@ -35,52 +35,52 @@ import TapedeckCore
     }
 }
 
-@Suite struct RequestMatcherTests {
+@Suite struct RequestPatternTests {
     @Test func methodAndPath() {
-        let matcher = RequestMatcher(.get, "/items/{id}")
+        let matcher = RequestPattern(.get, "/items/{id}")
         #expect(matcher.matches(request(.get, "/items/3")))
         #expect(!matcher.matches(request(.post, "/items/3")))
-        #expect(RequestMatcher(nil, "/items/{id}").matches(request(.post, "/items/3")))
-        #expect(RequestMatcher().matches(request(.patch, "/anything")))
+        #expect(RequestPattern(nil, "/items/{id}").matches(request(.post, "/items/3")))
+        #expect(RequestPattern().matches(request(.patch, "/anything")))
     }
 
     @Test func queryConditions() {
-        let matcher = RequestMatcher(.get, "/search").query("q", "swift").query("page", .matches("[0-9]+")).query("debug", .absent)
+        let matcher = RequestPattern(.get, "/search").query("q", "swift").query("page", .matches("[0-9]+")).query("debug", .absent)
         #expect(matcher.matches(request(.get, "/search", query: "q=swift&page=2")))
         #expect(matcher.matches(request(.get, "/search", query: "page=10&q=swift")))
         #expect(!matcher.matches(request(.get, "/search", query: "q=swift&page=two")))
         #expect(!matcher.matches(request(.get, "/search", query: "q=swift&page=2&debug=1")))
         #expect(!matcher.matches(request(.get, "/search", query: "page=2")))
-        #expect(RequestMatcher(.get, "/s").query("q", .contains("wif")).matches(request(.get, "/s", query: "q=swift%20ui")))
+        #expect(RequestPattern(.get, "/s").query("q", .contains("wif")).matches(request(.get, "/s", query: "q=swift%20ui")))
     }
 
     @Test func headerConditionsIgnoreNameCase() {
-        let matcher = RequestMatcher(.get, "/h").header("accept", .contains("json")).header("X-Trace", .present)
+        let matcher = RequestPattern(.get, "/h").header("accept", .contains("json")).header("X-Trace", .present)
         #expect(matcher.matches(request(.get, "/h", headers: ["Accept": "application/json", "x-trace": "1"])))
         #expect(!matcher.matches(request(.get, "/h", headers: ["Accept": "text/html", "X-Trace": "1"])))
         #expect(!matcher.matches(request(.get, "/h", headers: ["Accept": "application/json"])))
     }
 
     @Test func exactAndTextBodies() {
-        #expect(RequestMatcher(.post, "/b").body(.text("hello")).matches(request(.post, "/b", body: "hello")))
-        #expect(!RequestMatcher(.post, "/b").body(.text("hello")).matches(request(.post, "/b", body: "hello!")))
-        #expect(RequestMatcher(.post, "/b").body(.contains("ell")).matches(request(.post, "/b", body: "hello")))
-        #expect(RequestMatcher(.post, "/b").body(.matches("h.*o")).matches(request(.post, "/b", body: "hello")))
+        #expect(RequestPattern(.post, "/b").body(.text("hello")).matches(request(.post, "/b", body: "hello")))
+        #expect(!RequestPattern(.post, "/b").body(.text("hello")).matches(request(.post, "/b", body: "hello!")))
+        #expect(RequestPattern(.post, "/b").body(.contains("ell")).matches(request(.post, "/b", body: "hello")))
+        #expect(RequestPattern(.post, "/b").body(.matches("h.*o")).matches(request(.post, "/b", body: "hello")))
     }
 
     @Test func jsonBodies() {
         let body = #"{"name": "Ada", "roles": ["admin", "dev"], "address": {"city": "London", "zip": "N1"}, "age": 36}"#
-        #expect(RequestMatcher().body(.jsonPartial(["name": "Ada", "address": ["city": "London"]])).matches(request(.post, "/", body: body)))
-        #expect(RequestMatcher().body(.jsonPartial(["roles": ["dev"]])).matches(request(.post, "/", body: body)))
-        #expect(!RequestMatcher().body(.jsonPartial(["name": "Bob"])).matches(request(.post, "/", body: body)))
-        #expect(!RequestMatcher().body(.jsonPartial(["missing": nil])).matches(request(.post, "/", body: body)))
-        #expect(RequestMatcher().body(.json(["b": 1, "a": [true, nil]])).matches(request(.post, "/", body: #"{"a":[true,null],"b":1}"#)))
-        #expect(!RequestMatcher().body(.json(["b": 1])).matches(request(.post, "/", body: #"{"b":1,"c":2}"#)))
-        #expect(!RequestMatcher().body(.json(["b": 1])).matches(request(.post, "/", body: "not json")))
+        #expect(RequestPattern().body(.jsonPartial(["name": "Ada", "address": ["city": "London"]])).matches(request(.post, "/", body: body)))
+        #expect(RequestPattern().body(.jsonPartial(["roles": ["dev"]])).matches(request(.post, "/", body: body)))
+        #expect(!RequestPattern().body(.jsonPartial(["name": "Bob"])).matches(request(.post, "/", body: body)))
+        #expect(!RequestPattern().body(.jsonPartial(["missing": nil])).matches(request(.post, "/", body: body)))
+        #expect(RequestPattern().body(.json(["b": 1, "a": [true, nil]])).matches(request(.post, "/", body: #"{"a":[true,null],"b":1}"#)))
+        #expect(!RequestPattern().body(.json(["b": 1])).matches(request(.post, "/", body: #"{"b":1,"c":2}"#)))
+        #expect(!RequestPattern().body(.json(["b": 1])).matches(request(.post, "/", body: "not json")))
     }
 
     @Test func jsonPartialExplainsWhereItDiffers() {
-        let actual = StubJSON(parsing: Data(#"{"a": {"b": [1, 2]}, "c": "x"}"#.utf8))!
+        let actual = JSONValue(parsing: Data(#"{"a": {"b": [1, 2]}, "c": "x"}"#.utf8))!
         #expect(JSONPartialMatch.difference(expected: ["a": ["b": [2]]], actual: actual) == nil)
         #expect(JSONPartialMatch.difference(expected: ["a": ["b": [3]]], actual: actual) == "$.a.b[0]: no element contains 3")
         #expect(JSONPartialMatch.difference(expected: ["c": "y"], actual: actual) == "$.c: expected y, got x")
@@ -88,7 +88,7 @@ import TapedeckCore
     }
 
     @Test func formBodies() {
-        let matcher = RequestMatcher(.post, "/login").body(.form(["user": "ada lovelace", "password": .present, "otp": .absent]))
+        let matcher = RequestPattern(.post, "/login").body(.form(["user": "ada lovelace", "password": .present, "otp": .absent]))
         #expect(matcher.matches(request(.post, "/login", body: "user=ada+lovelace&password=x")))
         #expect(!matcher.matches(request(.post, "/login", body: "user=ada+lovelace")))
         #expect(!matcher.matches(request(.post, "/login", body: "user=ada+lovelace&password=x&otp=1")))
@@ -98,21 +98,21 @@ import TapedeckCore
         let body = "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n"
             + "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n"
         let headers: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=XyZ"]
-        let good = RequestMatcher().body(.multipart([
+        let good = RequestPattern().body(.multipart([
             MultipartPartPattern(name: "title", body: "Hello"),
             MultipartPartPattern(name: "file", fileName: "a.txt", contentType: .contains("text"), body: .contains("file")),
         ]))
         #expect(good.matches(request(.post, "/u", headers: headers, body: body)))
-        let wrongFile = RequestMatcher().body(.multipart([MultipartPartPattern(name: "file", fileName: "b.txt")]))
+        let wrongFile = RequestPattern().body(.multipart([MultipartPartPattern(name: "file", fileName: "b.txt")]))
         #expect(wrongFile.differences(request(.post, "/u", headers: headers, body: body)).map(\.description)
             == [#"body: multipart part "file": file name expected equal to "b.txt", got "a.txt""#])
-        let missing = RequestMatcher().body(.multipart([MultipartPartPattern(name: "other")]))
+        let missing = RequestPattern().body(.multipart([MultipartPartPattern(name: "other")]))
         #expect(!missing.matches(request(.post, "/u", headers: headers, body: body)))
         #expect(!good.matches(request(.post, "/u", headers: ["Content-Type": "text/plain"], body: body)))
     }
 
     @Test func differencesListEveryFieldThatDiffers() {
-        let matcher = RequestMatcher(.post, "/users").query("v", "2").header("Content-Type", "application/json").body(.jsonPartial(["name": "Ada"]))
+        let matcher = RequestPattern(.post, "/users").query("v", "2").header("Content-Type", "application/json").body(.jsonPartial(["name": "Ada"]))
         let differences = matcher.differences(request(.put, "/users", query: "v=1", headers: ["Content-Type": "text/plain"], body: #"{"name":"Bob"}"#))
         #expect(differences.map(\.field) == ["method", "query v", "header Content-Type", "body"])
         #expect(differences[0].description == "method: expected POST, got PUT")

@@ -7,7 +7,7 @@ extension StubResponse {
     /// ```swift
     /// server.route(.get, "/me", response: .json(["name": "Ada", "admin": false]))
     /// ```
-    public static func json(_ value: StubJSON, status: Int = 200) -> StubResponse {
+    public static func json(_ value: JSONValue, status: Int = 200) -> StubResponse {
         .json(value.encoded, status: status)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A JSON value that is `Sendable`, `Hashable` and `Codable`: what JSON serializers produce and what parameters are
-/// written as.
+/// A JSON value that is `Sendable`, `Hashable` and `Codable`: what the client's JSON serializers produce and what
+/// parameters are written as, and what stub bodies, body matchers and the stub server's admin API hold.
 ///
 /// ```swift
 /// let parameters: JSONValue = ["name": "tapedeck", "tags": ["http", "test"], "count": 3, "missing": nil]
@@ -72,23 +72,54 @@ extension JSONValue {
         guard let array = arrayValue, array.indices.contains(index) else { return nil }
         return array[index]
     }
+
+    /// The value at `path` (object keys, or array indices written as numbers), or `nil` when there is none.
+    ///
+    /// ```swift
+    /// let value: JSONValue = ["users": [["name": "Ada"]]]
+    /// value.value(at: ["users", "0", "name"])  // "Ada"
+    /// ```
+    public func value(at path: [String]) -> JSONValue? {
+        var current = self
+        for component in path {
+            switch current {
+            case .object(let members):
+                guard let next = members[component] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(component), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
 }
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `nil` is `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object; of repeated keys the last wins.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -106,6 +137,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value; integral numbers are written without a fraction.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -116,57 +148,6 @@ extension JSONValue: Codable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
-        }
-    }
-}
-
-extension JSONValue {
-    /// Converts what `JSONSerialization` produces (`NSDictionary`, `NSArray`, `NSNumber`, `NSString`, `NSNull`).
-    /// Returns `nil` for anything else.
-    public init?(foundationObject object: Any) {
-        switch object {
-        case is NSNull:
-            self = .null
-        case let number as NSNumber:
-            // JSONSerialization makes true/false as NSNumbers of ObjC type 'c' (char), and no other numbers so.
-            if String(cString: number.objCType) == "c" {
-                self = .bool(number.boolValue)
-            } else {
-                self = .number(number.doubleValue)
-            }
-        case let string as String:
-            self = .string(string)
-        case let array as [Any]:
-            var values: [JSONValue] = []
-            values.reserveCapacity(array.count)
-            for element in array {
-                guard let value = JSONValue(foundationObject: element) else { return nil }
-                values.append(value)
-            }
-            self = .array(values)
-        case let dictionary as [String: Any]:
-            var members: [String: JSONValue] = [:]
-            for (key, element) in dictionary {
-                guard let value = JSONValue(foundationObject: element) else { return nil }
-                members[key] = value
-            }
-            self = .object(members)
-        default:
-            return nil
-        }
-    }
-
-    /// The value as Foundation objects, for `JSONSerialization` and `PropertyListSerialization`.
-    public var foundationObject: Any {
-        switch self {
-        case .null: return NSNull()
-        case .bool(let value): return NSNumber(value: value)
-        case .number(let value):
-            if let integer = intValue { return NSNumber(value: integer) }
-            return NSNumber(value: value)
-        case .string(let value): return value
-        case .array(let value): return value.map(\.foundationObject)
-        case .object(let value): return value.mapValues(\.foundationObject)
         }
     }
 }

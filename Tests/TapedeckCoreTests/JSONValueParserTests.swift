@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tapedeck
+import TapedeckCore
 
 /// The native parser against Foundation's `JSONSerialization`: the same values from the same text, and a refusal
 /// wherever Foundation refuses.
@@ -49,18 +49,16 @@ import Testing
         #expect(try JSONValueParser.parse(Data(#" "s" "#.utf8), allowingFragments: true) == "s")
     }
 
+    @Test func utf16IsRecognized() throws {
+        #expect(JSONValueParser.isUTF16or32(try #require(#"{"a":1}"#.data(using: .utf16LittleEndian))))
+        #expect(!JSONValueParser.isUTF16or32(Data(#"{"a":1}"#.utf8)))
+        #expect(JSONValue(parsing: try #require(#"{"a":"é"}"#.data(using: .utf16BigEndian))) == ["a": "é"])
+    }
+
     @Test func nestingIsBounded() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: CocoaError.self) { try JSONValueParser.parse(Data(deep.utf8)) }
         let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         _ = try JSONValueParser.parse(Data(fine.utf8))
-    }
-
-    @Test func utf16TextStillDecodesThroughTheSerializer() throws {
-        let text = #"{"a":"é"}"#
-        let data = try #require(text.data(using: .utf16LittleEndian))
-        #expect(JSONResponseSerializer.isUTF16or32(data))
-        let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"], url: URL(string: "http://127.0.0.1/")!)
-        #expect(try JSONResponseSerializer().serialize(head: head, data: data) == ["a": "é"])
     }
 }

@@ -10,12 +10,12 @@ import Foundation
 /// ```swift
 /// let value = try JSONValueParser.parse(Data(#"{"ok":true,"n":[1,2.5]}"#.utf8))
 /// ```
-enum JSONValueParser {
+package enum JSONValueParser {
     /// The deepest nesting of arrays and objects accepted (as `JSONSerialization`).
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Parses `data`; a top-level value that is neither an array nor an object needs `allowingFragments`.
-    static func parse(_ data: Data, allowingFragments: Bool = false) throws -> JSONValue {
+    package static func parse(_ data: Data, allowingFragments: Bool = false) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
             reader.skipByteOrderMark()
@@ -28,6 +28,14 @@ enum JSONValueParser {
             if reader.position < raw.count { throw reader.failure("unexpected text after the JSON value") }
             return value
         }
+    }
+
+    /// Whether JSON text is UTF-16 or UTF-32 rather than UTF-8 (which ``parse(_:allowingFragments:)`` reads): a
+    /// byte-order mark of those, or (RFC 4627's rule) a zero byte among the first four, which UTF-8 JSON text never has.
+    package static func isUTF16or32(_ data: Data) -> Bool {
+        let prefix = data.prefix(4)
+        if prefix.starts(with: [0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE]) { return true }
+        return prefix.contains(0)
     }
 
     private struct Reader {

@@ -7,12 +7,12 @@ import TapedeckCore
 /// satisfies it (``ValuePattern/absent`` when there is none).
 ///
 /// ```swift
-/// let matcher = RequestMatcher(.post, "/users/{id}")
+/// let pattern = RequestPattern(.post, "/users/{id}")
 ///     .query("dryRun", .absent)
 ///     .header("Content-Type", .contains("json"))
 ///     .body(.jsonPartial(["name": "Ada"]))
 /// ```
-public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
+public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     /// The method, or `nil` for any.
     public var method: HTTPMethod?
     /// The path, or `nil` for any.
@@ -24,7 +24,7 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
     /// A condition on the body.
     public var body: BodyPattern?
 
-    /// Creates a matcher; with no arguments it matches every request.
+    /// Creates a pattern; with no arguments it matches every request.
     public init(
         _ method: HTTPMethod? = nil, _ path: PathPattern? = nil, query: [String: ValuePattern] = [:],
         headers: [String: ValuePattern] = [:], body: BodyPattern? = nil
@@ -36,28 +36,28 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
         self.body = body
     }
 
-    /// This matcher with a condition on the query parameter `name`.
-    public func query(_ name: String, _ pattern: ValuePattern) -> RequestMatcher {
+    /// This pattern with a condition on the query parameter `name`.
+    public func query(_ name: String, _ pattern: ValuePattern) -> RequestPattern {
         var copy = self
         copy.query[name] = pattern
         return copy
     }
 
-    /// This matcher with a condition on the header field `name`.
-    public func header(_ name: String, _ pattern: ValuePattern) -> RequestMatcher {
+    /// This pattern with a condition on the header field `name`.
+    public func header(_ name: String, _ pattern: ValuePattern) -> RequestPattern {
         var copy = self
         copy.headers[name] = pattern
         return copy
     }
 
-    /// This matcher with a condition on the body.
-    public func body(_ pattern: BodyPattern) -> RequestMatcher {
+    /// This pattern with a condition on the body.
+    public func body(_ pattern: BodyPattern) -> RequestPattern {
         var copy = self
         copy.body = pattern
         return copy
     }
 
-    /// One way a request differs from a matcher.
+    /// One way a request differs from a pattern.
     public struct Difference: Sendable, Hashable, CustomStringConvertible {
         /// What differs: `method`, `path`, `query q`, `header Accept` or `body`.
         public var field: String
@@ -76,7 +76,7 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
         return differences(request, stopAtFirst: true).isEmpty
     }
 
-    /// Every way `request` differs from this matcher (empty when it matches).
+    /// Every way `request` differs from this pattern (empty when it matches).
     public func differences(_ request: RecordedRequest) -> [Difference] {
         differences(request, stopAtFirst: false)
     }

@@ -29,7 +29,7 @@ public struct StubRoute: Sendable {
     }
 
     /// The route's method and path as a matcher.
-    public var matcher: RequestMatcher { RequestMatcher(method, .inferred(path)) }
+    public var matcher: RequestPattern { RequestPattern(method, .inferred(path)) }
 
     /// The route as a stub.
     public var stub: Stub { Stub(matcher, handler: responder) }

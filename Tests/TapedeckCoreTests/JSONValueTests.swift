@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tapedeck
+import TapedeckCore
 
 @Suite struct JSONValueTests {
     @Test func foundationObjectsRoundTrip() throws {
@@ -27,5 +27,22 @@ import Tapedeck
         #expect(value["count"]?.intValue == 2)
         #expect(value["missing"] == nil)
         #expect(value["list"]?[5] == nil)
+    }
+
+    @Test func pathsReachMembersAndElements() {
+        let value: JSONValue = ["users": [["name": "Ada"], ["name": "Grace"]]]
+        #expect(value.value(at: ["users", "1", "name"]) == "Grace")
+        #expect(value.value(at: []) == value)
+        #expect(value.value(at: ["users", "2"]) == nil)
+        #expect(value.value(at: ["users", "x"]) == nil)
+        #expect(value.value(at: ["users", "0", "name", "more"]) == nil)
+    }
+
+    @Test func textParsesAndEncodesCanonically() throws {
+        let value = try #require(JSONValue(parsing: Data(#" {"b": [1, 2.5, "a/b"], "a": null} "#.utf8)))
+        #expect(value == ["a": nil, "b": [1, 2.5, "a/b"]])
+        #expect(String(decoding: value.encoded, as: UTF8.self) == #"{"a":null,"b":[1,2.5,"a/b"]}"#)
+        #expect(JSONValue(parsing: Data("not json".utf8)) == nil)
+        #expect(JSONValue(parsing: Data("7".utf8)) == 7)
     }
 }

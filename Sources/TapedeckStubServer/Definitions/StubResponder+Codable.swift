@@ -1,0 +1,172 @@
+import Foundation
+import TapedeckCore
+
+/// A responder's JSON form, the `response` of a stub definition: `status` (default 200), `headers` (name → value),
+/// at most one body source — `body` (text), `base64Body`, `jsonBody` (sets `Content-Type: application/json` unless
+/// given) or `bodyFile` (a readable path) — and `chunked` (`{"bytesPerChunk", "intervalMilliseconds"}`) to dribble
+/// it; with `template: true`, `body` and header values are ``ResponseTemplate``s. Or a `fault` (with
+/// `partialBodySent`/`partialBodyDeclared`, or the `body`/`base64Body` bytes of `malformedResponse`) instead.
+/// A ``StubResponder/handler(_:)`` closure has no JSON form.
+extension StubResponder: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case status, headers, body, base64Body, jsonBody, bodyFile, template, chunked, fault, partialBodySent, partialBodyDeclared
+    }
+
+    /// `chunked`: `bytesPerChunk` bytes every `intervalMilliseconds`.
+    private struct Chunking: Codable {
+        var bytesPerChunk: Int
+        var intervalMilliseconds: Int?
+    }
+
+    static let faultNames = ["closeWithoutResponse", "reset", "malformedStatusLine", "malformedHeaders", "malformedResponse",
+                             "noResponse", "partialBody"]
+
+    /// Whether the responder can be written as JSON: every responder but a closure.
+    var hasJSONForm: Bool {
+        if case .handler = self { return false }
+        return true
+    }
+
+    /// Decodes a response, a template or a fault, refusing conflicting or out-of-range fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try container.decodeIfPresent(Int.self, forKey: .status)
+        let headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
+        let body = try container.decodeIfPresent(String.self, forKey: .body)
+        let base64Body = try container.decodeIfPresent(String.self, forKey: .base64Body)
+        let jsonBody = try container.decodeIfPresent(JSONValue.self, forKey: .jsonBody)
+        let bodyFile = try container.decodeIfPresent(String.self, forKey: .bodyFile)
+        let template = try container.decodeIfPresent(Bool.self, forKey: .template)
+        let chunked = try container.decodeIfPresent(Chunking.self, forKey: .chunked)
+        let fault = try container.decodeIfPresent(String.self, forKey: .fault)
+        let partialBodySent = try container.decodeIfPresent(Int.self, forKey: .partialBodySent)
+        let partialBodyDeclared = try container.decodeIfPresent(Int.self, forKey: .partialBodyDeclared)
+        func fail(_ reason: String, _ fields: String...) -> DecodingError {
+            .definition(reason, at: decoder.codingPath, fields)
+        }
+        func base64Data() throws -> Data? {
+            guard let base64Body else { return nil }
+            guard let data = Data(base64Encoded: base64Body) else { throw fail("is not valid base64", "base64Body") }
+            return data
+        }
+        let bodies = [("body", body != nil), ("base64Body", base64Body != nil), ("jsonBody", jsonBody != nil), ("bodyFile", bodyFile != nil)]
+            .filter(\.1).map(\.0)
+        if fault == "malformedResponse" {
+            guard bodies.count == 1, jsonBody == nil, bodyFile == nil, status == nil else {
+                throw fail("the malformedResponse fault sends exactly the bytes of one body or base64Body, and no status")
+            }
+            self = .fault(.malformedResponse(try base64Data() ?? Data((body ?? "").utf8)))
+            return
+        }
+        if let fault {
+            guard bodies.isEmpty, status == nil else {
+                throw fail("a fault sends no status or body; remove \((bodies + (status == nil ? [] : ["status"])).joined(separator: ", "))")
+            }
+            self = .fault(try Self.fault(named: fault, sent: partialBodySent, declared: partialBodyDeclared, at: decoder.codingPath))
+            return
+        }
+        guard bodies.count <= 1 else { throw fail("give at most one of body, base64Body, jsonBody, bodyFile, not \(bodies.joined(separator: " and "))") }
+        let code = status ?? 200
+        guard (100...599).contains(code) else { throw fail("must be between 100 and 599, got \(code)", "status") }
+        var fields = HTTPHeaders()
+        for name in (headers ?? [:]).keys.sorted() { fields.add(name: name, value: headers![name]!) }
+        if template == true {
+            guard base64Body == nil, jsonBody == nil, bodyFile == nil else { throw fail("templates apply to a text \"body\" only", "template") }
+            do {
+                self = .template(try ResponseTemplate(status: code, headers: fields, body: body ?? ""))
+            } catch {
+                throw fail(error.description, "body")
+            }
+            return
+        }
+        var response = StubResponse(status: code, headers: fields)
+        if let body { response.body = .data(Data(body.utf8)) }
+        if let data = try base64Data() { response.body = .data(data) }
+        if let jsonBody {
+            response.body = .data(jsonBody.encoded)
+            if response.headers["Content-Type"] == nil { response.headers["Content-Type"] = "application/json" }
+        }
+        if let bodyFile {
+            guard FileManager.default.isReadableFile(atPath: bodyFile) else { throw fail("cannot read \"\(bodyFile)\"", "bodyFile") }
+            response.body = .file(URL(fileURLWithPath: bodyFile))
+        }
+        if let chunked {
+            guard chunked.bytesPerChunk > 0 else { throw fail("must be at least 1, got \(chunked.bytesPerChunk)", "chunked", "bytesPerChunk") }
+            guard (chunked.intervalMilliseconds ?? 0) >= 0 else { throw fail("must not be negative", "chunked", "intervalMilliseconds") }
+            guard bodyFile == nil else { throw fail("cannot dribble a bodyFile; use body, base64Body or jsonBody", "chunked") }
+            response = response.dribbled(bytesPerChunk: chunked.bytesPerChunk, interval: .milliseconds(chunked.intervalMilliseconds ?? 0))
+        }
+        self = .response(response)
+    }
+
+    private static func fault(named name: String, sent: Int?, declared: Int?, at codingPath: [any CodingKey]) throws -> StubFault {
+        switch name {
+        case "closeWithoutResponse": return .closeWithoutResponse
+        case "reset": return .reset
+        case "malformedStatusLine": return .malformedStatusLine
+        case "malformedHeaders": return .malformedHeaders
+        case "noResponse": return .noResponse
+        case "partialBody":
+            guard let sent, let declared, 0 < sent, sent < declared else {
+                throw DecodingError.definition("the partialBody fault needs partialBodySent and partialBodyDeclared with 0 < sent < declared",
+                                               at: codingPath)
+            }
+            return .partialBody(sent: sent, declared: declared)
+        default:
+            throw DecodingError.definition("unknown fault \"\(name)\"; use one of \(faultNames.joined(separator: ", "))", at: codingPath, "fault")
+        }
+    }
+
+    /// Encodes the responder as a definition would give it; a closure cannot be encoded and throws
+    /// `EncodingError.invalidValue` (``Stub`` leaves its `response` out instead).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .handler:
+            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a closure responder has no JSON form"))
+        case .fault(let fault):
+            try Self.encode(fault, into: &container)
+        case .template(let template):
+            try container.encode(template.status, forKey: .status)
+            try container.encode(Dictionary(template.headerTemplates.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), forKey: .headers)
+            try container.encode(template.bodyTemplate, forKey: .body)
+            try container.encode(true, forKey: .template)
+        case .response(let response):
+            try container.encode(response.status, forKey: .status)
+            if !response.headers.isEmpty {
+                try container.encode(Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), forKey: .headers)
+            }
+            switch response.body {
+            case .empty, .generated, .generatedRange: break
+            case .data(let data):
+                if let text = String(data: data, encoding: .utf8) {
+                    try container.encode(text, forKey: .body)
+                } else {
+                    try container.encode(data.base64EncodedString(), forKey: .base64Body)
+                }
+            case .file(let url): try container.encode(url.path, forKey: .bodyFile)
+            case .chunked(let dribble):
+                if dribble.generatedLength == nil { try container.encode(dribble.data.base64EncodedString(), forKey: .base64Body) }
+                try container.encode(Chunking(bytesPerChunk: dribble.chunkSize, intervalMilliseconds: Int(dribble.interval.nanoseconds / 1_000_000)),
+                                     forKey: .chunked)
+            }
+        }
+    }
+
+    private static func encode(_ fault: StubFault, into container: inout KeyedEncodingContainer<CodingKeys>) throws {
+        switch fault {
+        case .partialBody(let sent, let declared):
+            try container.encode("partialBody", forKey: .fault)
+            try container.encode(sent, forKey: .partialBodySent)
+            try container.encode(declared, forKey: .partialBodyDeclared)
+        case .malformedResponse(let bytes):
+            try container.encode(bytes.base64EncodedString(), forKey: .base64Body)
+            try container.encode("malformedResponse", forKey: .fault)
+        case .closeWithoutResponse: try container.encode("closeWithoutResponse", forKey: .fault)
+        case .reset: try container.encode("reset", forKey: .fault)
+        case .malformedStatusLine: try container.encode("malformedStatusLine", forKey: .fault)
+        case .malformedHeaders: try container.encode("malformedHeaders", forKey: .fault)
+        case .noResponse: try container.encode("noResponse", forKey: .fault)
+        }
+    }
+}
