@@ -29,8 +29,39 @@ extension URL {
     /// URL.resolving("users/7", against: URL(string: "https://api.example.com/v1"))  // https://api.example.com/v1/users/7
     /// ```
     public static func resolving(_ path: String, against base: URL?) -> URL? {
+        if let base, let joined = appendingPlainPath(path, to: base) { return joined }
         guard let url = URL(string: path, relativeTo: base?.normalizedAsBase)?.absoluteURL, url.scheme != nil, url.host != nil
         else { return nil }
         return url
+    }
+
+    /// The common case without RFC 3986's general algorithm (and its two URL parses): a base ending in `/` with no
+    /// query or fragment, and a relative path of letters, digits, `-._~` and `/` with no `.` or `..` segment, whose
+    /// resolution is the two texts one after the other. `nil` when the case is not that simple.
+    private static func appendingPlainPath(_ path: String, to base: URL) -> URL? {
+        let baseText = base.absoluteString
+        guard baseText.utf8.last == UInt8(ascii: "/"),
+              !baseText.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+              let first = path.utf8.first, first != UInt8(ascii: "/") else { return nil }
+        var segmentStart = true
+        var segmentIsDots = false
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                segmentIsDots = false
+            case UInt8(ascii: "."):
+                segmentIsDots = segmentStart || segmentIsDots
+            case UInt8(ascii: "/"):
+                if segmentIsDots { return nil }
+                segmentStart = true
+                continue
+            default:
+                return nil
+            }
+            segmentStart = false
+        }
+        if segmentIsDots { return nil }
+        return URL(string: baseText + path)
     }
 }
