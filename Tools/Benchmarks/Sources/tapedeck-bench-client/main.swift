@@ -11,6 +11,9 @@ import TapedeckCurl
 //                                                       prefers the transport's executor (the documented way to run
 //                                                       sequential requests: no thread hop per request)
 //   tapedeck-bench-client gets-pool URL COUNT           the same from the global concurrent executor (the default)
+//   tapedeck-bench-client session-gets URL COUNT        COUNT sequential `HTTPSessionManager.get`s (JSON serializer)
+//                                                       over one CurlTransport, from the global executor
+//   tapedeck-bench-client session-gets-loop URL COUNT   the same from a task that prefers the transport's executor
 //   tapedeck-bench-client session-download URL FILE    a SessionManager download task moved to FILE
 //   tapedeck-bench-client session-upload URL FILE      a SessionManager upload task streaming FILE (PUT)
 //   tapedeck-bench-client session-multipart URL FILE   an HTTPSessionManager multipart POST of FILE
@@ -47,6 +50,19 @@ func gets(url: URL, count: Int, transport: CurlTransport) async throws {
     }
     let elapsed = seconds(ContinuousClock.now - start)
     print("requests=\(count) reused=\(reused) seconds=\(elapsed) per_request_us=\(elapsed / Double(count) * 1e6)")
+}
+
+/// `count` sequential GETs of `url` through the client stack: base URL, request and JSON response serializers.
+func sessionGets(url: URL, count: Int, transport: CurlTransport) async throws {
+    let api = HTTPSessionManager(baseURL: url.deletingLastPathComponent(), transport: transport)
+    let path = url.lastPathComponent
+    let start = ContinuousClock.now
+    for _ in 0..<count {
+        let result = try await api.get(path)
+        guard result.response?.statusCode == 200, result.value != nil else { fail("GET \(url) gave \(result)") }
+    }
+    let elapsed = seconds(ContinuousClock.now - start)
+    print("requests=\(count) seconds=\(elapsed) per_request_us=\(elapsed / Double(count) * 1e6)")
 }
 
 /// Prints the figures of a finished session task, or fails with its error.
@@ -120,6 +136,18 @@ case "gets" where arguments.count == 4, "gets-pool" where arguments.count == 4:
     } else {
         try await gets(url: url, count: count, transport: transport)
     }
+case "session-gets" where arguments.count == 4, "session-gets-loop" where arguments.count == 4:
+    guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
+        fail("usage: \(arguments[1]) URL COUNT")
+    }
+    let transport = CurlTransport()
+    if arguments[1] == "session-gets-loop" {
+        try await withTaskExecutorPreference(transport.executor) {
+            try await sessionGets(url: url, count: count, transport: transport)
+        }
+    } else {
+        try await sessionGets(url: url, count: count, transport: transport)
+    }
 case "session-download" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     await sessionDownload(url: url, to: URL(fileURLWithPath: arguments[3]))
@@ -130,6 +158,7 @@ case "session-multipart" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     try await sessionMultipart(url: url, from: URL(fileURLWithPath: arguments[3]))
 default:
-    fail("usage: tapedeck-bench-client download URL FILE | gets URL COUNT | gets-pool URL COUNT | session-download URL FILE"
+    fail("usage: tapedeck-bench-client download URL FILE | gets URL COUNT | gets-pool URL COUNT | session-gets URL COUNT"
+        + " | session-gets-loop URL COUNT | session-download URL FILE"
         + " | session-upload URL FILE | session-multipart URL FILE")
 }

@@ -6,7 +6,7 @@ import TapedeckStubServer
 // `tapedeck-bench-client`, a separate binary that links only the client stack, so its start-up and peak RSS are a
 // client's alone.
 //
-//   tapedeck-bench-download serve     serve /big (1 GiB generated), /small and /upload on 127.0.0.1;
+//   tapedeck-bench-download serve     serve /big (1 GiB generated), /small, /small.json and /upload on 127.0.0.1;
 //                                     print the port, exit when stdin closes or on a signal
 
 let bigLength: Int64 = 1 << 30
@@ -19,6 +19,7 @@ func fail(_ message: String) -> Never {
 func serve() throws {
     let server = try StubServer(configuration: .init(journalCapacity: 16))
     server.route(.get, "/small", response: .text("ok"))
+    server.route(.get, "/small.json", response: .json(["ok": true]))
     server.route(.get, "/big", response: StubResponse(body: .generated(length: bigLength)))
     // Uploads are counted and hashed by the server, not kept whole (the journal keeps 8 MiB of a body at most).
     server.route(nil, "/upload") { request in .text("\(request.bodyLength)") }
