@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Recording through a CassetteTransport (.all) versus passing through one (.passthrough): the same POSTs to an
 # in-process StubServer over CurlTransport, the two alternating in blocks within one process so that the drift of a
-# shared machine falls on both alike. Prints each run's ratios and the median; see Tools/bench/README.md.
+# shared machine falls on both alike; each run's ratio comes from its block medians. Prints each run and the median
+# of the runs' ratios with min and max (PAIRS runs, at least 7, see pairs.sh); see Tools/bench/README.md.
 #
-#   bash Tools/bench/compare-recording.sh            # COUNT=10000 BLOCK=250 RUNS=5; ON_LOOP=1 runs both on the
+#   bash Tools/bench/compare-recording.sh            # COUNT=10000 BLOCK=250 PAIRS=7; ON_LOOP=1 runs both on the
 #                                                    # CurlTransport executor (CurlTransport.executor); EVENTS=1
-#                                                    # sends through the event stream, as session tasks do;
+#                                                    # passes an event handler, as session tasks do;
 #                                                    # LATENCY_US=1000 makes the stub server wait that long before
 #                                                    # each response (an upstream farther away than loopback)
 set -euo pipefail
+# shellcheck source=pairs.sh
+source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
 BLOCK=${BLOCK:-250}
-RUNS=${RUNS:-5}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH="$ROOT/Tools/Benchmarks"
 SCRATCH=${SCRATCH:-$BENCH/.build}
@@ -21,9 +23,9 @@ echo "== building tapedeck-bench-cassette (release)"
 swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck-bench-cassette >&2
 TOOL="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck-bench-cassette"
 
-echo "== $RUNS runs of $COUNT recordings and $COUNT passthrough requests, alternating blocks of $BLOCK (server latency ${LATENCY_US:-0} µs)"
+echo "== $PAIRS runs of $COUNT recordings and $COUNT passthrough requests, alternating blocks of $BLOCK (server latency ${LATENCY_US:-0} µs)"
 ratios=()
-for run in $(seq "$RUNS"); do
+for run in $(seq "$PAIRS"); do
     output=$("$TOOL" record "$COUNT" "$BLOCK")
     passthrough=$(awk '/^passthrough median/ {print $3}' <<<"$output")
     recording=$(awk '/^recording median/ {print $3}' <<<"$output")
@@ -34,6 +36,8 @@ for run in $(seq "$RUNS"); do
         "$run" "$passthrough" "$recording" "$ratio" "$passthroughCPU" "$recordingCPU"
     ratios+=("$ratio")
 done
-median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
-verdict=$(awk -v r="$median" 'BEGIN {print (r >= 0.9) ? "PASS" : "MISS"}')
-printf 'median throughput ratio recording/passthrough: %.3f (target >= 0.9): %s\n' "$median" "$verdict"
+printf '%s\n' "${ratios[@]}" >"${TMPDIR:-/tmp}/tapedeck-recording-ratios.$$"
+summary=$(ratio_summary "${TMPDIR:-/tmp}/tapedeck-recording-ratios.$$")
+median=$(ratio_median "${TMPDIR:-/tmp}/tapedeck-recording-ratios.$$")
+rm -f "${TMPDIR:-/tmp}/tapedeck-recording-ratios.$$"
+printf 'throughput ratio recording/passthrough: %s (target >= 0.9 on the median): %s\n' "$summary" "$(verdict "$median" ">=" 0.9)"

@@ -18,15 +18,18 @@ struct Recorder {
         /// written to its sidecar file while the request is on the wire.
         let storingRequestBody: Task<CassetteBody, any Error>?
 
-        init(request: HTTPRequest, threshold: Int, cassette: URL, redacting: @escaping @Sendable (Data) -> Data) {
+        /// `redactor` is asked for a redaction only when a large body is stored right away.
+        init(request: HTTPRequest, threshold: Int, cassette: URL, redactor: () -> @Sendable (Data) -> Data) {
             self.request = request
             requestBody = BodyCapture(cassette: cassette, threshold: threshold)
             responseBody = BodyCapture(cassette: cassette, threshold: threshold)
             let requestBody = self.requestBody
             switch request.body {
             case .data(let data) where data.count > threshold:
+                let redacting = redactor()
                 storingRequestBody = Task.detached { try requestBody.store(data, redacting: redacting) }
             case .file(let file):
+                let redacting = redactor()
                 storingRequestBody = Task.detached {
                     try? requestBody.appendFile(file)  // a file that cannot be read fails the transfer itself
                     return try requestBody.finish(redacting: redacting)
@@ -40,7 +43,7 @@ struct Recorder {
     /// The request to send upstream, with its body captured on the way.
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
         let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
-                              redacting: redactor(request.headers))
+                              redactor: { redactor(request.headers) })
         var outgoing = request
         switch request.body {
         case .none, .data, .file: break  // stored by the capture, or taken as it is when committed

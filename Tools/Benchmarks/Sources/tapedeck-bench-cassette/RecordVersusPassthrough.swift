@@ -14,7 +14,7 @@ struct RecordVersusPassthrough {
     let block: Int
     /// Whether each side runs on its `CurlTransport`'s event-loop executor (see `CurlTransport.executor`).
     let onLoop: Bool
-    /// Whether requests go through the event stream (`send(_:onEvent:)`, as session tasks do) instead of `send`.
+    /// Whether requests pass an event handler (`send(_:onEvent:)`, as session tasks do) instead of none.
     let events: Bool
     /// How long the stub server waits before each response: zero measures recording against a loopback round trip
     /// of about 100 µs; a millisecond or more is closer to what a real upstream costs.
