@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Tapedeck cassettes versus vcrpy (with its C YAML loader) on the same synthetic interactions:
-# load and save a 10,000-interaction cassette, and replay requests one by one (requests + vcrpy versus
-# CassetteTransport). Prints every time and the ratios; see Tools/bench/README.md.
+# Tapedeck cassettes versus vcrpy (with its C YAML loader) on the same synthetic interactions: load and save a
+# 10,000-interaction cassette as PAIRS interleaved pairs (at least 7; vcrpy first in odd pairs, Tapedeck first in
+# even ones), reported as the median of the pairwise ratios with min and max (see pairs.sh); and, for information,
+# replaying requests one by one (requests + vcrpy versus CassetteTransport), once. See Tools/bench/README.md.
 #
-#   bash Tools/bench/compare-vcrpy.sh                 # COUNT=10000 RUNS=5 REQUESTS=2000 by default
+#   bash Tools/bench/compare-vcrpy.sh                 # COUNT=10000 PAIRS=7 REQUESTS=200 by default
 set -euo pipefail
+# shellcheck source=pairs.sh
+source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
-RUNS=${RUNS:-5}
-REQUESTS=${REQUESTS:-2000}
+REQUESTS=${REQUESTS:-200}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH="$ROOT/Tools/Benchmarks"
 SCRATCH=${SCRATCH:-$BENCH/.build}
@@ -35,70 +37,83 @@ PY
 echo "== generating $COUNT synthetic interactions"
 "$TOOL" generate "$COUNT" "$WORK/tapedeck.json"
 
-"$VENV/bin/python" - "$WORK/tapedeck.json" "$WORK/vcrpy.yaml" "$RUNS" "$REQUESTS" > "$WORK/vcrpy.txt" <<'PY'
-# Converts the Tapedeck cassette into a vcrpy cassette (same requests, headers, bodies), then times vcrpy.
-import json, sys, time
+cat >"$WORK/vcrpy_bench.py" <<'PY'
+# Converts the Tapedeck cassette into a vcrpy cassette (same requests, headers, bodies) once ("prepare"), then times
+# one vcrpy operation per call: "save", "load", or "replay COUNT".
+import json, pickle, sys, time
 import requests, vcr
 from vcr.persisters.filesystem import FilesystemPersister
 from vcr.request import Request
 from vcr.serializers import yamlserializer
 
-source, target, runs, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+source, target, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 def text(body):
     if not body: return ""
     if body["encoding"] == "json": return json.dumps(body["json"], separators=(",", ":"))
     return body.get("text", "")
-cassette = json.load(open(source))
-requests_, responses = [], []
-for interaction in cassette["interactions"]:
-    rq, rs = interaction["request"], interaction["response"]
-    requests_.append(Request(rq["method"], rq["url"], None, {k: v for k, v in rq["headers"]}))
-    headers = {}
-    for name, value in rs["headers"]: headers.setdefault(name, []).append(value)
-    responses.append({"status": {"code": rs["status"], "message": rs["reason"]}, "headers": headers,
-                      "body": {"string": text(rs.get("body"))}})
-data = {"requests": requests_, "responses": responses}
-
-def best(fn):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter(); fn(); times.append(time.perf_counter() - start)
-    return min(times)
-
-print("save", best(lambda: FilesystemPersister.save_cassette(target, data, yamlserializer)))
-loaded = {}
-def load(): loaded["value"] = FilesystemPersister.load_cassette(target, yamlserializer)
-print("load", best(load))
-assert len(loaded["value"][0]) == len(requests_)
-
-urls = [rq["url"] for rq in (i["request"] for i in cassette["interactions"])]
-stride = max(1, len(urls) // count)
-picked = [urls[i * stride] for i in range(min(count, len(urls)))]
-with vcr.use_cassette(target, record_mode="none", serializer="yaml"):
-    session = requests.Session()
-    start = time.perf_counter()
-    for url in picked:
-        response = session.get(url, headers={"Accept": "application/json", "User-Agent": "tapedeck-bench/1"})
-        assert response.status_code == 200
-    print("replay", (time.perf_counter() - start) / len(picked))
+if mode == "prepare":
+    cassette = json.load(open(source))
+    requests_, responses = [], []
+    for interaction in cassette["interactions"]:
+        rq, rs = interaction["request"], interaction["response"]
+        requests_.append(Request(rq["method"], rq["url"], None, {k: v for k, v in rq["headers"]}))
+        headers = {}
+        for name, value in rs["headers"]: headers.setdefault(name, []).append(value)
+        responses.append({"status": {"code": rs["status"], "message": rs["reason"]}, "headers": headers,
+                          "body": {"string": text(rs.get("body"))}})
+    pickle.dump({"requests": requests_, "responses": responses}, open(target + ".pickle", "wb"))
+    FilesystemPersister.save_cassette(target, {"requests": requests_, "responses": responses}, yamlserializer)
+elif mode == "save":
+    data = pickle.load(open(target + ".pickle", "rb"))
+    start = time.perf_counter(); FilesystemPersister.save_cassette(target, data, yamlserializer)
+    print("save", time.perf_counter() - start)
+elif mode == "load":
+    start = time.perf_counter(); loaded = FilesystemPersister.load_cassette(target, yamlserializer)
+    print("load", time.perf_counter() - start)
+    assert len(loaded[0]) > 0
+elif mode == "replay":
+    count = int(sys.argv[4])
+    urls = [i["request"]["url"] for i in json.load(open(source))["interactions"]]
+    stride = max(1, len(urls) // count)
+    picked = [urls[i * stride] for i in range(min(count, len(urls)))]
+    with vcr.use_cassette(target, record_mode="none", serializer="yaml"):
+        session = requests.Session()
+        start = time.perf_counter()
+        for url in picked:
+            response = session.get(url, headers={"Accept": "application/json", "User-Agent": "tapedeck-bench/1"})
+            assert response.status_code == 200
+        print("replay", (time.perf_counter() - start) / len(picked))
 PY
+"$VENV/bin/python" "$WORK/vcrpy_bench.py" "$WORK/tapedeck.json" "$WORK/vcrpy.yaml" prepare
 
-"$TOOL" load "$WORK/tapedeck.json" "$RUNS" > "$WORK/tapedeck.txt"
-"$TOOL" save "$WORK/tapedeck.json" "$RUNS" >> "$WORK/tapedeck.txt"
-"$TOOL" replay "$WORK/tapedeck.json" "$REQUESTS" >> "$WORK/tapedeck.txt"
+field() { awk -v key="$2" '$1 == key { print $NF }' <<<"$1"; }
+vcrpy() { field "$("$VENV/bin/python" "$WORK/vcrpy_bench.py" "$WORK/tapedeck.json" "$WORK/vcrpy.yaml" "$@")" "$1"; }
+tapedeck() { field "$("$TOOL" "$1" "$WORK/tapedeck.json" 1)" "$1"; }
 
-field() { awk -v key="$2" '$1 == key { print $NF }' "$1"; }
-report() {
-    local name=$1 vcr=$2 tdk=$3 target=$4 unit=$5 scale=$6
-    local ratio verdict
-    ratio=$(awk -v a="$vcr" -v b="$tdk" 'BEGIN { printf "%.1f", a / b }')
-    verdict=$(awk -v r="$ratio" -v t="$target" 'BEGIN { print (t == "" ? "" : (r >= t ? "PASS" : "MISS")) }')
-    printf "%-34s vcrpy %10.3f %s   Tapedeck %10.3f %s   vcrpy/Tapedeck %6sx %s\n" "$name" \
-        "$(awk -v v="$vcr" -v s="$scale" 'BEGIN { print v * s }')" "$unit" \
-        "$(awk -v v="$tdk" -v s="$scale" 'BEGIN { print v * s }')" "$unit" "$ratio" "${verdict:+(target ≥ ${target}x: $verdict)}"
-}
+echo "== $COUNT interactions, $PAIRS interleaved pairs of load and save"
+for pair in $(seq 1 "$PAIRS"); do
+    for operation in load save; do
+        if [[ "$(pair_order "$pair")" == ab ]]; then
+            v=$(vcrpy "$operation"); t=$(tapedeck "$operation")
+        else
+            t=$(tapedeck "$operation"); v=$(vcrpy "$operation")
+        fi
+        awk -v v="$v" -v t="$t" 'BEGIN { print v / t }' >>"$WORK/$operation.ratios"
+        printf '  pair %d %-4s vcrpy %9.1f ms   Tapedeck %7.1f ms\n' "$pair" "$operation" \
+            "$(awk -v x="$v" 'BEGIN { print x * 1000 }')" "$(awk -v x="$t" 'BEGIN { print x * 1000 }')"
+    done
+done
+
 echo
-echo "== $COUNT interactions, best of $RUNS runs; replay: $REQUESTS first plays, one request at a time"
-report "load cassette" "$(field "$WORK/vcrpy.txt" load)" "$(field "$WORK/tapedeck.txt" load)" 10 ms 1000
-report "save cassette" "$(field "$WORK/vcrpy.txt" save)" "$(field "$WORK/tapedeck.txt" save)" 10 ms 1000
-report "replay one request" "$(field "$WORK/vcrpy.txt" replay)" "$(field "$WORK/tapedeck.txt" replay)" "" µs 1000000
+echo "== vcrpy/Tapedeck, medians of $PAIRS pairs"
+for operation in load save; do
+    median=$(ratio_median "$WORK/$operation.ratios")
+    printf '%-16s %s   target >= 10x: %s\n' "$operation cassette" "$(ratio_summary "$WORK/$operation.ratios")" \
+        "$(verdict "$median" ">=" 10)"
+done
+
+echo
+echo "== replay one request (informational, one run each; $REQUESTS first plays, one request at a time)"
+v=$(vcrpy replay "$REQUESTS")
+t=$(field "$("$TOOL" replay "$WORK/tapedeck.json" "$REQUESTS")" replay)
+awk -v v="$v" -v t="$t" 'BEGIN { printf "vcrpy %.1f µs   Tapedeck %.2f µs   vcrpy/Tapedeck %.0fx\n", v * 1e6, t * 1e6, v / t }'
