@@ -1,34 +1,39 @@
 #!/usr/bin/env bash
 # Measures StubServer (libmicrohttpd, in its own process) against nginx serving the same 1 KiB JSON as a static
 # file, with wrk on loopback, in the same run on the same machine:
-#   1. keep-alive throughput at CONNECTIONS connections, StubServer / nginx (target ≥ 0.8);
+#   1. keep-alive throughput at CONNECTIONS connections, StubServer / nginx (target ≥ 0.9), and the server CPU time
+#      per request, StubServer / nginx (target ≤ 1.0);
 #   2. p99 latency of StubServer at 8 connections (target ≤ 1 ms);
 #   3. throughput with 10,000 stubs registered / with 1 stub (target ≥ 0.8);
+# each comparison as the median of PAIRS interleaved pairs (at least 7; nginx first in odd pairs, the StubServers
+# first in even ones) with min and max, see pairs.sh;
 #   4. a soak: SOAK seconds at 64 connections against StubServer, zero socket errors, RSS growth ≤ 10%.
 # wrk and nginx are installed with apt-get when missing. nginx runs on a loopback port with its own config in a
 # temporary directory (2 workers, 1024 connections each, no access log). Every wrk run is bounded in time
 # (DURATION, SOAK) and connections, and wrapped in `timeout`. Only 127.0.0.1 is contacted.
 #
 # Usage: bash Tools/bench/compare-stub-server.sh
-#        RUNS=3 DURATION=10 CONNECTIONS=8 THREADS=2 SOAK=60 bash Tools/bench/compare-stub-server.sh   (the defaults)
+#        PAIRS=7 DURATION=5 CONNECTIONS=8 THREADS=2 SOAK=60 bash Tools/bench/compare-stub-server.sh   (the defaults)
 #        SOAK=0 skips the soak.
 # The script reports: it exits 0 whether or not a target is met (PASS/MISS is printed) and non-zero only when
 # something fails (a build error, a server that does not start, a wrong answer).
 set -euo pipefail
 
-RUNS="${RUNS:-3}"
-DURATION="${DURATION:-10}"
+DURATION="${DURATION:-5}"
 CONNECTIONS="${CONNECTIONS:-8}"
 THREADS="${THREADS:-2}"
 SOAK="${SOAK:-60}"
 SOAK_CONNECTIONS=64
 MANY_STUBS=10000
-TARGET_NGINX_RATIO=0.8
+TARGET_NGINX_RATIO=0.9
+TARGET_CPU_RATIO=1.0
 TARGET_P99_MS=1.0
 TARGET_MANY_RATIO=0.8
 TARGET_RSS_GROWTH=0.10
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=pairs.sh
+source "$here/pairs.sh"
 repo="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-stub-bench.XXXXXX")"
 server_pids=()
@@ -224,15 +229,17 @@ run_wrk() {
     ' "$work/wrk.out" >>"$work/$name.results"
 }
 last() { tail -n 1 "$work/$1.results" | awk '{ printf "%.0f req/s, p99 %.3f ms, socket errors %d, non-2xx %d, server CPU %.2f µs/req", $1, $2, $3, $4, $5 }'; }
-best_cpu() { awk 'NR == 1 || $5 < m { m = $5 } END { print m }' "$work/$1.results"; }
-best_rps() { awk 'NR == 1 || $1 > m { m = $1 } END { print m }' "$work/$1.results"; }
+column_median() { awk -v c="$2" '{ print $c }' "$work/$1.results" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 == 1) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 best_p99() { awk 'NR == 1 || $2 < m { m = $2 } END { print m }' "$work/$1.results"; }
-median_p99() { awk '{ print $2 }' "$work/$1.results" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (a >= b) : (a <= b); print ok ? "PASS" : "MISS" }'; }
+# pair_ratio A B COLUMN FILE: appends the last run of A over the last run of B, in COLUMN, to FILE.
+pair_ratio() {
+    awk -v a="$(tail -n 1 "$work/$1.results" | awk -v c="$3" '{ print $c }')" \
+        -v b="$(tail -n 1 "$work/$2.results" | awk -v c="$3" '{ print $c }')" 'BEGIN { print (b > 0) ? a / b : 0 }' >>"$work/$4"
+}
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
-printf 'StubServer ↔ nginx, 1 KiB JSON, keep-alive, wrk -c%d for %ss, %d runs each (best reported), %d daemon threads / nginx workers\n' \
-    "$CONNECTIONS" "$DURATION" "$RUNS" "$THREADS"
+printf 'StubServer ↔ nginx, 1 KiB JSON, keep-alive, wrk -c%d for %ss, %d interleaved pairs, %d daemon threads / nginx workers\n' \
+    "$CONNECTIONS" "$DURATION" "$PAIRS" "$THREADS"
 # Both StubServers run at once (an idle one costs nothing) so the three kinds of run can be interleaved: on a shared
 # machine, load that comes and goes then hits all three alike.
 start_server one 1
@@ -244,36 +251,44 @@ many_pid="$server_pid"
 run_wrk warmup "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" 2
 run_wrk warmup "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" 2
 run_wrk warmup "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" 2
-for run in $(seq 1 "$RUNS"); do
-    run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION" $nginx_pids
+for pair in $(seq 1 "$PAIRS"); do
+    if [[ "$(pair_order "$pair")" == ab ]]; then
+        run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION" $nginx_pids
+    fi
     run_wrk stub1 "http://127.0.0.1:$one_port/bench.json" "$CONNECTIONS" "$DURATION" "$one_pid"
     run_wrk stubmany "http://127.0.0.1:$many_port/bench.json" "$CONNECTIONS" "$DURATION" "$many_pid"
-    printf '  run %d: nginx %s\n         StubServer (1 stub) %s\n         StubServer (%d stubs) %s\n' "$run" "$(last nginx)" \
+    if [[ "$(pair_order "$pair")" == ba ]]; then
+        run_wrk nginx "http://127.0.0.1:$nginx_port/bench.json" "$CONNECTIONS" "$DURATION" $nginx_pids
+    fi
+    pair_ratio stub1 nginx 1 rps.ratios
+    pair_ratio stub1 nginx 5 cpu.ratios
+    pair_ratio stubmany stub1 1 many.ratios
+    printf '  pair %d: nginx %s\n          StubServer (1 stub) %s\n          StubServer (%d stubs) %s\n' "$pair" "$(last nginx)" \
         "$(last stub1)" "$MANY_STUBS" "$(last stubmany)"
 done
 run_wrk latency8 "http://127.0.0.1:$one_port/bench.json" 8 "$DURATION" "$one_pid"
 printf '  latency run at 8 connections: StubServer %s\n' "$(last latency8)"
 stop_servers
 
-nginx_rps=$(best_rps nginx)
-one_rps=$(best_rps stub1)
-many_rps=$(best_rps stubmany)
 cat "$work/latency8.results" >>"$work/stub1.results"
-p99=$(median_p99 stub1)
-ratio=$(awk -v a="$one_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2f", a / b }')
-many_ratio=$(awk -v a="$many_rps" -v b="$one_rps" 'BEGIN { printf "%.2f", a / b }')
+p99=$(column_median stub1 2)
+rps_median=$(ratio_median "$work/rps.ratios")
+cpu_median=$(ratio_median "$work/cpu.ratios")
+many_median=$(ratio_median "$work/many.ratios")
 echo
-printf 'nginx:                     %10.0f req/s\n' "$nginx_rps"
-printf 'StubServer, 1 stub:        %10.0f req/s   ratio to nginx %s (target ≥ %s) %s\n' "$one_rps" "$ratio" "$TARGET_NGINX_RATIO" \
-    "$(verdict "$ratio" "$TARGET_NGINX_RATIO" ">=")"
-printf 'StubServer, %d stubs:  %10.0f req/s   ratio to 1 stub %s (target ≥ %s) %s\n' "$MANY_STUBS" "$many_rps" "$many_ratio" \
-    "$TARGET_MANY_RATIO" "$(verdict "$many_ratio" "$TARGET_MANY_RATIO" ">=")"
-printf 'server CPU per request:    nginx %s µs, StubServer %s µs, with %d stubs %s µs (best runs; informational, and steadier than rates on a busy machine)\n' \
-    "$(best_cpu nginx)" "$(best_cpu stub1)" "$MANY_STUBS" "$(best_cpu stubmany)"
-printf 'StubServer p99 latency:    %10.3f ms      median of the 1-stub runs (target ≤ %s ms at 8 connections) %s\n' "$p99" \
-    "$TARGET_P99_MS" "$( ((CONNECTIONS == 8)) && verdict "$p99" "$TARGET_P99_MS" "<=" || echo "(runs not at 8 connections)")"
-printf '                           (nginx p99 in the same runs, for context: median %s ms, best %s ms; StubServer best %s ms)\n' \
-    "$(median_p99 nginx)" "$(best_p99 nginx)" "$(best_p99 stub1)"
+printf 'Medians: nginx %.0f req/s, %.2f µs server CPU per request; StubServer %.0f req/s, %.2f µs; with %d stubs %.0f req/s, %.2f µs\n' \
+    "$(column_median nginx 1)" "$(column_median nginx 5)" "$(column_median stub1 1)" "$(column_median stub1 5)" \
+    "$MANY_STUBS" "$(column_median stubmany 1)" "$(column_median stubmany 5)"
+printf 'StubServer / nginx, req/s:           %s  target ≥ %s: %s\n' "$(ratio_summary "$work/rps.ratios")" \
+    "$TARGET_NGINX_RATIO" "$(verdict "$rps_median" ">=" "$TARGET_NGINX_RATIO")"
+printf 'StubServer / nginx, CPU per request: %s  target ≤ %s: %s\n' "$(ratio_summary "$work/cpu.ratios")" \
+    "$TARGET_CPU_RATIO" "$(verdict "$cpu_median" "<=" "$TARGET_CPU_RATIO")"
+printf '%d stubs / 1 stub, req/s:         %s  target ≥ %s: %s\n' "$MANY_STUBS" "$(ratio_summary "$work/many.ratios")" \
+    "$TARGET_MANY_RATIO" "$(verdict "$many_median" ">=" "$TARGET_MANY_RATIO")"
+printf 'StubServer p99 latency:              %.3f ms, median of the 1-stub runs (target ≤ %s ms at 8 connections) %s\n' "$p99" \
+    "$TARGET_P99_MS" "$( ((CONNECTIONS == 8)) && verdict "$p99" "<=" "$TARGET_P99_MS" || echo "(runs not at 8 connections)")"
+printf '                                     (nginx p99 in the same runs: median %s ms, best %s ms; StubServer best %s ms)\n' \
+    "$(column_median nginx 2)" "$(best_p99 nginx)" "$(best_p99 stub1)"
 
 if ((SOAK > 0)); then
     start_server soak 1
@@ -289,5 +304,5 @@ if ((SOAK > 0)); then
         "$SOAK" "$SOAK_CONNECTIONS" "$soak_rps" "$soak_errors" "$( ((soak_errors == 0)) && echo PASS || echo MISS)" "$soak_non2xx" \
         "$(awk -v k="$rss_before" 'BEGIN { print k / 1024 }')" "$(awk -v k="$rss_after" 'BEGIN { print k / 1024 }')" \
         "$(awk -v g="$growth" 'BEGIN { print g * 100 }')" "$(awk -v t="$TARGET_RSS_GROWTH" 'BEGIN { print t * 100 }')" \
-        "$(verdict "$growth" "$TARGET_RSS_GROWTH" "<=")"
+        "$(verdict "$growth" "<=" "$TARGET_RSS_GROWTH")"
 fi
