@@ -53,6 +53,7 @@ let package = Package(
             name: "CassetteBenchmarks",
             dependencies: [
                 "CassetteBenchSupport",
+                .product(name: "Tapedeck", package: "Tapedeck"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
@@ -70,6 +71,7 @@ let package = Package(
             name: "tapedeck-bench-cassette",
             dependencies: [
                 "CassetteBenchSupport",
+                .product(name: "Tapedeck", package: "Tapedeck"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),

@@ -15,13 +15,9 @@ source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
 BLOCK=${BLOCK:-250}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BENCH="$ROOT/Tools/Benchmarks"
-SCRATCH=${SCRATCH:-$BENCH/.build}
+# shellcheck source=bench-cassette.sh
+source "$(dirname "$0")/bench-cassette.sh"
 
-echo "== building tapedeck-bench-cassette (release)"
-swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck-bench-cassette >&2
-TOOL="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck-bench-cassette"
 
 echo "== $PAIRS runs of $COUNT recordings and $COUNT passthrough requests, alternating blocks of $BLOCK (server latency ${LATENCY_US:-0} µs)"
 ratios=()

@@ -11,16 +11,12 @@ source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
 REQUESTS=${REQUESTS:-200}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BENCH="$ROOT/Tools/Benchmarks"
-SCRATCH=${SCRATCH:-$BENCH/.build}
+# shellcheck source=bench-cassette.sh
+source "$(dirname "$0")/bench-cassette.sh"
 VENV=${VENV:-$ROOT/Tools/bench/.venv-vcrpy}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-vcrpy.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-echo "== building tapedeck-bench-cassette (release)"
-swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck-bench-cassette >&2
-TOOL="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck-bench-cassette"
 
 if [ ! -x "$VENV/bin/python" ]; then
     echo "== installing vcrpy, requests and PyYAML from PyPI into $VENV"

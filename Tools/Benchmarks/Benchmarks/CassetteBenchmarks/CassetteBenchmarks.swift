@@ -2,6 +2,7 @@ import Benchmark
 import CassetteBenchSupport
 import Foundation
 import Synchronization
+import Tapedeck
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
@@ -16,6 +17,7 @@ final class CassetteFixture: @unchecked Sendable {
     var requests: [HTTPRequest] = []
     var cassette = Cassette()
     var data = Data()
+    var client: HTTPSessionManager?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-cassette-bench-\(UUID().uuidString)")
@@ -68,6 +70,21 @@ func setUpReplay(count: Int) throws {
     }
 }
 
+/// A replaying transport and a client over it, on 10,000 realistic interactions, and each interaction's request.
+func setUpRealisticReplay() throws {
+    try withFixture { fixture in
+        try CassetteFile.save(RealisticCassette.make(count: 10_000), to: fixture.cassetteURL)
+        let transport = try CassetteTransport(
+            cassette: fixture.cassetteURL, mode: .replay,
+            configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        fixture.transport = transport
+        fixture.client = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
+        fixture.requests = (0..<10_000).map { index in
+            HTTPRequest(url: URL(string: RealisticCassette.url(index))!, headers: RealisticCassette.requestHeaders(index))
+        }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .throughput], warmupIterations: 100,
                                            scalingFactor: .one, maxDuration: .seconds(4), maxIterations: 100_000)
@@ -87,6 +104,30 @@ let benchmarks: @Sendable () -> Void = {
             }
         }, setup: { try setUpReplay(count: count) }, teardown: { tearDownCassetteFixture() })
     }
+
+    // Realistic interactions (RealisticCassette: a query, eight headers each way, ~300 bytes of JSON), 10,000 of
+    // them, each replayed in turn: through the client stack (HTTPSessionManager.get with its JSON serializer) and
+    // through the transport alone. Tools/bench/client-replay.sh compares the two in one process, interleaved.
+    Benchmark("Client replay (HTTPSessionManager.get, 10,000 realistic)", configuration: Benchmark.defaultConfiguration, closure: { benchmark in
+        let fixture = currentCassetteFixture()
+        guard let client = fixture.client else { throw BenchmarkFailure(description: "no client") }
+        var index = 0
+        for _ in benchmark.scaledIterations {
+            let result = try await client.get(RealisticCassette.path(index), parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])
+            blackHole(result)
+            index = index == 9_999 ? 0 : index + 1
+        }
+    }, setup: { try setUpRealisticReplay() }, teardown: { tearDownCassetteFixture() })
+
+    Benchmark("Transport replay (CassetteTransport.send, 10,000 realistic)", configuration: Benchmark.defaultConfiguration, closure: { benchmark in
+        let fixture = currentCassetteFixture()
+        guard let transport = fixture.transport else { throw BenchmarkFailure(description: "no transport") }
+        var index = 0
+        for _ in benchmark.scaledIterations {
+            blackHole(try await transport.send(fixture.requests[index]))
+            index = index == 9_999 ? 0 : index + 1
+        }
+    }, setup: { try setUpRealisticReplay() }, teardown: { tearDownCassetteFixture() })
 
     let fileConfiguration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1,
                                                     maxDuration: .seconds(10), maxIterations: 20)

@@ -9,10 +9,13 @@ import TapedeckCore
 ///     tapedeck-bench-cassette load FILE RUNS       best time to load it (seconds)
 ///     tapedeck-bench-cassette save FILE RUNS       best time to save it (seconds; written beside FILE)
 ///     tapedeck-bench-cassette replay FILE M        per-request time of M first plays through CassetteTransport
+///     tapedeck-bench-cassette client-replay N BLOCK  N realistic interactions replayed through HTTPSessionManager.get
+///                                                  and through CassetteTransport.send alone, alternating blocks
+///     tapedeck-bench-cassette large-put PAIRS -    a 4 MiB in-memory PUT live, recorded and replayed, PAIRS times
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | large-put PAIRS -\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -97,10 +100,38 @@ do {
         print("passthrough cpu-us-per-request \(result.passthroughUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.passthroughUsage.contextSwitches) / requests)")
         print("recording cpu-us-per-request \(result.recordingUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.recordingUsage.contextSwitches) / requests)")
         print("ratio-median \(median(result.passthrough) / median(result.recording)) ratio-throughput \(recording / passthrough)")
+    case "client-replay":
+        guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
+        let result = try runDetached { try await ClientReplay(count: count, block: block, rounds: 3).run() }
+        let ratios = zip(result.client, result.transport).map { $0 / $1 }
+        let requests = Double(result.client.count * block)
+        print("client median-us \(median(result.client)) cpu-us-per-request \(result.clientCPU / requests * 1e6)")
+        print("transport median-us \(median(result.transport)) cpu-us-per-request \(result.transportCPU / requests * 1e6)")
+        print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
+    case "large-put":
+        guard let pairs = Int(arguments[2]), pairs > 0 else { usage() }
+        let result = try runDetached { try await LargePut(pairs: pairs).run() }
+        let ratios = zip(result.record, result.live).map { $0 / $1 }
+        print("live median-ms \(median(result.live))")
+        print("record median-ms \(median(result.record))")
+        print("replay median-ms \(median(result.replay)) max-ms \(result.replay.max() ?? 0)")
+        print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) pairs \(ratios.count)")
     default:
         usage()
     }
 } catch {
     FileHandle.standardError.write(Data("tapedeck-bench-cassette: \(error)\n".utf8))
     exit(1)
+}
+
+/// Runs `work` in a detached task (off the main actor, as a library's caller would) and waits for it.
+func runDetached<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let semaphore = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var outcome: Result<T, any Error>?
+    Task.detached {
+        do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try outcome!.get()
 }
