@@ -33,7 +33,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Replay from (or record into) this cassette instead of going to the network directly.")
     var cassette: String?
 
-    @Option(name: .long, help: "The cassette's record mode: replay, once, newEpisodes, all or passthrough.")
+    @Option(name: .long, help: "The cassette's record mode: replay, once, newEpisodes, all, passthrough or spy.")
     var mode: String = "once"
 
     @Option(name: .customShort("X"), help: "The request method (default GET, or POST when a body is given).")

@@ -33,6 +33,11 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     case invalidHAR(path: String, reason: String)
     /// Code 12: the transport was used after ``CassetteTransport/finish(requireAllPlayed:)``.
     case closed(file: String)
+    /// A request's host is not among ``CassetteConfiguration/allowedHosts`` (code 13).
+    case hostNotAllowed(host: String, url: String, allowed: [String])
+    /// A request to an ignored host (or, in ``RecordMode/spy``, one not in the cassette) must go live, and the
+    /// transport has no upstream (code 14).
+    case noUpstreamForLiveRequest(file: String, url: String, reason: String)
 
     /// The `NSError` domain of cassette errors.
     public static let errorDomain = "TapedeckCassetteErrorDomain"
@@ -52,6 +57,8 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .io: return 10
         case .invalidHAR: return 11
         case .closed: return 12
+        case .hostNotAllowed: return 13
+        case .noUpstreamForLiveRequest: return 14
         }
     }
 
@@ -90,6 +97,13 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
             return "not a valid HAR 1.2 document at \(path): \(reason)"
         case .closed(let file):
             return "cassette \(file) was already finished; create a new CassetteTransport to use it again"
+        case .hostNotAllowed(let host, let url, let allowed):
+            return "the request to \(url) was refused: its host \(host) is not among the allowed hosts ("
+                + allowed.sorted().joined(separator: ", ") + "); add it to CassetteConfiguration.allowedHosts or "
+                + CassetteConfiguration.allowedHostsVariable
+        case .noUpstreamForLiveRequest(let file, let url, let reason):
+            return "the request to \(url) must go live (\(reason)), but the CassetteTransport of \(file) has no "
+                + "upstream transport; pass upstream: CurlTransport()"
         }
     }
 }

@@ -7,6 +7,8 @@ import Foundation
 /// configuration.matching = [.method, .url, .json(ignoring: ["nonce"])]
 /// configuration.timing = .recorded(scale: 0.5)
 /// configuration.faults = [ReplayFault(interaction: 2, action: .fail(.timedOut))]
+/// configuration.ignoreLoopback = true                 // the local stub server stays live
+/// configuration.allowedHosts = ["api.example.com"]    // nothing else may be reached
 /// ```
 public struct CassetteConfiguration: Sendable {
     /// The rules a recorded request must satisfy to be replayed (default: method and URL, query order ignored).
@@ -28,6 +30,19 @@ public struct CassetteConfiguration: Sendable {
     /// with its interaction (`Tapedeck.RecordedChainTrust()`), so pinning holds offline. A request that carries a
     /// policy while this is `nil` fails with a message saying so, rather than passing unchecked.
     public var trustEvaluator: (any RecordedTrustEvaluating)?
+    /// Hosts whose requests go live through the upstream, never matched and never recorded (vcrpy's
+    /// `ignore_hosts`): a local database or a local stub server beside the remote API a cassette is for. An entry
+    /// is a host name or `*.example.com` for its subdomains.
+    public var ignoreHosts: Set<String>
+    /// Whether requests to loopback (127.0.0.0/8, ::1, `localhost`) go live too, as ``ignoreHosts`` do.
+    public var ignoreLoopback: Bool
+    /// When set, the only hosts requests may go to, in every mode; any other fails with
+    /// ``CassetteError/hostNotAllowed(host:url:allowed:)`` so a test cannot reach an unexpected service. Ignored
+    /// hosts are allowed implicitly. `TAPEDECK_ALLOWED_HOSTS` (comma-separated) replaces it, for CI.
+    public var allowedHosts: Set<String>?
+
+    /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
+    public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
     /// Creates a configuration.
     public init(
@@ -38,7 +53,10 @@ public struct CassetteConfiguration: Sendable {
         faults: [ReplayFault] = [],
         sidecarThreshold: Int = 1 << 20,
         volatileHeaders: Set<String> = ["date"],
-        trustEvaluator: (any RecordedTrustEvaluating)? = nil
+        trustEvaluator: (any RecordedTrustEvaluating)? = nil,
+        ignoreHosts: Set<String> = [],
+        ignoreLoopback: Bool = false,
+        allowedHosts: Set<String>? = nil
     ) {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -48,6 +66,9 @@ public struct CassetteConfiguration: Sendable {
         self.sidecarThreshold = sidecarThreshold
         self.volatileHeaders = volatileHeaders
         self.trustEvaluator = trustEvaluator
+        self.ignoreHosts = ignoreHosts
+        self.ignoreLoopback = ignoreLoopback
+        self.allowedHosts = allowedHosts
     }
 }
 

@@ -13,6 +13,8 @@ final class CassetteSession: Sendable {
         var previous: [Interaction] = []
         var faultFirings: [Int: Int] = [:]
         var closed = false
+        /// `METHOD URL` of every request that went live instead of to the cassette.
+        var liveRequests: [String] = []
     }
 
     let url: URL
@@ -23,13 +25,18 @@ final class CassetteSession: Sendable {
     let replays: Bool
     /// Whether requests that are not replayed are recorded.
     let records: Bool
+    /// Which hosts the cassette covers.
+    let hostRules: HostRules
     private let state: Mutex<State>
 
-    init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration) throws(CassetteError) {
+    init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration,
+         allowedHosts: Set<String>?) throws(CassetteError) {
         self.url = url
         self.mode = mode
         self.upstream = upstream
         self.configuration = configuration
+        hostRules = HostRules(ignoreHosts: configuration.ignoreHosts, ignoreLoopback: configuration.ignoreLoopback,
+                              allowedHosts: allowedHosts)
         let exists = CassetteFile.exists(url)
         switch mode {
         case .replay:
@@ -39,8 +46,11 @@ final class CassetteSession: Sendable {
         case .newEpisodes: (replays, records) = (true, true)
         case .all: (replays, records) = (false, true)
         case .passthrough: (replays, records) = (false, false)
+        case .spy:
+            guard exists else { throw CassetteError.cassetteNotFound(file: url.path, mode: mode) }
+            (replays, records) = (true, false)
         }
-        if (records || mode == .passthrough) && upstream == nil {
+        if (records || mode == .passthrough || mode == .spy) && upstream == nil {
             throw CassetteError.noUpstream(file: url.path, mode: mode)
         }
         let lock = records ? try FileLock(cassette: url) : nil
@@ -95,6 +105,11 @@ final class CassetteSession: Sendable {
         }
     }
 
+    /// Notes that `request` went live instead of to the cassette (for the summary).
+    func noteLive(_ request: HTTPRequest) {
+        state.withLock { $0.liveRequests.append("\(request.method.rawValue) \(request.url.absoluteString)") }
+    }
+
     /// Whether recordings go to the journal: the cassette file itself has been written once.
     var isJournaling: Bool {
         state.withLock { $0.baseWritten && !$0.closed }
@@ -144,7 +159,8 @@ final class CassetteSession: Sendable {
             let interactions = state.player.cassette.interactions
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count,
-                unplayed: replays ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [])
+                unplayed: replays ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
+                liveRequests: state.liveRequests)
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
@@ -182,4 +198,7 @@ public struct CassetteSummary: Sendable, Hashable {
     public var interactionCount: Int
     /// `#index METHOD URL` of every interaction never played (replaying modes only).
     public var unplayed: [String]
+    /// `METHOD URL` of every request that went live instead of to the cassette, in order: requests to ignored hosts,
+    /// and in ``RecordMode/spy`` the ones the cassette did not have.
+    public var liveRequests: [String] = []
 }

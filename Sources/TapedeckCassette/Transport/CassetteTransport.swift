@@ -43,7 +43,9 @@ public struct CassetteTransport: HTTPTransport {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CassetteError) {
         let effective = try RecordMode.effective(mode, environment: environment)
-        session = try CassetteSession(url: cassette, mode: effective, upstream: upstream, configuration: configuration)
+        session = try CassetteSession(
+            url: cassette, mode: effective, upstream: upstream, configuration: configuration,
+            allowedHosts: HostRules.allowedHosts(fromEnvironment: environment) ?? configuration.allowedHosts)
     }
 
     /// Replays `request`, records it, or passes it through, as the mode says; see ``HTTPTransport/send(_:onEvent:)``.
@@ -51,9 +53,19 @@ public struct CassetteTransport: HTTPTransport {
     /// A replay is answered in the caller's own task, with no stream, task or thread hop: the request is looked up,
     /// a server-trust policy is checked against the recorded chain, injected faults and recorded timing are applied,
     /// and the events a live transport would deliver go to `onEvent`. A file or stream body is read first (body
-    /// rules may need it). A miss fails with ``CassetteError/unmatchedRequest(_:)``, or records in the modes that do.
+    /// rules may need it). A miss fails with ``CassetteError/unmatchedRequest(_:)``, records in the modes that do, or
+    /// goes live in ``RecordMode/spy``. Before all that, ``CassetteConfiguration/ignoreHosts`` and
+    /// ``CassetteConfiguration/ignoreLoopback`` send a request live, and ``CassetteConfiguration/allowedHosts``
+    /// refuses one to any other host.
     public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let session = self.session
+        switch session.hostRules.decision(for: request.url) {
+        case .cassette: break
+        case .live: return try await live(request, onEvent: onEvent, reason: "its host is ignored")
+        case .refused(let host):
+            throw CassetteError.hostNotAllowed(host: host, url: request.url.absoluteString,
+                                               allowed: Array(session.hostRules.allowedHosts ?? []))
+        }
         if session.mode == .passthrough, let upstream = session.upstream {
             return try await upstream.send(request, onEvent: onEvent)
         }
@@ -70,9 +82,20 @@ public struct CassetteTransport: HTTPTransport {
             onEvent?(.completed(response))
             return response
         case .failure(let error):
-            guard session.records, case .unmatchedRequest = error else { throw error }
+            guard case .unmatchedRequest = error else { throw error }
+            if session.mode == .spy { return try await live(request, onEvent: onEvent, reason: "spy mode, not in the cassette") }
+            guard session.records else { throw error }
             return try await recorder().send(request, onEvent: onEvent)
         }
+    }
+
+    /// Sends `request` upstream without matching or recording it, and notes it in the summary.
+    private func live(_ request: HTTPRequest, onEvent: HTTPEventHandler?, reason: String) async throws -> HTTPResponse {
+        guard let upstream = session.upstream else {
+            throw CassetteError.noUpstreamForLiveRequest(file: session.url.path, url: request.url.absoluteString, reason: reason)
+        }
+        session.noteLive(request)
+        return try await upstream.send(request, onEvent: onEvent)
     }
 
     /// Closes the cassette: folds recordings into the file, releases the lock, and reports what was never played.

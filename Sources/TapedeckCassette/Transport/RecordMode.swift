@@ -15,6 +15,9 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     case all
     /// Send everything upstream and record nothing; the cassette is not read or written.
     case passthrough
+    /// Replay what matches; send what does not upstream, live, without recording it (Hoverfly's spy). The
+    /// transport's summary lists what went live. For suites only partly covered by cassettes.
+    case spy
 
     /// The environment variable that overrides the mode.
     public static let environmentVariable = "TAPEDECK_RECORD_MODE"
@@ -29,6 +32,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
         case "newepisodes": self = .newEpisodes
         case "all", "record": self = .all
         case "passthrough", "off": self = .passthrough
+        case "spy": self = .spy
         default: return nil
         }
     }
