@@ -41,6 +41,19 @@ public struct CassetteConfiguration: Sendable {
     /// hosts are allowed implicitly. `TAPEDECK_ALLOWED_HOSTS` (comma-separated) replaces it, for CI.
     public var allowedHosts: Set<String>?
 
+    /// Sees each replayed request with its recorded response and returns the response to deliver (go-vcr's
+    /// `BeforeResponseReplayHook`): echo a request id, or a time, from the live request into the answer. It runs
+    /// before any event of the replay is delivered; what it throws is the request's error.
+    ///
+    /// ```swift
+    /// configuration.beforeReplay = { request, response in
+    ///     var response = response
+    ///     response.headers["X-Request-Id"] = request.headers["X-Request-Id"]
+    ///     return response
+    /// }
+    /// ```
+    public var beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)?
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
@@ -56,7 +69,8 @@ public struct CassetteConfiguration: Sendable {
         trustEvaluator: (any RecordedTrustEvaluating)? = nil,
         ignoreHosts: Set<String> = [],
         ignoreLoopback: Bool = false,
-        allowedHosts: Set<String>? = nil
+        allowedHosts: Set<String>? = nil,
+        beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil
     ) {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -69,6 +83,7 @@ public struct CassetteConfiguration: Sendable {
         self.ignoreHosts = ignoreHosts
         self.ignoreLoopback = ignoreLoopback
         self.allowedHosts = allowedHosts
+        self.beforeReplay = beforeReplay
     }
 }
 

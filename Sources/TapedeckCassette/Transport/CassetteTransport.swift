@@ -77,7 +77,11 @@ public struct CassetteTransport: HTTPTransport {
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
-            let response = try ReplayEmitter(interaction: playback.interaction, request: request, cassette: session.url)
+            var interaction = playback.interaction
+            if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
+                interaction.outcome = .response(try hook(request, recorded))
+            }
+            let response = try ReplayEmitter(interaction: interaction, request: request, cassette: session.url)
                 .response(emitting: onEvent)
             onEvent?(.completed(response))
             return response
