@@ -54,6 +54,11 @@ public struct CassetteConfiguration: Sendable {
     /// ```
     public var beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)?
 
+    /// Whether, in ``RecordMode/newEpisodes``, interactions this run never played are dropped when the cassette is
+    /// finished (the file rewritten atomically, sidecars only they used removed), so re-recorded or abandoned
+    /// traffic does not pile up. The summary lists them under ``CassetteSummary/pruned``. Default `false`.
+    public var pruneUnplayed: Bool
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
@@ -70,7 +75,8 @@ public struct CassetteConfiguration: Sendable {
         ignoreHosts: Set<String> = [],
         ignoreLoopback: Bool = false,
         allowedHosts: Set<String>? = nil,
-        beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil
+        beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil,
+        pruneUnplayed: Bool = false
     ) {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -84,6 +90,7 @@ public struct CassetteConfiguration: Sendable {
         self.ignoreLoopback = ignoreLoopback
         self.allowedHosts = allowedHosts
         self.beforeReplay = beforeReplay
+        self.pruneUnplayed = pruneUnplayed
     }
 }
 

@@ -149,7 +149,11 @@ final class CassetteSession: Sendable {
 
     func finish(requireAllPlayed: Bool) throws(CassetteError) -> CassetteSummary {
         let summary = try state.withLock { (state: inout State) throws(CassetteError) -> CassetteSummary in
+            var pruned: [String] = []
             if !state.closed {
+                if configuration.pruneUnplayed, records, replays {
+                    pruned = try Self.pruneUnplayed(&state, url: url)
+                }
                 try Self.compact(&state, url: url)
                 if state.baseWritten { try? FileManager.default.removeItem(atPath: CassetteFile.journalURL(url).path) }
                 state.journal = nil
@@ -158,14 +162,44 @@ final class CassetteSession: Sendable {
             }
             let interactions = state.player.cassette.interactions
             return CassetteSummary(
-                file: url.path, mode: mode, interactionCount: interactions.count,
-                unplayed: replays ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
-                liveRequests: state.liveRequests)
+                file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
+                unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
+                liveRequests: state.liveRequests, pruned: pruned)
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
         }
         return summary
+    }
+
+    /// Writes the cassette without the interactions this run never played (atomically; the journal's recordings are
+    /// in it, so the journal is emptied), and removes the sidecar files only they referred to. Returns what was
+    /// dropped, as `#index METHOD URL`.
+    private static func pruneUnplayed(_ state: inout State, url: URL) throws(CassetteError) -> [String] {
+        let unplayed = Set(state.player.unplayedIndices)
+        guard !unplayed.isEmpty else { return [] }
+        let interactions = state.player.cassette.interactions
+        var kept = Cassette()
+        var dropped: [String] = []
+        var keptSidecars = Set<String>()
+        var droppedSidecars = Set<String>()
+        for (index, interaction) in interactions.enumerated() {
+            let sidecars = [interaction.request.body.sidecarPath, interaction.response?.body.sidecarPath].compactMap { $0 }
+            if unplayed.contains(index) {
+                dropped.append("#\(index) " + interaction.request.summary)
+                droppedSidecars.formUnion(sidecars)
+            } else {
+                kept.interactions.append(interaction)
+                keptSidecars.formUnion(sidecars)
+            }
+        }
+        try CassetteFile.save(kept, to: url)
+        try state.journal?.truncate()
+        state.journaled = 0
+        for path in droppedSidecars.subtracting(keptSidecars) {
+            try? FileManager.default.removeItem(at: CassetteFile.sidecarURL(path, cassette: url))
+        }
+        return dropped
     }
 
     /// Whether two interactions are the same traffic: only timing, recording time and volatile headers differ.
@@ -201,4 +235,7 @@ public struct CassetteSummary: Sendable, Hashable {
     /// `METHOD URL` of every request that went live instead of to the cassette, in order: requests to ignored hosts,
     /// and in ``RecordMode/spy`` the ones the cassette did not have.
     public var liveRequests: [String] = []
+    /// `#index METHOD URL` of every interaction dropped by ``CassetteConfiguration/pruneUnplayed`` (which are then
+    /// not reported as ``unplayed``).
+    public var pruned: [String] = []
 }

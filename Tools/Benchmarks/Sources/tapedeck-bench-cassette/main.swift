@@ -12,10 +12,11 @@ import TapedeckCore
 ///     tapedeck-bench-cassette client-replay N BLOCK  N realistic interactions replayed through HTTPSessionManager.get
 ///                                                  and through CassetteTransport.send alone, alternating blocks
 ///     tapedeck-bench-cassette large-put PAIRS -    a 4 MiB in-memory PUT live, recorded and replayed, PAIRS times
+///     tapedeck-bench-cassette prune N RUNS         seconds to finish a newEpisodes run that prunes half of N
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | large-put PAIRS -\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -116,6 +117,11 @@ do {
         print("record median-ms \(median(result.record))")
         print("replay median-ms \(median(result.replay)) max-ms \(result.replay.max() ?? 0)")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) pairs \(ratios.count)")
+    case "prune":
+        guard let count = Int(arguments[2]), let runs = Int(arguments[3]), count > 1, runs > 0 else { usage() }
+        var times: [Double] = []
+        for _ in 0..<runs { times.append(try runDetached { try await Prune(count: count).run() }) }
+        print("prune \(count) median-seconds \(median(times)) max-seconds \(times.max() ?? 0)")
     default:
         usage()
     }
