@@ -46,13 +46,16 @@ public struct CassetteScope: Sendable {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The message, e.g. an unmatched request with its nearest recorded requests.
         public var description: String
-        /// The cassette error behind it.
-        public var error: CassetteError
+        /// The cassette error behind it; `nil` for a warning.
+        public var error: CassetteError?
+        /// Whether this is a warning (expired interactions replayed anyway) rather than a failure.
+        public var isWarning = false
     }
 
     /// Opens the cassette, runs `body` with its transport (also set as ``TapedeckTest/currentTransport``), then
     /// closes the cassette. Returns the failures: the cassette could not be opened (the body does not run), requests
-    /// that matched nothing, and (with ``requireAllPlayed``) interactions never played.
+    /// that matched nothing, and (with ``requireAllPlayed``) interactions never played; and, as warnings, expired
+    /// interactions replayed anyway.
     ///
     /// - Throws: what `body` throws, except cassette errors, which are among the returned failures.
     public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async throws -> [Failure] {
@@ -79,12 +82,19 @@ public struct CassetteScope: Sendable {
         } catch {
             thrown = error
         }
+        var warnings: [Failure] = []
         do {
-            try transport.finish(requireAllPlayed: requireAllPlayed)
+            let summary = try transport.finish(requireAllPlayed: requireAllPlayed)
+            if !summary.expired.isEmpty {
+                warnings.append(Failure(
+                    description: "cassette \(summary.file) replayed \(summary.expired.count) expired interaction(s) "
+                        + "(CassetteConfiguration.expiresAfter):\n" + summary.expired.map { "  - " + $0 }.joined(separator: "\n"),
+                    error: nil, isWarning: true))
+            }
         } catch {
             log.append(error)
         }
         if let thrown { throw thrown }
-        return log.all.map { Failure(description: $0.description, error: $0) }
+        return log.all.map { Failure(description: $0.description, error: $0) } + warnings
     }
 }

@@ -46,7 +46,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             cassette: file, mode: mode, configuration: configuration, requireAllPlayed: requireAllPlayed)
         let failures = try await scope.run { _ in try await function() }
         for failure in failures {
-            Issue.record(Comment(rawValue: failure.description), sourceLocation: test.sourceLocation)
+            Issue.record(Comment(rawValue: failure.description), severity: failure.isWarning ? .warning : .error,
+                         sourceLocation: test.sourceLocation)
         }
     }
 

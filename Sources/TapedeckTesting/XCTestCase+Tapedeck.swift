@@ -33,7 +33,8 @@ extension XCTestCase {
         let scope = CassetteScope(
             cassette: url, mode: mode, configuration: configuration, requireAllPlayed: requireAllPlayed, upstream: upstream)
         for failure in try await scope.run(body) {
-            XCTFail(failure.description, file: file, line: line)
+            // XCTest has no warnings: those go to the log, the rest fail the test.
+            if failure.isWarning { print("warning: \(failure.description)") } else { XCTFail(failure.description, file: file, line: line) }
         }
     }
 

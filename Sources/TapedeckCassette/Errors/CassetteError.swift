@@ -38,6 +38,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// A request to an ignored host (or, in ``RecordMode/spy``, one not in the cassette) must go live, and the
     /// transport has no upstream (code 14).
     case noUpstreamForLiveRequest(file: String, url: String, reason: String)
+    /// The interaction a request matched is older than ``CassetteConfiguration/expiresAfter`` allows, and the
+    /// strategy is ``CassetteExpiry/Strategy/fail`` (code 15).
+    case expired(file: String, request: String, recordedAt: Date, maximumAge: TimeInterval)
 
     /// The `NSError` domain of cassette errors.
     public static let errorDomain = "TapedeckCassetteErrorDomain"
@@ -59,6 +62,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .closed: return 12
         case .hostNotAllowed: return 13
         case .noUpstreamForLiveRequest: return 14
+        case .expired: return 15
         }
     }
 
@@ -101,6 +105,10 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
             return "the request to \(url) was refused: its host \(host) is not among the allowed hosts ("
                 + allowed.sorted().joined(separator: ", ") + "); add it to CassetteConfiguration.allowedHosts or "
                 + CassetteConfiguration.allowedHostsVariable
+        case .expired(let file, let request, let recordedAt, let maximumAge):
+            return "the interaction for \(request) in cassette \(file) was recorded \(Timestamp.format(recordedAt)), more than "
+                + "\(Int(maximumAge / 86_400)) day(s) (\(Int(maximumAge)) s) ago, past CassetteConfiguration.expiresAfter; "
+                + "re-record it with TAPEDECK_RECORD_MODE=newEpisodes and the reRecord strategy, or TAPEDECK_RECORD_MODE=all"
         case .noUpstreamForLiveRequest(let file, let url, let reason):
             return "the request to \(url) must go live (\(reason)), but the CassetteTransport of \(file) has no "
                 + "upstream transport; pass upstream: CurlTransport()"

@@ -7,6 +7,8 @@ import Synchronization
 struct Recorder {
     let session: CassetteSession
     let upstream: any HTTPTransport
+    /// The interaction a re-recording replaces (an expired one), or `nil` to add a new one.
+    var replacing: Int? = nil
 
     /// The captures and clock of one recording.
     final class Capture: Sendable {
@@ -106,6 +108,7 @@ struct Recorder {
     /// Commits an interaction whose commit is quick: both bodies in memory and small, and the cassette already
     /// journaling (the first commit writes the whole file). Returns whether it committed.
     func commitIfQuick(_ response: HTTPResponse, capture: Capture) throws -> Bool {
+        guard replacing == nil else { return false }  // a re-recording rewrites the whole file: not on the loop thread
         switch capture.request.body {
         case .none: break
         case .data(let data) where data.count <= quickBodyLimit: break
@@ -120,7 +123,7 @@ struct Recorder {
     func commit(_ error: URLError, capture: Capture, requestBody: CassetteBody) throws {
         let elapsed = capture.started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        try session.commit(Interaction(
+        try store(Interaction(
             request: recordedRequest(capture.request, body: requestBody),
             outcome: .failure(Interaction.Failure(error)),
             metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
@@ -154,7 +157,7 @@ struct Recorder {
         metrics.tlsHandshake = Self.rounded(metrics.tlsHandshake)
         metrics.timeToFirstByte = Self.rounded(metrics.timeToFirstByte)
         metrics.total = Self.rounded(metrics.total)
-        try session.commit(Interaction(
+        try store(Interaction(
             request: sent, outcome: .response(recordedResponse),
             metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
     }
@@ -184,6 +187,11 @@ struct Recorder {
         guard let data = body.inlineData, ContentCoding.isGzip(data, contentEncoding: headers["Content-Encoding"]),
               let decoded = ContentCoding.gunzip(data) else { return body }
         return CassetteBody(decoded, contentEncoding: "gzip")
+    }
+
+    /// Adds the interaction to the cassette, or puts it in place of the one it re-records.
+    private func store(_ interaction: Interaction) throws(CassetteError) {
+        if let replacing { try session.replace(replacing, with: interaction) } else { try session.commit(interaction) }
     }
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.

@@ -109,6 +109,13 @@ public struct CassettePlayer: Sendable {
         add(interaction, played: true)
     }
 
+    /// Puts `interaction` in place of the one at `position` (a re-recording of the same request), marked played.
+    public mutating func replace(_ position: Int, with interaction: Interaction) {
+        guard cassette.interactions.indices.contains(position) else { return }
+        cassette.interactions[position] = interaction
+        played[position] = true
+    }
+
     /// Positions of the interactions never played.
     public var unplayedIndices: [Int] { played.indices.filter { !played[$0] } }
 

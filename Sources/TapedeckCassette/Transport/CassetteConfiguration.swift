@@ -59,6 +59,10 @@ public struct CassetteConfiguration: Sendable {
     /// traffic does not pile up. The summary lists them under ``CassetteSummary/pruned``. Default `false`.
     public var pruneUnplayed: Bool
 
+    /// When recorded interactions are too old to replay as they are: warn, fail, or re-record. `nil` (the default)
+    /// replays interactions of any age.
+    public var expiresAfter: CassetteExpiry?
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
@@ -76,7 +80,8 @@ public struct CassetteConfiguration: Sendable {
         ignoreLoopback: Bool = false,
         allowedHosts: Set<String>? = nil,
         beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil,
-        pruneUnplayed: Bool = false
+        pruneUnplayed: Bool = false,
+        expiresAfter: CassetteExpiry? = nil
     ) {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
@@ -91,6 +96,7 @@ public struct CassetteConfiguration: Sendable {
         self.allowedHosts = allowedHosts
         self.beforeReplay = beforeReplay
         self.pruneUnplayed = pruneUnplayed
+        self.expiresAfter = expiresAfter
     }
 }
 

@@ -15,6 +15,8 @@ final class CassetteSession: Sendable {
         var closed = false
         /// `METHOD URL` of every request that went live instead of to the cassette.
         var liveRequests: [String] = []
+        /// `#index METHOD URL (recorded …)` of every expired interaction replayed anyway.
+        var expired: [String] = []
     }
 
     let url: URL
@@ -105,6 +107,26 @@ final class CassetteSession: Sendable {
         }
     }
 
+    /// Notes that interaction `index` was replayed although it expired (for the summary).
+    func noteExpired(_ index: Int, _ interaction: Interaction) {
+        let line = "#\(index) \(interaction.request.summary) (recorded \(Timestamp.format(interaction.recordedAt)))"
+        state.withLock { $0.expired.append(line) }
+    }
+
+    /// Puts a re-recording of interaction `index` in its place: the whole file is written again (the journal only
+    /// appends), atomically.
+    func replace(_ index: Int, with interaction: Interaction) throws(CassetteError) {
+        var interaction = interaction
+        configuration.redaction.redact(&interaction)
+        try state.withLock { (state: inout State) throws(CassetteError) in
+            if state.closed { throw CassetteError.closed(file: url.path) }
+            state.player.replace(index, with: interaction)
+            try CassetteFile.save(state.player.cassette, to: url)
+            try state.journal?.truncate()
+            state.journaled = 0
+        }
+    }
+
     /// Notes that `request` went live instead of to the cassette (for the summary).
     func noteLive(_ request: HTTPRequest) {
         state.withLock { $0.liveRequests.append("\(request.method.rawValue) \(request.url.absoluteString)") }
@@ -164,7 +186,7 @@ final class CassetteSession: Sendable {
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
                 unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
-                liveRequests: state.liveRequests, pruned: pruned)
+                liveRequests: state.liveRequests, pruned: pruned, expired: state.expired)
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
@@ -238,4 +260,8 @@ public struct CassetteSummary: Sendable, Hashable {
     /// `#index METHOD URL` of every interaction dropped by ``CassetteConfiguration/pruneUnplayed`` (which are then
     /// not reported as ``unplayed``).
     public var pruned: [String] = []
+    /// `#index METHOD URL (recorded …)` of every interaction replayed although ``CassetteConfiguration/expiresAfter``
+    /// says it expired (the ``CassetteExpiry/Strategy/warn`` strategy, or ``CassetteExpiry/Strategy/reRecord``
+    /// where the mode does not record).
+    public var expired: [String] = []
 }

@@ -74,6 +74,19 @@ public struct CassetteTransport: HTTPTransport {
         switch session.lookup(Interaction.Request(request, body: body)) {
         case .success(let playback):
             let configuration = session.configuration
+            if let expiry = configuration.expiresAfter, expiry.isExpired(playback.interaction) {
+                switch expiry.strategy {
+                case .fail:
+                    throw CassetteError.expired(file: session.url.path, request: playback.interaction.request.summary,
+                                                recordedAt: playback.interaction.recordedAt, maximumAge: expiry.maximumAge)
+                case .reRecord where session.records:
+                    var recorder = try recorder()
+                    recorder.replacing = playback.index
+                    return try await recorder.send(request, onEvent: onEvent)
+                case .warn, .reRecord:
+                    session.noteExpired(playback.index, playback.interaction)
+                }
+            }
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
