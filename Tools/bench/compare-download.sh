@@ -5,7 +5,7 @@
 #      (`CurlTransport.send`) and the client stack (`HTTPSessionManager.get` with its JSON serializer), each from the
 #      global executor (the default) and, for comparison, from a task that prefers the transport's executor.
 # The server runs in its own process; each client run is a separate process timed with `date` and measured with GNU
-# `/usr/bin/time` (peak RSS %M, CPU %U + %S), so RSS and CPU are the client's alone. Every comparison runs PAIRS
+# `/usr/bin/time` (peak RSS %M) and the shell's `times` (CPU), so RSS and CPU are the client's alone. Every comparison runs PAIRS
 # (default 7) interleaved pairs, curl first in odd pairs and last in even ones, and reports the median of the
 # pairwise ratios with min and max (pairs.sh says why); the worst peak RSS is reported. Only 127.0.0.1 is contacted.
 #
@@ -55,19 +55,24 @@ small="http://127.0.0.1:$port/small.json"
 echo "stub server pid $server_pid on 127.0.0.1:$port" >&2
 
 # measure OUT_PREFIX CMD...: runs CMD, appends "wall_seconds peak_rss_kib cpu_seconds" to OUT_PREFIX.results
-# (cpu = user + system time of the client process, from GNU time).
+# (peak RSS of the client process from GNU time; cpu = its user + system time, from the shell's `times` for its
+# children before and after, which counts milliseconds where GNU time prints hundredths of a second).
 measure() {
     local out="$1"; shift
     local start end
+    times >"$work/times.before"
     start=$(date +%s%N)
-    /usr/bin/time -f '%M %U %S' -o "$work/time" "$@" >"$work/last.stdout"
+    /usr/bin/time -f '%M' -o "$work/time" "$@" >"$work/last.stdout"
     end=$(date +%s%N)
-    tail -n 1 "$work/time" | awk -v s="$start" -v e="$end" \
-        '{ printf "%.4f %d %.2f\n", (e - s) / 1e9, $1, $2 + $3 }' >>"$out.results"
+    times >"$work/times.after"
+    awk -v s="$start" -v e="$end" -v rss="$(tail -n 1 "$work/time")" '
+        function secs(field, parts) { split(field, parts, /[ms]/); return parts[1] * 60 + parts[2] }
+        FNR == 2 { cpu[FILENAME == ARGV[1]] = secs($1) + secs($2) }
+        END { printf "%.4f %d %.3f\n", (e - s) / 1e9, rss, cpu[0] - cpu[1] }' "$work/times.before" "$work/times.after" >>"$out.results"
 }
 
 # "Ns RSS MiB, cpu Ns" for the last run of OUT_PREFIX.
-last_run() { tail -n 1 "$1.results" | awk '{ printf "%.3fs %.1f MiB cpu %.2fs", $1, $2 / 1024, $3 }'; }
+last_run() { tail -n 1 "$1.results" | awk '{ printf "%.3fs %.1f MiB cpu %.3fs", $1, $2 / 1024, $3 }'; }
 last_time() { tail -n 1 "$1.results" | awk '{ print $1 }'; }
 last_cpu() { tail -n 1 "$1.results" | awk '{ print $3 }'; }
 worst_rss() { awk 'NR == 1 || $2 > m { m = $2 } END { print m }' "$1.results"; }
