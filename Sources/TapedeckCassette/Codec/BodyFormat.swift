@@ -139,6 +139,12 @@ struct FieldReader {
         return string
     }
 
+    func optionalBool(_ key: String) throws(CassetteError) -> Bool? {
+        guard let value = json[key], value != .null else { return nil }
+        guard case .bool(let flag) = value else { throw invalid(key, "expected true or false") }
+        return flag
+    }
+
     func int(_ key: String) throws(CassetteError) -> Int {
         guard let number = try value(key).intValue else { throw invalid(key, "expected an integer") }
         return number

@@ -153,6 +153,7 @@ public enum CassetteCodec {
         writer.key("headers", in: &object)
         write(response.headers, to: &writer, level: object.childLevel)
         BodyFormat.write(response.body, as: "body", in: &object, of: &writer)
+        if response.isTemplated { writer.member("templated", .bool(true), in: &object) }
         writer.end(object)
     }
 
@@ -161,7 +162,8 @@ public enum CassetteCodec {
         return Interaction.Response(
             statusCode: try fields.int("status"), reasonPhrase: try fields.optionalString("reason") ?? "",
             httpVersion: try fields.optionalString("httpVersion") ?? "HTTP/1.1", url: try fields.optionalString("url"),
-            headers: try fields.headers("headers"), body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file))
+            headers: try fields.headers("headers"), body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file),
+            isTemplated: try fields.optionalBool("templated") ?? false)
     }
 
     static func write(_ failure: Interaction.Failure, to writer: inout JSONByteWriter, level: Int) {

@@ -52,16 +52,21 @@ public struct Interaction: Hashable, Sendable {
         public var headers: HTTPHeaders
         /// The body.
         public var body: CassetteBody
+        /// Whether header values and an inline UTF-8 body are ``TextTemplate``s filled from each live request at
+        /// replay (`{{request.header.X-Request-Id}}`, `{{now}}`, …), in process and when a stub server serves the
+        /// cassette. Set by hand in the file (`"templated": true`); recordings are never templated.
+        public var isTemplated: Bool
 
         /// Creates a recorded response.
         public init(statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1", url: String? = nil,
-                    headers: HTTPHeaders = [:], body: CassetteBody = .empty) {
+                    headers: HTTPHeaders = [:], body: CassetteBody = .empty, isTemplated: Bool = false) {
             self.statusCode = statusCode
             self.reasonPhrase = reasonPhrase
             self.httpVersion = httpVersion
             self.url = url
             self.headers = headers
             self.body = body
+            self.isTemplated = isTemplated
         }
     }
 

@@ -90,7 +90,7 @@ public struct CassetteTransport: HTTPTransport {
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
-            var interaction = playback.interaction
+            var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }

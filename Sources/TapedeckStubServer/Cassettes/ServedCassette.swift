@@ -83,7 +83,13 @@ final class ServedCassette: Sendable {
         switch outcome {
         case .played(let playback, let fault):
             var delay = recordedDelay(playback.interaction)
-            var action = RecordedAnswer.action(for: playback.interaction, index: playback.index, cassette: url)
+            let interaction: Interaction
+            do {
+                interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: url.path)
+            } catch {
+                return .now(.respond(.text("\(error)\n", status: 500)), delay: .zero)
+            }
+            var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url)
             switch fault {
             case .fail(let code):
                 action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
