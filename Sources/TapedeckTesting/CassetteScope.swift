@@ -85,6 +85,9 @@ public struct CassetteScope: Sendable {
         var warnings: [Failure] = []
         do {
             let summary = try transport.finish(requireAllPlayed: requireAllPlayed)
+            if let report = environment[RunReport.environmentVariable], !report.isEmpty {
+                try RunReport.append(summary, to: URL(fileURLWithPath: report))
+            }
             if !summary.expired.isEmpty {
                 warnings.append(Failure(
                     description: "cassette \(summary.file) replayed \(summary.expired.count) expired interaction(s) "

@@ -71,6 +71,27 @@ import TapedeckTestSupport
         #expect(second.stdout.hasSuffix("nothing to redact\n"))
     }
 
+    @Test func pruneDropsWhatNoRunPlayed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.cassette()
+        try CassetteFile.save(Cassette(interactions: ["a", "b", "c"].map { name in
+            Interaction(request: .init(method: "GET", url: "https://api.example.test/\(name)"), outcome: .response(.init(statusCode: 200)))
+        }), to: file)
+        let report = directory.file("run.jsonl")
+        try Data("{\"cassette\":\"\(file.standardizedFileURL.path)\",\"interactions\":3,\"played\":[1]}\n".utf8).write(to: report)
+        let dry = try CLIRunner.run(["prune", file.path, "--unused-in", report.path, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would drop #0 GET https://api.example.test/a"))
+        #expect(try CassetteFile.load(file).interactions.count == 3)
+        let result = try CLIRunner.run(["prune", file.path, "--unused-in", report.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("2 interaction(s) dropped\n"))
+        #expect(try CassetteFile.load(file).interactions.map(\.request.url) == ["https://api.example.test/b"])
+        let stale = try CLIRunner.run(["prune", file.path, "--unused-in", report.path])
+        #expect(stale.status != 0 && stale.stderr.contains("3 interactions"), "the report no longer fits the cassette")
+    }
+
     @Test func convertRoundTripsThroughHARAndDiffSeesNoDifference() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -9,7 +9,7 @@ struct TapedeckCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InspectCommand.self, FetchCommand.self, DiffCommand.self, LintCommand.self, RedactCommand.self,
-            ConvertCommand.self, VerifyCommand.self, RecordCommand.self, ServeCommand.self, DemoCommand.self,
+            ConvertCommand.self, VerifyCommand.self, RecordCommand.self, ServeCommand.self, DemoCommand.self, PruneCommand.self,
         ]
     )
 }

@@ -116,6 +116,9 @@ public struct CassettePlayer: Sendable {
         played[position] = true
     }
 
+    /// Positions of the interactions played (or recorded) so far.
+    public var playedIndices: [Int] { played.indices.filter { played[$0] } }
+
     /// Positions of the interactions never played.
     public var unplayedIndices: [Int] { played.indices.filter { !played[$0] } }
 

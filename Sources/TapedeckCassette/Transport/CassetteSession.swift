@@ -186,7 +186,8 @@ final class CassetteSession: Sendable {
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
                 unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
-                liveRequests: state.liveRequests, pruned: pruned, expired: state.expired)
+                liveRequests: state.liveRequests, pruned: pruned, expired: state.expired,
+                played: pruned.isEmpty ? state.player.playedIndices : Array(0..<(interactions.count - pruned.count)))
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
@@ -200,27 +201,12 @@ final class CassetteSession: Sendable {
     private static func pruneUnplayed(_ state: inout State, url: URL) throws(CassetteError) -> [String] {
         let unplayed = Set(state.player.unplayedIndices)
         guard !unplayed.isEmpty else { return [] }
-        let interactions = state.player.cassette.interactions
-        var kept = Cassette()
-        var dropped: [String] = []
-        var keptSidecars = Set<String>()
-        var droppedSidecars = Set<String>()
-        for (index, interaction) in interactions.enumerated() {
-            let sidecars = [interaction.request.body.sidecarPath, interaction.response?.body.sidecarPath].compactMap { $0 }
-            if unplayed.contains(index) {
-                dropped.append("#\(index) " + interaction.request.summary)
-                droppedSidecars.formUnion(sidecars)
-            } else {
-                kept.interactions.append(interaction)
-                keptSidecars.formUnion(sidecars)
-            }
-        }
-        try CassetteFile.save(kept, to: url)
+        let kept = Set(state.player.cassette.interactions.indices).subtracting(unplayed)
+        let (pruned, dropped, orphans) = CassettePruning.split(state.player.cassette, keeping: kept)
+        try CassetteFile.save(pruned, to: url)
         try state.journal?.truncate()
         state.journaled = 0
-        for path in droppedSidecars.subtracting(keptSidecars) {
-            try? FileManager.default.removeItem(at: CassetteFile.sidecarURL(path, cassette: url))
-        }
+        CassettePruning.removeSidecars(orphans, cassette: url)
         return dropped
     }
 
@@ -264,4 +250,7 @@ public struct CassetteSummary: Sendable, Hashable {
     /// says it expired (the ``CassetteExpiry/Strategy/warn`` strategy, or ``CassetteExpiry/Strategy/reRecord``
     /// where the mode does not record).
     public var expired: [String] = []
+    /// Positions of the interactions this run played or recorded, in the cassette as it was left (for
+    /// ``RunReport``).
+    public var played: [Int] = []
 }
