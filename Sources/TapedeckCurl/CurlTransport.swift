@@ -88,7 +88,7 @@ public struct CurlTransport: HTTPTransport {
         var handOff: CompletionHandOff?
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let sink = TransferSink(continuation, url: request.url, handler: onEvent)
+                let sink = TransferSink(continuation, handler: onEvent)
                 handOff = sink.handOff
                 engine.loop.send(.start(id: id, request: request, sink: sink))
             }

@@ -11,16 +11,14 @@ import TapedeckCore
 /// ``CurlTransport/send(_:onEvent:)`` returns only once the handler is done (``CompletionHandOff``).
 final class TransferSink: Sendable {
     private let continuation: CheckedContinuation<HTTPResponse, any Error>
-    private let url: URL
     private let handler: HTTPEventHandler?
     /// The caller's wait for the handler's `completed`, when there is a handler.
     let handOff: CompletionHandOff?
     /// Set once the continuation has been resumed.
     private let resumed = Mutex(false)
 
-    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, url: URL, handler: HTTPEventHandler?) {
+    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, handler: HTTPEventHandler?) {
         self.continuation = continuation
-        self.url = url
         self.handler = handler
         handOff = handler == nil ? nil : CompletionHandOff()
     }
@@ -40,11 +38,6 @@ final class TransferSink: Sendable {
             handler(event)
             handOff.markDone()
         }
-    }
-
-    /// Ends a transfer that delivered no `completed` (a defect: every success yields one first).
-    func finish() {
-        if claim() { continuation.resume(throwing: URLError(.cancelled, failingURL: url, reason: "the transfer ended without a response")) }
     }
 
     /// Ends the transfer with `error`.
