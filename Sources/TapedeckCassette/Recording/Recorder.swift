@@ -108,14 +108,10 @@ struct Recorder {
     /// Commits an interaction whose commit is quick: both bodies in memory and small, and the cassette already
     /// journaling (the first commit writes the whole file). Returns whether it committed.
     func commitIfQuick(_ response: HTTPResponse, capture: Capture) throws -> Bool {
-        guard replacing == nil else { return false }  // a re-recording rewrites the whole file: not on the loop thread
-        switch capture.request.body {
-        case .none: break
-        case .data(let data) where data.count <= quickBodyLimit: break
-        default: return false
-        }
-        guard case .data(let body) = response.body, body.count <= quickBodyLimit, session.isJournaling else { return false }
-        try commit(response, capture: capture, requestBody: CassetteBody(capture.request.body.inMemory ?? Data()))
+        // A re-recording rewrites the whole file: not on the loop thread.
+        guard replacing == nil, let sent = capture.request.body.inMemory, sent.count <= quickBodyLimit,
+              case .data(let received) = response.body, received.count <= quickBodyLimit, session.isJournaling else { return false }
+        try commit(response, capture: capture, requestBody: CassetteBody(sent))
         return true
     }
 
