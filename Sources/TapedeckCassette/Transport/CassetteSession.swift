@@ -121,9 +121,7 @@ final class CassetteSession: Sendable {
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             state.player.replace(index, with: interaction)
-            try CassetteFile.save(state.player.cassette, to: url)
-            try state.journal?.truncate()
-            state.journaled = 0
+            try Self.rewrite(state.player.cassette, &state, url: url)
         }
     }
 
@@ -164,7 +162,12 @@ final class CassetteSession: Sendable {
     /// Folds the journal into the cassette file.
     private static func compact(_ state: inout State, url: URL) throws(CassetteError) {
         guard state.baseWritten, state.journaled > 0 else { return }
-        try CassetteFile.save(state.player.cassette, to: url)
+        try rewrite(state.player.cassette, &state, url: url)
+    }
+
+    /// Writes `cassette` as the whole file, atomically; it holds the journal's recordings, so the journal is emptied.
+    private static func rewrite(_ cassette: Cassette, _ state: inout State, url: URL) throws(CassetteError) {
+        try CassetteFile.save(cassette, to: url)
         try state.journal?.truncate()
         state.journaled = 0
     }
@@ -199,13 +202,9 @@ final class CassetteSession: Sendable {
     /// in it, so the journal is emptied), and removes the sidecar files only they referred to. Returns what was
     /// dropped, as `#index METHOD URL`.
     private static func pruneUnplayed(_ state: inout State, url: URL) throws(CassetteError) -> [String] {
-        let unplayed = Set(state.player.unplayedIndices)
-        guard !unplayed.isEmpty else { return [] }
-        let kept = Set(state.player.cassette.interactions.indices).subtracting(unplayed)
-        let (pruned, dropped, orphans) = CassettePruning.split(state.player.cassette, keeping: kept)
-        try CassetteFile.save(pruned, to: url)
-        try state.journal?.truncate()
-        state.journaled = 0
+        guard !state.player.unplayedIndices.isEmpty else { return [] }
+        let (pruned, dropped, orphans) = CassettePruning.split(state.player.cassette, keeping: Set(state.player.playedIndices))
+        try rewrite(pruned, &state, url: url)
         CassettePruning.removeSidecars(orphans, cassette: url)
         return dropped
     }
