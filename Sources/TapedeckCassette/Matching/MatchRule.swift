@@ -71,6 +71,16 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the rule looks at the body (or at the `Content-Length` that redacting a body may change). When no rule
+    /// does, a live request's body is neither read, redacted nor kept to be matched.
+    var readsBody: Bool {
+        switch kind {
+        case .method, .url, .host, .path, .query: return false
+        case .headers(let names): return names.contains { $0.lowercased() == "content-length" }
+        case .body, .json, .form, .multipart, .custom: return true
+        }
+    }
+
     /// Whether the rule is decided by the index key rather than by comparing candidates.
     var isIndexed: Bool {
         switch kind {

@@ -13,8 +13,7 @@ struct RequestMatcher: Sendable {
     let rules: [MatchRule]
     let usesMethod: Bool
     let filters: [MatchRule]
-    /// Whether any rule looks at the body (or at the `Content-Length` that redacting a body may change): when none
-    /// does, a live request is matched without its body being redacted or read.
+    /// Whether any rule looks at the body (``MatchRule/readsBody``).
     let readsBody: Bool
     /// Reads a body's bytes, including sidecar bodies; `nil` when they cannot be read.
     let bodyBytes: @Sendable (CassetteBody) -> Data?
@@ -25,10 +24,7 @@ struct RequestMatcher: Sendable {
         self.bodyBytes = bodyBytes
         usesMethod = rules.contains { if case .method = $0.kind { return true } else { return false } }
         filters = rules.filter { !$0.isIndexed }
-        readsBody = filters.contains { rule in
-            if case .headers(let names) = rule.kind { return names.contains { $0.lowercased() == "content-length" } }
-            return true
-        }
+        readsBody = rules.contains { $0.readsBody }
         targetKinds = rules.compactMap { rule in
             switch rule.kind {
             case .url, .host, .path, .query: return rule.kind

@@ -29,6 +29,8 @@ final class CassetteSession: Sendable {
     let records: Bool
     /// Which hosts the cassette covers.
     let hostRules: HostRules
+    /// Whether a match rule reads the request body (``MatchRule/readsBody``), so a file or stream body must be read.
+    let matchingReadsBody: Bool
     private let state: Mutex<State>
 
     init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration,
@@ -37,6 +39,7 @@ final class CassetteSession: Sendable {
         self.mode = mode
         self.upstream = upstream
         self.configuration = configuration
+        matchingReadsBody = configuration.matching.contains { $0.readsBody }
         hostRules = HostRules(ignoreHosts: configuration.ignoreHosts, ignoreLoopback: configuration.ignoreLoopback,
                               allowedHosts: allowedHosts)
         let exists = CassetteFile.exists(url)

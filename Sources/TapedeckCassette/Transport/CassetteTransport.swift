@@ -70,7 +70,7 @@ public struct CassetteTransport: HTTPTransport {
             return try await upstream.send(request, onEvent: onEvent)
         }
         guard session.replays else { return try await recorder().send(request, onEvent: onEvent) }
-        let body = try await Self.bytes(of: request.body, needed: session.configuration.matching.contains { !$0.isIndexed })
+        let body = try await Self.bytes(of: request.body, needed: session.matchingReadsBody)
         switch session.lookup(Interaction.Request(request, body: body)) {
         case .success(let playback):
             let configuration = session.configuration
