@@ -63,12 +63,9 @@ extension HTTPSessionManager {
         success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
         failure: (@Sendable (SessionTask?, any Error) -> Void)?
     ) -> SessionTask? {
-        var request: HTTPRequest
+        let request: HTTPRequest
         do {
-            request = try requestSerializer.multipartRequest(
-                method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
-            for field in headers { request.headers[field.name] = field.value }
-            securityPolicy.apply(to: &request)
+            request = try makeMultipartRequest(path, parameters: parameters, headers: headers, constructingBody: constructingBody)
         } catch {
             if let failure { completionQueue.async { failure(nil, error) } }
             return nil

@@ -38,7 +38,7 @@ public final class HTTPSessionManager: Sendable {
         requestSerializer: any RequestSerializer = HTTPRequestSerializer(),
         responseSerializer: any ResponseSerializer = JSONResponseSerializer()
     ) {
-        self.baseURL = baseURL.map(Self.normalizedBase)
+        self.baseURL = baseURL?.normalizedAsBase
         session = SessionManager(transport: transport, responseSerializer: responseSerializer)
         serializer = Mutex(requestSerializer)
     }
@@ -96,9 +96,6 @@ public final class HTTPSessionManager: Sendable {
         get { session.completionQueue }
         set { session.completionQueue = newValue }
     }
-
-    /// AFNetworking's rule: a base URL with a non-empty path gets a trailing slash (``URL/normalizedAsBase``).
-    static func normalizedBase(_ url: URL) -> URL { url.normalizedAsBase }
 
     /// `path` resolved against ``baseURL``, or parsed as an absolute URL, by ``URL/resolving(_:against:)``.
     public func url(for path: String) throws -> URL {
@@ -170,10 +167,7 @@ public final class HTTPSessionManager: Sendable {
         constructingBody: (inout MultipartFormData) throws -> Void,
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async throws -> SessionTaskResult {
-        var request = try requestSerializer.multipartRequest(
-            method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody)
-        for field in headers { request.headers[field.name] = field.value }
-        securityPolicy.apply(to: &request)
+        let request = try makeMultipartRequest(path, parameters: parameters, headers: headers, constructingBody: constructingBody)
         let result = await session.uploadTask(with: request, from: request.body, progress: progress).run()
         if let error = result.error { throw error }
         return result
@@ -217,8 +211,21 @@ public final class HTTPSessionManager: Sendable {
 
     // MARK: - Building requests
 
+    /// The request for `method` and `path` from the request serializer, with `headers` and the security policy.
     func makeRequest(_ method: HTTPMethod, _ path: String, parameters: JSONValue?, headers: HTTPHeaders) throws -> HTTPRequest {
-        var request = try requestSerializer.request(method: method, url: try url(for: path), parameters: parameters)
+        completing(try requestSerializer.request(method: method, url: try url(for: path), parameters: parameters), headers: headers)
+    }
+
+    /// The multipart `POST` for `path` from the request serializer, with `headers` and the security policy.
+    func makeMultipartRequest(
+        _ path: String, parameters: JSONValue?, headers: HTTPHeaders, constructingBody: (inout MultipartFormData) throws -> Void
+    ) throws -> HTTPRequest {
+        completing(try requestSerializer.multipartRequest(
+            method: .post, url: try url(for: path), parameters: parameters, constructingBody: constructingBody), headers: headers)
+    }
+
+    private func completing(_ request: HTTPRequest, headers: HTTPHeaders) -> HTTPRequest {
+        var request = request
         for field in headers { request.headers[field.name] = field.value }
         securityPolicy.apply(to: &request)
         return request
