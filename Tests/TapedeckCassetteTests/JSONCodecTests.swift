@@ -179,6 +179,16 @@ import Testing
         #expect(Timestamp.format(Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.500Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: -30_610_224_000.007)) == "0999-12-31T23:59:59.993Z")
     }
+
+    @Test func stringEscapesDecodeAndBadOnesSayWhere() throws {
+        #expect(try CassetteJSON.parse(#"["\"\\\/\b\f\n\r\t","\u00e9","\ud83d\ude00"]"#)
+                == .array([.string("\"\\/\u{8}\u{c}\n\r\t"), .string("é"), .string("😀")]))
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON.parse(#"["\ud83d"]"#) }
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON.parse(#"["\u12"]"#) }
+        let invalid = #expect(throws: JSONSyntaxError.self) { try CassetteJSON.parse(#"["ab\x"]"#) }
+        #expect(invalid?.offset == 5)
+        #expect(invalid?.reason.contains("invalid escape") == true)
+    }
 }
 
 /// How the codec spells `body` in a cassette, as a JSON value, or `nil` for an empty body.

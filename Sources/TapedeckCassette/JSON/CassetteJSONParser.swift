@@ -240,34 +240,10 @@ struct JSONByteParser {
             case UInt8(ascii: "\\"):
                 position += 1
                 guard position < bytes.count else { break }
-                let escape = bytes[position]
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar) {
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                            throw error("a high surrogate escape must be followed by a low surrogate escape")
-                        }
-                        position += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(scalar) {
-                        throw error("a lone low surrogate escape")
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
-                    buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
-                default:
-                    throw error("invalid escape '\\\(Character(UnicodeScalar(escape)))'", at: position - 1)
+                do {
+                    try JSONStringEscape.decode(bytes, at: &position, into: &buffer)
+                } catch {
+                    throw self.error(error.reason, at: error.offset)
                 }
             default:
                 if byte < 0x20 { throw error("a control character must be escaped inside a string") }
@@ -276,24 +252,6 @@ struct JSONByteParser {
             }
         }
         throw error("unterminated string", at: open)
-    }
-
-    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error("unexpected end of the document in a \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw error("invalid hex digit in a \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
     }
 
     func validated(_ slice: UnsafeRawBufferPointer, start: Int) throws(JSONSyntaxError) -> String {

@@ -219,52 +219,13 @@ package enum JSONValueParser {
         /// Decodes the escape at `position` (a backslash) into UTF-8 bytes.
         private mutating func escape(into decoded: inout [UInt8]) throws {
             position += 1
-            guard let kind = peek() else { throw failure("a string ends inside an escape") }
-            position += 1
-            switch kind {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(kind)
-            case UInt8(ascii: "b"): decoded.append(0x08)
-            case UInt8(ascii: "f"): decoded.append(0x0C)
-            case UInt8(ascii: "n"): decoded.append(0x0A)
-            case UInt8(ascii: "r"): decoded.append(0x0D)
-            case UInt8(ascii: "t"): decoded.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hexQuad()
-                if (0xD800..<0xDC00).contains(scalar) {
-                    // A high surrogate must be followed by an escaped low one.
-                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                        throw failure("a high surrogate escape is not followed by a low one")
-                    }
-                    position += 2
-                    let low = try hexQuad()
-                    guard (0xDC00..<0xE000).contains(low) else { throw failure("a high surrogate escape is not followed by a low one") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    throw failure("a low surrogate escape without a high one")
-                }
-                decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-            default:
-                position -= 1
-                throw failure("an invalid escape '\\\(Character(Unicode.Scalar(kind)))'")
+            guard position < bytes.count else { throw failure("a string ends inside an escape") }
+            do {
+                try JSONStringEscape.decode(bytes, at: &position, into: &decoded)
+            } catch {
+                position = error.offset
+                throw failure(error.reason)
             }
-        }
-
-        private mutating func hexQuad() throws -> UInt32 {
-            guard position + 4 <= bytes.count else { throw failure("a \\u escape needs four hexadecimal digits") }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[position]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw failure("a \\u escape needs four hexadecimal digits")
-                }
-                value = value << 4 | UInt32(digit)
-                position += 1
-            }
-            return value
         }
 
         /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
