@@ -4,7 +4,7 @@ import Foundation
 /// progress, and the response becomes the task's result (serialized, or a download moved to its destination).
 extension SessionTask {
     private func isCurrent(_ attempt: Int) -> Bool {
-        storage.withLock { $0.attempt == attempt && $0.lifecycle.state == .running }
+        storage.withLock { $0.isRunning(attempt) }
     }
 
     func perform(attempt: Int) async {
@@ -54,7 +54,7 @@ extension SessionTask {
         case .responseHead(let head):
             let base = head.statusCode == 206 ? resumedOffset : 0
             let current = storage.withLock { state -> Bool in
-                guard state.attempt == attempt, state.lifecycle.state == .running else { return false }
+                guard state.isRunning(attempt) else { return false }
                 state.response = head
                 state.progressBase = base
                 return true
@@ -66,7 +66,7 @@ extension SessionTask {
             guard isCurrent(attempt) else { return }
             update(uploadProgress, progress, base: 0, handler: handlers.uploadProgress)
         case .downloadProgress(let progress):
-            let base = storage.withLock { $0.attempt == attempt && $0.lifecycle.state == .running ? $0.progressBase : nil }
+            let base = storage.withLock { $0.isRunning(attempt) ? $0.progressBase : nil }
             guard let base else { return }
             update(downloadProgress, progress, base: base, handler: handlers.downloadProgress)
         case .bodyChunk, .completed:

@@ -67,6 +67,9 @@ public final class SessionTask: Sendable {
         var partialFile: URL?
         /// Where a resumed download continues from (set from resume data).
         var resumeFrom: DownloadResumeData?
+
+        /// Whether `attempt` is the running one: its events and outcome still count.
+        func isRunning(_ attempt: Int) -> Bool { self.attempt == attempt && lifecycle.state == .running }
     }
 
     let storage = Mutex(MutableState())
