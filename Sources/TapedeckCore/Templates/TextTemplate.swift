@@ -60,7 +60,7 @@ public struct TextTemplate: Sendable, Hashable {
             case .method: rendered += request.templateMethod
             case .path: rendered += request.templatePath
             case .body: rendered += String(decoding: request.templateBody, as: UTF8.self)
-            case .now: rendered += Self.iso8601(now)
+            case .now: rendered += Timestamp.format(now)
             case .httpNow: rendered += Self.httpDate(now)
             case .pathParameter(let name): rendered += pathParameters[name] ?? ""
             case .query(let name): rendered += request.templateQuery(name) ?? ""
@@ -116,10 +116,6 @@ public struct TextTemplate: Sendable, Hashable {
         }
         throw Error(template: template, reason: "unknown placeholder \"{{\(given)}}\" at character \(offset); use method, path, "
                     + "body, path.NAME, query.NAME, header.NAME, json.PATH (each optionally after request.), now or now.http")
-    }
-
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
     static func httpDate(_ date: Date) -> String {

@@ -5,13 +5,13 @@ import Glibc
 
 /// ISO 8601 UTC timestamps with milliseconds (`2026-01-31T12:00:00.000Z`), formatted and parsed by hand so that
 /// loading a large cassette does not pay for a date formatter per interaction.
-enum Timestamp {
+package enum Timestamp {
     /// `date` truncated to whole milliseconds, as cassettes store it.
-    static func truncated(_ date: Date) -> Date {
+    package static func truncated(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let fraction = Int(milliseconds - Int64(seconds) * 1000)
@@ -41,7 +41,7 @@ enum Timestamp {
         }
     }
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
         func number(_ range: Range<Int>) -> Int32? {
