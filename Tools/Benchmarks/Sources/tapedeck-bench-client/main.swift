@@ -124,29 +124,25 @@ switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
     try await download(url: url, to: URL(fileURLWithPath: arguments[3]))
-case "gets" where arguments.count == 4, "gets-pool" where arguments.count == 4:
+case "gets" where arguments.count == 4, "gets-pool" where arguments.count == 4,
+     "session-gets" where arguments.count == 4, "session-gets-loop" where arguments.count == 4:
     guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
         fail("usage: \(arguments[1]) URL COUNT")
     }
     let transport = CurlTransport()
-    if arguments[1] == "gets" {
-        try await withTaskExecutorPreference(transport.executor) {
+    let throughClient = arguments[1].hasPrefix("session-")
+    let loop: @Sendable () async throws -> Void = {
+        if throughClient {
+            try await sessionGets(url: url, count: count, transport: transport)
+        } else {
             try await gets(url: url, count: count, transport: transport)
         }
-    } else {
-        try await gets(url: url, count: count, transport: transport)
     }
-case "session-gets" where arguments.count == 4, "session-gets-loop" where arguments.count == 4:
-    guard let url = URL(string: arguments[2]), let count = Int(arguments[3]), count > 0 else {
-        fail("usage: \(arguments[1]) URL COUNT")
-    }
-    let transport = CurlTransport()
-    if arguments[1] == "session-gets-loop" {
-        try await withTaskExecutorPreference(transport.executor) {
-            try await sessionGets(url: url, count: count, transport: transport)
-        }
+    // `gets` and `session-gets-loop` run on the transport's executor; the other two from the global one.
+    if arguments[1] == "gets" || arguments[1] == "session-gets-loop" {
+        try await withTaskExecutorPreference(transport.executor) { try await loop() }
     } else {
-        try await sessionGets(url: url, count: count, transport: transport)
+        try await loop()
     }
 case "session-download" where arguments.count == 4:
     guard let url = URL(string: arguments[2]) else { fail("bad URL \(arguments[2])") }
