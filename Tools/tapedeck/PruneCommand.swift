@@ -29,9 +29,9 @@ struct PruneCommand: ParsableCommand {
         let url = URL(fileURLWithPath: file)
         let dropped: [String]
         do {
-            let count = try CassetteFile.load(url).interactions.count
-            let played = try RunReport.played(in: URL(fileURLWithPath: report), cassette: url, interactionCount: count)
-            dropped = try CassettePruning.prune(url, keeping: played, dryRun: dryRun)
+            dropped = try CassettePruning.prune(url, dryRun: dryRun) { cassette throws(CassetteError) in
+                try RunReport.played(in: URL(fileURLWithPath: report), cassette: url, interactionCount: cassette.interactions.count)
+            }
         } catch {
             throw CLIError(error.description)
         }

@@ -37,9 +37,18 @@ public enum CassettePruning {
     /// ```
     /// - Throws: ``CassetteError`` when the file cannot be read, is being recorded, or cannot be written.
     public static func prune(_ url: URL, keeping kept: Set<Int>, dryRun: Bool = false) throws(CassetteError) -> [String] {
+        try prune(url, dryRun: dryRun) { _ throws(CassetteError) in kept }
+    }
+
+    /// ``prune(_:keeping:dryRun:)`` keeping the positions `keeping` picks from the cassette as it is read under the
+    /// lock (a run report checks its size against it), so the file is read once.
+    public static func prune(
+        _ url: URL, dryRun: Bool = false, keeping: (Cassette) throws(CassetteError) -> Set<Int>
+    ) throws(CassetteError) -> [String] {
         let lock = try FileLock(cassette: url)
         defer { withExtendedLifetime(lock) {} }
-        let (pruned, dropped, orphans) = split(try CassetteFile.load(url), keeping: kept)
+        let cassette = try CassetteFile.load(url)
+        let (pruned, dropped, orphans) = split(cassette, keeping: try keeping(cassette))
         guard !dropped.isEmpty, !dryRun else { return dropped }
         try CassetteFile.save(pruned, to: url)
         removeSidecars(orphans, cassette: url)
