@@ -60,7 +60,7 @@ public final class ManualWallClock: WallClock {
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
         guard duration > .zero else { return }
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
@@ -88,7 +88,7 @@ public final class ManualWallClock: WallClock {
 
     /// Moves the clock forward and wakes every sleeper whose deadline is now reached.
     public func advance(by duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.addingTimeInterval(max(0, seconds))
             let now = state.now

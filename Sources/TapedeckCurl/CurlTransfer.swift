@@ -33,6 +33,10 @@ final class CurlTransfer {
     private(set) var lastActivity: UInt64
     let idleTimeoutNanoseconds: UInt64
     private var lastProgressEmission: UInt64 = 0
+    private var lastDownloadEmission: UInt64 = 0
+    private var lastDownloadWrite: UInt64 = 0
+    /// Whether libcurl decodes content codings, so body bytes differ from the announced length.
+    private let decodesContent: Bool
     private var lastDownloadProgress: Int64 = -1
     private var lastUploadProgress: Int64 = -1
 
@@ -46,6 +50,7 @@ final class CurlTransfer {
         self.id = id
         self.request = request
         self.sink = sink
+        self.decodesContent = configuration.automaticDecompression
         guard let handle = curl_easy_init() else {
             throw URLError(.unknown, failingURL: request.url, reason: "libcurl could not create a transfer")
         }
@@ -221,7 +226,33 @@ final class CurlTransfer {
 
     fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         touch()
-        return bodyWriter.write(bytes)
+        guard bodyWriter.write(bytes) else { return false }
+        if sink.wantsEvents { emitDownloadProgress(afterWrite: true) }
+        return true
+    }
+
+    /// Download progress as body bytes arrive, so each event says when its bytes came (libcurl's own counter, which
+    /// the progress callback sees, lags one read behind). The first bytes after a pause of 10 ms go out at once;
+    /// within a burst, at most one event per 10 ms, and bytes held back by that limit go out from the progress
+    /// callback, which libcurl calls even when the transfer is idle.
+    private func emitDownloadProgress(afterWrite: Bool = false) {
+        let received = bodyWriter.byteCount
+        guard head != nil, received > lastDownloadProgress else { return }
+        let now = MonotonicClock.nanoseconds()
+        let startsBurst = afterWrite && now &- lastDownloadWrite >= 10_000_000
+        if afterWrite { lastDownloadWrite = now }
+        guard startsBurst || now &- lastDownloadEmission >= 10_000_000 else { return }
+        lastDownloadEmission = now
+        lastDownloadProgress = received
+        sink.yield(.downloadProgress(TransferProgress(completed: received, total: expectedBodyLength)))
+    }
+
+    /// The body's length as the head announced it, when the bytes delivered are the bytes announced (no content
+    /// coding that libcurl decodes on the way).
+    private var expectedBodyLength: Int64? {
+        guard let head, let length = head.expectedContentLength else { return nil }
+        if decodesContent, let coding = head.headers["Content-Encoding"], coding.lowercased() != "identity" { return nil }
+        return length
     }
 
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -245,23 +276,21 @@ final class CurlTransfer {
     fileprivate func progress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
         if stopReason != nil { return 1 }
         guard sink.wantsEvents else { return 0 }
+        // Bytes held back by the 10 ms limit go out now that time has passed (libcurl calls this even when idle).
+        emitDownloadProgress()
         let now = MonotonicClock.nanoseconds()
         // At most one progress event per 10 ms per direction, so a fast transfer does not flood the stream.
         guard now &- lastProgressEmission >= 10_000_000 else { return 0 }
         lastProgressEmission = now
-        emitProgress(downloadTotal: downloadTotal, downloaded: downloaded, uploadTotal: uploadTotal, uploaded: uploaded)
+        emitProgress(uploadTotal: uploadTotal, uploaded: uploaded)
         return 0
     }
 
-    private func emitProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+    private func emitProgress(uploadTotal: Int64, uploaded: Int64) {
         if uploaded > lastUploadProgress, uploaded > 0 || uploadTotal > 0 {
             lastUploadProgress = uploaded
             let total = bodyReader.length ?? (uploadTotal > 0 ? uploadTotal : nil)
             sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
-        }
-        if head != nil, downloaded > lastDownloadProgress {
-            lastDownloadProgress = downloaded
-            sink.yield(.downloadProgress(TransferProgress(completed: downloaded, total: downloadTotal > 0 ? downloadTotal : nil)))
         }
     }
 

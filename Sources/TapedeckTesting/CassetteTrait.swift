@@ -18,6 +18,18 @@ import Testing
 ///     #expect(profile.response?.statusCode == 200)
 /// }
 /// ```
+///
+/// A test of a server-sent event stream replays it with its recorded pacing, so its read timeouts fire after the
+/// same events as they did live (the cassette keeps chunk times for `text/event-stream`; see
+/// ``CassetteConfiguration/chunkTiming``):
+///
+/// ```swift
+/// @Test(.cassette(configuration: CassetteConfiguration(timing: .recorded(scale: 1))))
+/// func theFeedTimesOutDuringTheLongPause() async throws {
+///     let request = HTTPRequest(url: feedURL, timeoutInterval: 0.5, responseBody: .stream)
+///     await #expect(throws: URLError.self) { try await TapedeckTest.transport.send(request) { feed.consume($0) } }
+/// }
+/// ```
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// An explicit cassette name, or `nil` to derive it from the test.
     public var name: String?

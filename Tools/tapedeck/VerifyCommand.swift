@@ -128,16 +128,12 @@ struct VerifyCommand: AsyncParsableCommand {
                                               body: response.data ?? Data())
             let violations = rules.check(recorded: expected, live: actual)
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "\(response.statusCode)",
-                                       problems: violations.map(\.line), seconds: Self.seconds(elapsed))
+                                       problems: violations.map(\.line), seconds: elapsed.inSeconds)
         } catch {
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "error",
                                        problems: ["transport: " + FetchCommand.explain(error, url: url.absoluteString).replacingOccurrences(of: "\n  ", with: "; ")],
-                                       seconds: Self.seconds(ContinuousClock.now - started))
+                                       seconds: (ContinuousClock.now - started).inSeconds)
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The recorded URL with its scheme, host and port taken from `base`.

@@ -106,9 +106,7 @@ public enum CassetteCodec {
             outcome = .response(try decodeResponse(response, path: fields.at("response"), file: file))
         } else if let failure = json["error"] {
             let reader = FieldReader(failure, path: fields.at("error"), file: file)
-            outcome = .failure(Interaction.Failure(
-                code: try reader.int("code"), message: try reader.string("message"),
-                transportCode: try reader.optionalInt("transportCode"), transportMessage: try reader.optionalString("transportMessage")))
+            outcome = .failure(try decodeFailure(reader))
         } else {
             throw fields.invalid("response", "an interaction needs a \"response\" or an \"error\"")
         }
@@ -154,16 +152,65 @@ public enum CassetteCodec {
         write(response.headers, to: &writer, level: object.childLevel)
         BodyFormat.write(response.body, as: "body", in: &object, of: &writer)
         if response.isTemplated { writer.member("templated", .bool(true), in: &object) }
+        if let chunks = response.chunks { write(chunks, to: &writer, in: &object) }
+        if let interruption = response.interruption {
+            writer.key("interruptedBy", in: &object)
+            write(interruption, to: &writer, level: object.childLevel)
+        }
         writer.end(object)
+    }
+
+    /// `"chunks": [[bytes, seconds], …]`, one pair per line.
+    static func write(_ chunks: [TimedChunk], to writer: inout JSONByteWriter, in object: inout JSONByteWriter.Container) {
+        writer.key("chunks", in: &object)
+        var array = writer.beginArray(level: object.childLevel)
+        for chunk in chunks {
+            writer.nextElement(in: &array)
+            writer.output.append(UInt8(ascii: "["))
+            writer.writeInteger(Int64(chunk.byteCount))
+            writer.output.append(utf8: ", ")
+            writer.write(.double(chunk.at), level: 0)
+            writer.output.append(UInt8(ascii: "]"))
+        }
+        writer.end(array)
+    }
+
+    static func decodeChunks(_ json: CassetteJSON?, body: CassetteBody, path: String, file: String) throws(CassetteError) -> [TimedChunk]? {
+        guard let json, json != .null else { return nil }
+        guard let pairs = json.arrayValue else {
+            throw CassetteError.invalidFormat(file: file, path: path, reason: "expected an array of [bytes, seconds] pairs")
+        }
+        var chunks: [TimedChunk] = []
+        chunks.reserveCapacity(pairs.count)
+        for (index, pair) in pairs.enumerated() {
+            guard let items = pair.arrayValue, items.count == 2, let bytes = items[0].intValue, let at = items[1].doubleValue else {
+                throw CassetteError.invalidFormat(file: file, path: "\(path)[\(index)]", reason: "expected [bytes, seconds] numbers")
+            }
+            chunks.append(TimedChunk(byteCount: bytes, at: at))
+        }
+        if let problem = TimedChunk.problem(in: chunks, total: body.byteCount) {
+            throw CassetteError.invalidFormat(file: file, path: path, reason: problem)
+        }
+        return chunks
     }
 
     static func decodeResponse(_ json: CassetteJSON, path: String, file: String) throws(CassetteError) -> Interaction.Response {
         let fields = FieldReader(json, path: path, file: file)
+        let body = try BodyFormat.decode(json["body"], at: fields.at("body"), file: file)
         return Interaction.Response(
             statusCode: try fields.int("status"), reasonPhrase: try fields.optionalString("reason") ?? "",
             httpVersion: try fields.optionalString("httpVersion") ?? "HTTP/1.1", url: try fields.optionalString("url"),
-            headers: try fields.headers("headers"), body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file),
-            isTemplated: try fields.optionalBool("templated") ?? false)
+            headers: try fields.headers("headers"), body: body, isTemplated: try fields.optionalBool("templated") ?? false,
+            chunks: try decodeChunks(json["chunks"], body: body, path: fields.at("chunks"), file: file),
+            interruption: try json["interruptedBy"].map { value throws(CassetteError) in
+                try decodeFailure(FieldReader(value, path: fields.at("interruptedBy"), file: file))
+            })
+    }
+
+    static func decodeFailure(_ reader: FieldReader) throws(CassetteError) -> Interaction.Failure {
+        Interaction.Failure(
+            code: try reader.int("code"), message: try reader.string("message"),
+            transportCode: try reader.optionalInt("transportCode"), transportMessage: try reader.optionalString("transportMessage"))
     }
 
     static func write(_ failure: Interaction.Failure, to writer: inout JSONByteWriter, level: Int) {

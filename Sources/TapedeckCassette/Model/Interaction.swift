@@ -56,10 +56,19 @@ public struct Interaction: Hashable, Sendable {
         /// replay (`{{request.header.X-Request-Id}}`, `{{now}}`, …), in process and when a stub server serves the
         /// cassette. Set by hand in the file (`"templated": true`); recordings are never templated.
         public var isTemplated: Bool
+        /// How the body arrived: its chunks and their times after the response head, recorded for
+        /// `text/event-stream` responses (and others as ``CassetteConfiguration/chunkTiming`` says).
+        /// Replay delivers the same chunks, at the same times with ``ReplayTiming/recorded(scale:)``. `nil` when
+        /// not recorded: the body replays in 64 KiB chunks.
+        public var chunks: [TimedChunk]?
+        /// The error that cut a streamed body short after ``body`` arrived (a read timeout between server-sent
+        /// events, a dropped connection): replay delivers the body, then throws it. `nil` for a body that completed.
+        public var interruption: Failure?
 
         /// Creates a recorded response.
         public init(statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1", url: String? = nil,
-                    headers: HTTPHeaders = [:], body: CassetteBody = .empty, isTemplated: Bool = false) {
+                    headers: HTTPHeaders = [:], body: CassetteBody = .empty, isTemplated: Bool = false,
+                    chunks: [TimedChunk]? = nil, interruption: Failure? = nil) {
             self.statusCode = statusCode
             self.reasonPhrase = reasonPhrase
             self.httpVersion = httpVersion
@@ -67,6 +76,8 @@ public struct Interaction: Hashable, Sendable {
             self.headers = headers
             self.body = body
             self.isTemplated = isTemplated
+            self.chunks = chunks
+            self.interruption = interruption
         }
     }
 

@@ -16,6 +16,13 @@ struct Recorder {
         let requestBody: BodyCapture
         let responseBody: BodyCapture
         let started = ContinuousClock.now
+        /// The response body's chunks and their times, when ``CassetteConfiguration/chunkTiming`` keeps them.
+        let chunkTimeline = Mutex<ChunkTimeline?>(nil)
+        /// Whether the body arrives as chunk events (a streamed body) rather than only as progress.
+        let bodyArrivesInChunks: Bool
+        /// The response head and when it arrived (seconds into the recording), once it has: a streamed body cut
+        /// short is recorded as far as it came.
+        let head = Mutex<(head: HTTPResponseHead, at: Double)?>(nil)
         /// A large request body (in memory above the sidecar threshold, or a file) being redacted, hashed and
         /// written to its sidecar file while the request is on the wire.
         let storingRequestBody: Task<CassetteBody, any Error>?
@@ -23,6 +30,7 @@ struct Recorder {
         /// `redactor` is asked for a redaction only when a large body is stored right away.
         init(request: HTTPRequest, threshold: Int, cassette: URL, redactor: () -> @Sendable (Data) -> Data) {
             self.request = request
+            if case .stream = request.responseBody { bodyArrivesInChunks = true } else { bodyArrivesInChunks = false }
             requestBody = BodyCapture(cassette: cassette, threshold: threshold)
             responseBody = BodyCapture(cassette: cassette, threshold: threshold)
             let requestBody = self.requestBody
@@ -39,6 +47,12 @@ struct Recorder {
             default:
                 storingRequestBody = nil
             }
+        }
+
+        /// Seconds since the recording started, to the microsecond.
+        var elapsed: Double {
+            let elapsed = started.duration(to: .now)
+            return Recorder.rounded(elapsed.inSeconds)
         }
     }
 
@@ -73,6 +87,7 @@ struct Recorder {
         let (capture, outgoing) = begin(request)
         let recorder = self
         let committedEarly = Mutex<Result<Bool, any Error>>(.success(false))
+        let chunkTiming = session.configuration.chunkTiming
         let response: HTTPResponse
         do {
             response = try await upstream.send(outgoing, onEvent: { event in
@@ -82,13 +97,29 @@ struct Recorder {
                     committedEarly.withLock { $0 = outcome }
                 case .bodyChunk(let chunk):
                     capture.responseBody.append(chunk)
+                    capture.chunkTimeline.withLock { $0?.add(chunk.count) }
+                    onEvent?(event)
+                case .responseHead(let head):
+                    let timeline = chunkTiming.applies(to: head.headers) ? ChunkTimeline() : nil
+                    capture.chunkTimeline.withLock { $0 = timeline }
+                    let at = capture.elapsed
+                    capture.head.withLock { $0 = (head, at) }
+                    onEvent?(event)
+                case .downloadProgress(let progress):
+                    if !capture.bodyArrivesInChunks { capture.chunkTimeline.withLock { $0?.reached(progress.completed) } }
                     onEvent?(event)
                 default:
                     onEvent?(event)
                 }
             })
         } catch let error as URLError where error.code != .cancelled && !Task.isCancelled {
-            try commit(error, capture: capture, requestBody: await recordedBody(of: capture))
+            let requestBody = try await recordedBody(of: capture)
+            if capture.bodyArrivesInChunks, let (head, headAt) = capture.head.withLock({ $0 }) {
+                try commit(head: head, body: .streamed(byteCount: 0), metrics: TransferMetrics(timeToFirstByte: headAt, total: capture.elapsed),
+                           peerCertificates: [], interruption: Interaction.Failure(error), capture: capture, requestBody: requestBody)
+            } else {
+                try commit(error, capture: capture, requestBody: requestBody)
+            }
             throw error
         }
         if try !committedEarly.withLock({ $0 }).get() {
@@ -117,37 +148,48 @@ struct Recorder {
 
     /// Commits a failed transfer as a recorded error.
     func commit(_ error: URLError, capture: Capture, requestBody: CassetteBody) throws {
-        let elapsed = capture.started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         try store(Interaction(
             request: recordedRequest(capture.request, body: requestBody),
             outcome: .failure(Interaction.Failure(error)),
-            metrics: TransferMetrics(total: Self.rounded(seconds)), recordedAt: Timestamp.truncated(Date())))
+            metrics: TransferMetrics(total: capture.elapsed), recordedAt: Timestamp.truncated(Date())))
     }
 
     /// Commits a completed transfer with its captured bodies.
     func commit(_ response: HTTPResponse, capture: Capture, requestBody: CassetteBody) throws {
+        try commit(head: response.head, body: response.body, metrics: response.metrics, peerCertificates: response.peerCertificates,
+                   interruption: nil, capture: capture, requestBody: requestBody)
+    }
+
+    /// Commits a response: its head, the body (given in memory, in a file, or captured as it streamed), and the
+    /// error that cut a streamed body short, if one did.
+    private func commit(head: HTTPResponseHead, body responseBody: HTTPResponseBody, metrics: TransferMetrics, peerCertificates: [Data],
+                        interruption: Interaction.Failure?, capture: Capture, requestBody: CassetteBody) throws {
         let request = capture.request
         var inMemory: Data?
-        switch response.body {
+        switch responseBody {
         case .data(let data): inMemory = data
         case .file(let file, _):
-            if case .resumingFile(_, let existing) = request.responseBody, response.statusCode == 206 {
+            if case .resumingFile(_, let existing) = request.responseBody, head.statusCode == 206 {
                 try capture.responseBody.appendFile(file, offset: existing)
             } else {
                 try capture.responseBody.appendFile(file)
             }
         case .streamed: break
         }
-        let head = response.head
         let sent = recordedRequest(request, body: requestBody)
         let redact = redactor(head.headers)
         let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish(redacting: redact)
+        let recordedBody = Self.decodedIfCompressed(body, headers: head.headers)
+        let chunks = capture.chunkTimeline.withLock { timeline -> [TimedChunk]? in
+            guard var timeline = timeline.take() else { return nil }
+            if interruption == nil { timeline.reached(responseBody.byteCount) }
+            return TimedChunk.fitted(timeline.chunks, to: Int(recordedBody.byteCount))
+        }
         let recordedResponse = Interaction.Response(
             statusCode: head.statusCode, reasonPhrase: head.reasonPhrase, httpVersion: head.version,
             url: head.url == request.url ? nil : head.url.absoluteString, headers: head.headers,
-            body: Self.decodedIfCompressed(body, headers: head.headers))
-        var metrics = response.metrics
+            body: recordedBody, chunks: chunks, interruption: interruption)
+        var metrics = metrics
         metrics.nameLookup = Self.rounded(metrics.nameLookup)
         metrics.connect = Self.rounded(metrics.connect)
         metrics.tlsHandshake = Self.rounded(metrics.tlsHandshake)
@@ -155,7 +197,7 @@ struct Recorder {
         metrics.total = Self.rounded(metrics.total)
         try store(Interaction(
             request: sent, outcome: .response(recordedResponse),
-            metrics: metrics, peerCertificates: response.peerCertificates, recordedAt: Timestamp.truncated(Date())))
+            metrics: metrics, peerCertificates: peerCertificates, recordedAt: Timestamp.truncated(Date())))
     }
 
     /// The request body to record: a large or file body as the capture stored it while the request was on the wire;

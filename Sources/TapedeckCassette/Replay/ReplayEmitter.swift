@@ -3,15 +3,22 @@ import Foundation
 /// Turns a recorded interaction back into a response and the events a live transport would deliver on the way:
 /// upload progress, the response head, the body (in memory, written to the requested file, or as body chunks) and
 /// download progress; or the recorded `URLError`.
+///
+/// A body recorded with its chunks (``Interaction/Response/chunks``) is delivered in those chunks; with a `pace`
+/// each waits for its recorded time, and a gap the request's `timeoutInterval` would not have survived live fails
+/// with `URLError.timedOut` after the chunks before it. Other bodies go in 64 KiB chunks, at once. A stream recorded
+/// as cut short (``Interaction/Response/interruption``) ends, after its body, in the recorded error.
 struct ReplayEmitter {
     let interaction: Interaction
     let request: HTTPRequest
     let cassette: URL
+    /// How recorded chunk times are waited out, or `nil` to deliver at once.
+    var pace: ReplayPace? = nil
     static let chunkSize = 64 * 1024
 
     /// The replayed response, passing every event before `completed` to `handler` (none are built without one);
     /// throws the recorded error.
-    func response(emitting handler: HTTPEventHandler?) throws -> HTTPResponse {
+    func response(emitting handler: HTTPEventHandler?) async throws -> HTTPResponse {
         let emit: (HTTPTransportEvent) -> Void = { handler?($0) }
         let response: Interaction.Response
         switch interaction.outcome {
@@ -25,27 +32,37 @@ struct ReplayEmitter {
         let head = HTTPResponseHead(statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
                                     version: response.httpVersion, headers: response.headers, url: finalURL)
         emit(.responseHead(head))
+        var clock = pace.map { ReplayPace.Clock($0, request: request) }  // time 0 is the response head, just delivered
         let recordedBody = Self.encoded(response.body)
         let total = recordedBody.byteCount
+        let plan = response.chunks.map { TimedChunk.fitted($0, to: Int(total)) }
         let body: HTTPResponseBody
         switch request.responseBody {
         case .memory:
             let data = try CassetteFile.bodyData(recordedBody, cassette: cassette)
-            if total > 0 { emit(.downloadProgress(TransferProgress(completed: total, total: total))) }
+            if let plan {
+                try await forEachChunk(of: data, plan: plan, clock: &clock) { _, sent in emit(.downloadProgress(TransferProgress(completed: sent, total: total))) }
+            } else if total > 0 {
+                emit(.downloadProgress(TransferProgress(completed: total, total: total)))
+            }
             body = .data(data)
         case .stream:
-            try forEachChunk(recordedBody) { chunk, sent in
+            try await forEachChunk(recordedBody, plan: plan, clock: &clock) { chunk, sent in
                 emit(.bodyChunk(chunk))
                 emit(.downloadProgress(TransferProgress(completed: sent, total: total)))
             }
             body = .streamed(byteCount: total)
         case .file(let destination):
-            try write(recordedBody, to: destination, keeping: 0, emit: emit)
+            try await write(recordedBody, plan: plan, clock: &clock, to: destination, keeping: 0, emit: emit)
             body = .file(destination, byteCount: total)
         case .resumingFile(let destination, let existing):
             let keep = response.statusCode == 206 ? existing : 0
-            try write(recordedBody, to: destination, keeping: keep, emit: emit)
+            try await write(recordedBody, plan: plan, clock: &clock, to: destination, keeping: keep, emit: emit)
             body = .file(destination, byteCount: total)
+        }
+        if let interruption = response.interruption {
+            try await clock?.wait(until: interaction.metrics.total - interaction.metrics.timeToFirstByte)
+            throw interruption.urlError(failingURL: request.url)
         }
         return HTTPResponse(head: head, body: body, metrics: interaction.metrics, peerCertificates: interaction.peerCertificates)
     }
@@ -56,7 +73,13 @@ struct ReplayEmitter {
         return CassetteBody(ContentCoding.gzip(data))
     }
 
-    private func forEachChunk(_ body: CassetteBody, _ handle: (Data, Int64) throws -> Void) throws {
+    /// Hands `body` to `handle` chunk by chunk, with the running byte count: the recorded chunks when there is a
+    /// `plan`, else 64 KiB pieces (a sidecar in 1 MiB reads).
+    private func forEachChunk(_ body: CassetteBody, plan: [TimedChunk]?, clock: inout ReplayPace.Clock?,
+                              _ handle: (Data, Int64) throws -> Void) async throws {
+        if let plan {
+            return try await forEachChunk(of: try CassetteFile.bodyData(body, cassette: cassette), plan: plan, clock: &clock, handle)
+        }
         var sent: Int64 = 0
         switch body.storage {
         case .inline(let data):
@@ -81,8 +104,20 @@ struct ReplayEmitter {
         }
     }
 
-    private func write(_ body: CassetteBody, to destination: URL, keeping existing: Int64,
-                       emit: (HTTPTransportEvent) -> Void) throws {
+    /// Hands `data` to `handle` in the recorded chunks, each at its time when there is a `clock`.
+    private func forEachChunk(of data: Data, plan: [TimedChunk], clock: inout ReplayPace.Clock?,
+                              _ handle: (Data, Int64) throws -> Void) async throws {
+        var offset = data.startIndex
+        for chunk in plan {
+            try await clock?.wait(until: chunk.at)
+            let end = offset + chunk.byteCount
+            try handle(data[offset..<end], Int64(end - data.startIndex))
+            offset = end
+        }
+    }
+
+    private func write(_ body: CassetteBody, plan: [TimedChunk]?, clock: inout ReplayPace.Clock?, to destination: URL,
+                       keeping existing: Int64, emit: (HTTPTransportEvent) -> Void) async throws {
         let total = body.byteCount
         do {
             if existing == 0 || !FileManager.default.fileExists(atPath: destination.path) {
@@ -94,11 +129,13 @@ struct ReplayEmitter {
             defer { try? handle.close() }
             try handle.truncate(atOffset: UInt64(existing))
             try handle.seek(toOffset: UInt64(existing))
-            try forEachChunk(body) { chunk, sent in
+            try await forEachChunk(body, plan: plan, clock: &clock) { chunk, sent in
                 try handle.write(contentsOf: chunk)
                 emit(.downloadProgress(TransferProgress(completed: sent, total: total)))
             }
         } catch let error as URLError {
+            throw error
+        } catch let error as CancellationError {
             throw error
         } catch let error as CassetteError {
             throw error

@@ -63,6 +63,10 @@ public struct CassetteConfiguration: Sendable {
     /// replays interactions of any age.
     public var expiresAfter: CassetteExpiry?
 
+    /// Which recorded responses keep their chunk boundaries and arrival times (``Interaction/Response/chunks``),
+    /// so replay can deliver them as they came. Default ``ChunkTimingCapture/eventStreams``.
+    public var chunkTiming: ChunkTimingCapture
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
@@ -81,8 +85,10 @@ public struct CassetteConfiguration: Sendable {
         allowedHosts: Set<String>? = nil,
         beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil,
         pruneUnplayed: Bool = false,
-        expiresAfter: CassetteExpiry? = nil
+        expiresAfter: CassetteExpiry? = nil,
+        chunkTiming: ChunkTimingCapture = .eventStreams
     ) {
+        self.chunkTiming = chunkTiming
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
         self.redaction = redaction
@@ -101,11 +107,42 @@ public struct CassetteConfiguration: Sendable {
 }
 
 /// How fast recorded interactions are replayed.
+///
+/// A response recorded with its chunk timing (``Interaction/Response/chunks``, e.g. a server-sent event stream) is
+/// delivered in its recorded chunks either way; with ``recorded(scale:)`` each chunk also waits for its recorded
+/// time, and a gap longer than the request's `timeoutInterval` fails with `URLError.timedOut` as it would live.
 public enum ReplayTiming: Sendable, Hashable {
     /// As fast as possible (the default).
     case instant
-    /// With the recorded time to first byte and total time, multiplied by `scale` (1 = as recorded).
+    /// With the recorded time to first byte, chunk times and total time, multiplied by `scale` (1 = as recorded).
     case recorded(scale: Double)
+
+    /// The factor recorded times are multiplied by, or `nil` for ``instant`` (and a scale of 0 or less).
+    package var scale: Double? {
+        if case .recorded(let scale) = self, scale > 0 { return scale }
+        return nil
+    }
+}
+
+/// Which responses keep their chunk timing when recorded (see ``Interaction/Response/chunks``).
+public enum ChunkTimingCapture: Sendable, Hashable {
+    /// None: bodies are recorded as bytes only.
+    case never
+    /// `text/event-stream` responses (server-sent events), the ones whose pacing a client depends on.
+    case eventStreams
+    /// Every response (a chunked download whose progress pacing matters, a long poll, NDJSON).
+    case always
+
+    /// Whether a response with these headers keeps its chunk timing.
+    func applies(to headers: HTTPHeaders) -> Bool {
+        switch self {
+        case .never: return false
+        case .always: return true
+        case .eventStreams:
+            guard let type = headers["Content-Type"] else { return false }
+            return type.lowercased().hasPrefix("text/event-stream")
+        }
+    }
 }
 
 /// An error or delay injected into the replay of chosen interactions, to test retry and timeout logic.

@@ -59,6 +59,7 @@ public struct CassetteTransport: HTTPTransport {
     /// refuses one to any other host.
     public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let session = self.session
+        let pace = ReplayPace(session.configuration.timing)
         switch session.hostRules.decision(for: request.url) {
         case .cassette: break
         case .live: return try await live(request, onEvent: onEvent, reason: "its host is ignored")
@@ -89,12 +90,12 @@ public struct CassetteTransport: HTTPTransport {
             }
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
-            try await Self.wait(before: playback.interaction, fault: fault, timing: configuration.timing, request: request)
+            try await Self.wait(before: playback.interaction, fault: fault, pace: pace, request: request)
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }
-            let response = try ReplayEmitter(interaction: interaction, request: request, cassette: session.url)
+            let response = try await ReplayEmitter(interaction: interaction, request: request, cassette: session.url, pace: pace)
                 .response(emitting: onEvent)
             onEvent?(.completed(response))
             return response
@@ -132,7 +133,7 @@ public struct CassetteTransport: HTTPTransport {
     }
 
     /// Waits out an injected delay and the recorded latency; throws an injected error.
-    private static func wait(before interaction: Interaction, fault: ReplayFault.Action?, timing: ReplayTiming,
+    private static func wait(before interaction: Interaction, fault: ReplayFault.Action?, pace: ReplayPace?,
                              request: HTTPRequest) async throws {
         switch fault {
         case .fail(let code):
@@ -142,10 +143,7 @@ public struct CassetteTransport: HTTPTransport {
         case nil:
             break
         }
-        if case .recorded(let scale) = timing, scale > 0 {
-            let seconds = interaction.response == nil ? interaction.metrics.total : interaction.metrics.timeToFirstByte
-            if seconds > 0 { try await Task.sleep(for: .microseconds(Int64(seconds * scale * 1_000_000))) }
-        }
+        try await pace?.waitForHead(of: interaction, request: request)
     }
 
     /// The bytes a request is matched on: an in-memory body as it is; a file or stream body read when body rules

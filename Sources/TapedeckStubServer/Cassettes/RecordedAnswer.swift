@@ -8,7 +8,11 @@ import TapedeckCore
 /// A response is sent with its recorded status, headers and body. A body the recording transport decoded (or
 /// stored decoded) while `Content-Encoding: gzip` was announced is gzip-encoded again, so the client's decoding
 /// gives back the recorded bytes; a response recorded with `Transfer-Encoding: chunked` is sent chunked; a sidecar
-/// body is sent straight from its file.
+/// body is sent straight from its file. A body recorded with its chunks (``Interaction/Response/chunks``, e.g. a
+/// server-sent event stream) is sent chunked in those chunks, each at its recorded time multiplied by the timing's
+/// scale (all at once, but still chunk by chunk, with ``ReplayTiming/instant``). A stream recorded as cut short
+/// (``Interaction/Response/interruption``) then stalls, for a recorded timeout (the client's own read timeout
+/// fires), or drops the connection, for any other error.
 ///
 /// A recorded transport error becomes the socket behaviour that makes `CurlTransport` report the same `URLError`:
 ///
@@ -33,11 +37,12 @@ enum RecordedAnswer {
         "trailers", "transfer-encoding", "upgrade", "content-length",
     ]
 
-    /// What to do for `interaction`, the one at `index` in the cassette at `cassette`.
-    static func action(for interaction: Interaction, index: Int, cassette: URL) -> StubAction {
+    /// What to do for `interaction`, the one at `index` in the cassette at `cassette`; recorded chunk times are
+    /// multiplied by `scale` (0: send the chunks at once).
+    static func action(for interaction: Interaction, index: Int, cassette: URL, scale: Double = 0) -> StubAction {
         switch interaction.outcome {
         case .failure(let failure): return action(for: failure)
-        case .response(let response): return .respond(self.response(response, index: index, cassette: cassette))
+        case .response(let response): return .respond(self.response(response, index: index, cassette: cassette, scale: scale))
         }
     }
 
@@ -65,11 +70,25 @@ enum RecordedAnswer {
         return String("NSURLErrorDomain \(failure.code): \(String(message))".prefix(300))
     }
 
-    /// The recorded response as the server sends it.
-    static func response(_ recorded: Interaction.Response, index: Int, cassette: URL) -> StubResponse {
+    /// The recorded response as the server sends it; recorded chunk times are multiplied by `scale`.
+    static func response(_ recorded: Interaction.Response, index: Int, cassette: URL, scale: Double = 0) -> StubResponse {
         let headers = forwardable(recorded.headers)
         let chunked = isChunked(recorded.headers)
         let body: StubBody
+        if recorded.chunks != nil || recorded.interruption != nil {
+            let data: Data
+            do { data = try CassetteFile.bodyData(recorded.body, cassette: cassette) } catch {
+                return unreadableSidecar(CassetteFile.sidecarURL(recorded.body.sidecarPath ?? "", cassette: cassette), index: index,
+                                         cassette: cassette, reason: error.description)
+            }
+            let sent = needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data
+            let chunks = recorded.chunks ?? [TimedChunk(byteCount: sent.count, at: 0)]
+            var body = ChunkedBody(data: sent, schedule: chunks.map { TimedChunk(byteCount: $0.byteCount, at: $0.at * max(0, scale)) })
+            if let interruption = recorded.interruption {
+                body.ending = URLError.Code(rawValue: interruption.code) == .timedOut ? .stall : .dropConnection
+            }
+            return StubResponse(status: recorded.statusCode, headers: headers, body: .chunked(body))
+        }
         switch recorded.body.storage {
         case .inline(let data):
             body = framed(needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data, chunked: chunked)

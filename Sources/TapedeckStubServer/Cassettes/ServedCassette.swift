@@ -89,7 +89,8 @@ final class ServedCassette: Sendable {
             } catch {
                 return .now(.respond(.text("\(error)\n", status: 500)), delay: .zero)
             }
-            var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url)
+            var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
+                                               scale: configuration.timing.scale ?? 0)
             switch fault {
             case .fail(let code):
                 action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
@@ -146,7 +147,7 @@ final class ServedCassette: Sendable {
 
     /// The recorded latency to wait, as ``CassetteConfiguration/timing`` says.
     private func recordedDelay(_ interaction: Interaction) -> Duration {
-        guard case .recorded(let scale) = configuration.timing, scale > 0 else { return .zero }
+        guard let scale = configuration.timing.scale else { return .zero }
         let seconds = interaction.response == nil ? interaction.metrics.total : interaction.metrics.timeToFirstByte
         return seconds > 0 ? .microseconds(Int64(seconds * scale * 1_000_000)) : .zero
     }

@@ -50,7 +50,8 @@ enum ResponseQueue {
         case .chunked(let chunked):
             let source: BodyProducer.Source = chunked.generatedLength == nil ? .data(chunked.data) : .generated(offset: chunked.generatedOffset)
             let producer = BodyProducer(source: source, length: chunked.length, chunkSize: chunked.chunkSize,
-                                        interval: chunked.interval, connection: connection, core: core)
+                                        interval: chunked.interval, connection: connection, core: core, schedule: chunked.schedule,
+                                        ending: chunked.ending)
             return callbackResponse(size: tdk_mhd_size_unknown(), producer: producer, blockSize: chunked.chunkSize)
         case .file(let url):
             let fd = open(url.path, O_RDONLY | O_CLOEXEC)

@@ -97,6 +97,34 @@ public struct ChunkedBody: Sendable {
     /// Where in the generated pattern the body starts.
     public var generatedOffset: Int64 = 0
 
+    /// When set, the chunks to send and when, in seconds after the response head (a recorded event stream's
+    /// pacing), instead of ``chunkSize`` and ``interval``. Their sizes must add up to ``length``.
+    public var schedule: [TimedChunk]?
+
+    /// What follows the last byte.
+    public enum Ending: Sendable, Hashable {
+        /// The body ends normally (the default).
+        case complete
+        /// The connection is dropped: the client sees a cut-off body (`URLError.networkConnectionLost`).
+        case dropConnection
+        /// Nothing more is sent, until the client's read timeout gives up (`URLError.timedOut`) or the server stops.
+        case stall
+    }
+
+    /// What follows the last byte; ``Ending/complete`` by default.
+    public var ending: Ending = .complete
+
+    /// `data` in the chunks of `schedule`, each sent at its time (seconds after the head).
+    ///
+    /// ```swift
+    /// let events = Data("data: 1\n\ndata: 2\n\n".utf8)
+    /// StubBody.chunked(ChunkedBody(data: events, schedule: [TimedChunk(byteCount: 10, at: 0), TimedChunk(byteCount: 10, at: 0.5)]))
+    /// ```
+    public init(data: Data, schedule: [TimedChunk]) {
+        self.init(data: data)
+        self.schedule = TimedChunk.fitted(schedule, to: data.count)
+    }
+
     /// The total number of bytes.
     public var length: Int64 { generatedLength ?? Int64(data.count) }
 }
