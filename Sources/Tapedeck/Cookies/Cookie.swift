@@ -63,7 +63,7 @@ public struct Cookie: Hashable, Sendable, Codable {
     }
 
     /// `name=value`, as the cookie appears in a `Cookie` header.
-    public var headerPair: String { "\(name)=\(value)" }
+    public var headerPair: String { name + "=" + value }
 }
 
 extension Cookie: CustomStringConvertible {

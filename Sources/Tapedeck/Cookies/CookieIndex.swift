@@ -15,7 +15,7 @@ struct CookieIndex {
         init(cookie: Cookie, sequence: UInt64) {
             self.cookie = cookie
             self.sequence = sequence
-            pair = cookie.name + "=" + cookie.value
+            pair = cookie.headerPair
         }
     }
 

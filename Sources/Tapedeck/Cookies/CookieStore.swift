@@ -7,7 +7,7 @@ import Synchronization
 /// ```swift
 /// let cookies = CookieStore()
 /// let url = URL(string: "https://shop.example.com/cart/items")!
-/// cookies.store(setCookieHeaders: ["id=a3fWa; Domain=example.com; Max-Age=3600; Secure; HttpOnly",
+/// cookies.store(setCookieHeaders: ["id=a3fWa; Domain=example.com; Path=/; Max-Age=3600; Secure; HttpOnly",
 ///                                  "theme=dark"], for: url)
 /// cookies.cookieHeader(for: URL(string: "https://www.example.com/")!)       // "id=a3fWa"
 /// cookies.cookieHeader(for: URL(string: "https://shop.example.com/cart")!)  // "theme=dark; id=a3fWa"

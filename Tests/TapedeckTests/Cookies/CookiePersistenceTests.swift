@@ -72,6 +72,8 @@ import TapedeckTestSupport
         let error = try #require(throws: CookieStoreError.self) { try CookieStore(contentsOf: missing) }
         guard case .unreadableFile(let path, _) = error else { Issue.record("\(error)"); return }
         #expect(path == missing.path)
+        #expect(error.localizedDescription.hasPrefix("cannot read cookie file \(missing.path): "),
+                "\(error.localizedDescription)")
         #expect((error as NSError).domain == "com.tapedeck.cookies")
         #expect((error as NSError).code == 1)
     }

@@ -12,6 +12,13 @@ import Testing
         store = CookieStore(clock: clock)
     }
 
+    @Test func theDocumentationExampleHolds() {
+        store.store(setCookieHeaders: ["id=a3fWa; Domain=example.com; Path=/; Max-Age=3600; Secure; HttpOnly",
+                                       "theme=dark"], for: url("https://shop.example.com/cart/items"))
+        #expect(store.cookieHeader(for: url("https://www.example.com/")) == "id=a3fWa")
+        #expect(store.cookieHeader(for: url("https://shop.example.com/cart")) == "theme=dark; id=a3fWa")
+    }
+
     // MARK: Expiry
 
     @Test func maxAgeSetsTheExpiryFromTheStoresClock() throws {
