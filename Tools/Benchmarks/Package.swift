@@ -17,6 +17,7 @@ let package = Package(
             name: "TapedeckBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tapedeck", package: "Tapedeck"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),

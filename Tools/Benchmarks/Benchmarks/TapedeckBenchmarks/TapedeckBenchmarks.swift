@@ -59,6 +59,8 @@ struct UnexpectedResponse: Error, CustomStringConvertible {
 }
 
 let benchmarks: @Sendable () -> Void = {
+    cookieBenchmarks()  // CookieBenchmarks.swift
+
     // One small GET per iteration over a kept-alive connection: latency, throughput (requests/s) and mallocs per
     // request. The process also hosts the stub server, so its threads' allocations are counted too (they are
     // small and constant per request).
