@@ -47,6 +47,7 @@ let package = Package(
             name: "Tapedeck",
             dependencies: [
                 "TapedeckCore", "TapedeckCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
