@@ -31,6 +31,11 @@ public struct HTTPRequest: Sendable {
     public var httpVersion: HTTPVersionPreference
     /// Where the response body goes.
     public var responseBody: ResponseBodyDestination
+    /// Whether a session adds stored cookies to the request and stores the cookies its responses set
+    /// (`URLRequest.httpShouldHandleCookies`). Default `true`. Transports ignore it.
+    public var shouldHandleCookies: Bool
+    /// How a session's HTTP cache may answer the request (`URLRequest.cachePolicy`). Transports ignore it.
+    public var cachePolicy: CachePolicy
 
     /// Creates a request.
     public init(
@@ -43,8 +48,12 @@ public struct HTTPRequest: Sendable {
         redirectPolicy: RedirectPolicy = .follow(maximum: 16),
         tls: TLSSettings = .default,
         httpVersion: HTTPVersionPreference = .automatic,
-        responseBody: ResponseBodyDestination = .memory
+        responseBody: ResponseBodyDestination = .memory,
+        shouldHandleCookies: Bool = true,
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) {
+        self.shouldHandleCookies = shouldHandleCookies
+        self.cachePolicy = cachePolicy
         self.method = method
         self.url = url
         self.headers = headers

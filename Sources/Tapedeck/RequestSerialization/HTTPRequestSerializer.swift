@@ -34,6 +34,12 @@ public struct HTTPRequestSerializer: RequestSerializer {
 
     /// The idle timeout given to requests this serializer creates (``HTTPRequest/timeoutInterval``). Default 60.
     public var timeoutInterval: TimeInterval
+    /// Whether requests this serializer creates use the session's cookies (``HTTPRequest/shouldHandleCookies``,
+    /// AFNetworking's `HTTPShouldHandleCookies`). Default `true`.
+    public var shouldHandleCookies: Bool = true
+    /// The cache policy of requests this serializer creates (``HTTPRequest/cachePolicy``). Default
+    /// `.useProtocolCachePolicy`.
+    public var cachePolicy: CachePolicy = .useProtocolCachePolicy
 
     /// A replacement for the built-in query-string encoding (AFNetworking's
     /// `setQueryStringSerializationWithBlock:`). It receives the request as passed in and the parameters, and
@@ -71,7 +77,8 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// A request for `method` and `url` carrying the serializer's request-level settings (the timeout), before
     /// any header or parameter is applied.
     public func makeRequest(method: HTTPMethod, url: URL) -> HTTPRequest {
-        HTTPRequest(method: method, url: url, timeoutInterval: timeoutInterval)
+        HTTPRequest(method: method, url: url, timeoutInterval: timeoutInterval, shouldHandleCookies: shouldHandleCookies,
+                    cachePolicy: cachePolicy)
     }
 
     /// A new request with the defaults applied and `parameters` in its query or body.

@@ -12,6 +12,12 @@ public enum SessionEvent: Sendable {
     case downloadDidMoveFile(SessionTask, URL)
     /// A download's file could not be moved to its destination.
     case downloadDidFailToMoveFile(SessionTask, any Error)
+    /// The task follows a redirect: the `3xx` head and the request it sends next (each hop is its own transport
+    /// request). Only in ``SessionManager/events()``, not posted as a notification.
+    case taskWillPerformHTTPRedirection(SessionTask, HTTPResponseHead, HTTPRequest)
+    /// The task's interceptor decided to send the request again after this failure; `attempt` counts from 1 for the
+    /// first retry. Only in ``SessionManager/events()``, not posted as a notification.
+    case taskWillRetry(SessionTask, attempt: Int, after: RequestFailure)
 }
 
 extension Notification.Name {

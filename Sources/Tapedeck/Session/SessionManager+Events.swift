@@ -40,6 +40,8 @@ extension SessionManager {
             notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [SessionNotificationKey.fileURL: url])
         case .downloadDidFailToMoveFile(let task, let error):
             notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [SessionNotificationKey.error: error])
+        case .taskWillPerformHTTPRedirection, .taskWillRetry:
+            break  // AFNetworking has no notification for these
         }
     }
 }

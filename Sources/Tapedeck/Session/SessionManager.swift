@@ -29,6 +29,14 @@ public final class SessionManager: Sendable {
         var responseSerializer: any ResponseSerializer
         var reachability: NetworkReachabilityManager?
         var failsWhenNotReachable: Bool
+        var cookieStore: CookieStore? = CookieStore()
+        var cache: HTTPCache?
+        var credentialStore = CredentialStore()
+        var nonceCounter = DigestNonceCounter()
+        var challengeHandler: AuthenticationChallengeHandler?
+        var redirectHandler: SessionManager.RedirectHandler?
+        var interceptor: (any RequestInterceptor)?
+        var clock: any WallClock = SystemWallClock()
     }
 
     /// Creates a manager.
@@ -91,6 +99,9 @@ public final class SessionManager: Sendable {
 
     /// The settings as they are now, read once.
     var currentSettings: Settings { settings.withLock { $0 } }
+
+    /// Reads or changes the settings under their lock.
+    func withSettings<Result>(_ body: (inout Settings) -> Result) -> Result { settings.withLock { body(&$0) } }
 
     /// Tasks created and not yet finished, by identifier.
     public var tasks: [SessionTask] {

@@ -16,7 +16,8 @@ extension SessionTask {
         }
         let (request, resumedOffset) = prepareRequest()
         do {
-            let response = try await manager.transport.send(request, onEvent: { event in
+            let pipeline = RequestPipeline(task: self, settings: settings, transport: manager.transport)
+            let response = try await pipeline.send(request, onEvent: { event in
                 self.handle(event, of: attempt, method: request.method, resumedOffset: resumedOffset)
             })
             guard isCurrent(attempt) else { return }

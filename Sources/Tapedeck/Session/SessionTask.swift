@@ -67,6 +67,9 @@ public final class SessionTask: Sendable {
         var partialFile: URL?
         /// Where a resumed download continues from (set from resume data).
         var resumeFrom: DownloadResumeData?
+        /// This task's own redirect and challenge decisions, over the manager's.
+        var redirectHandler: SessionManager.RedirectHandler?
+        var challengeHandler: AuthenticationChallengeHandler?
 
         /// Whether `attempt` is the running one: its events and outcome still count.
         func isRunning(_ attempt: Int) -> Bool { self.attempt == attempt && lifecycle.state == .running }
@@ -100,6 +103,20 @@ public final class SessionTask: Sendable {
 
     /// The response head, once it has arrived.
     public var response: HTTPResponseHead? { storage.withLock { $0.response } }
+
+    /// Decides this task's redirects instead of the manager's ``SessionManager/redirectHandler``; set it before the
+    /// task runs.
+    public var redirectHandler: SessionManager.RedirectHandler? {
+        get { storage.withLock { $0.redirectHandler } }
+        set { storage.withLock { $0.redirectHandler = newValue } }
+    }
+
+    /// Decides this task's `401`/`407` challenges instead of the manager's
+    /// ``SessionManager/authenticationChallengeHandler``; set it before the task runs.
+    public var authenticationChallengeHandler: AuthenticationChallengeHandler? {
+        get { storage.withLock { $0.challengeHandler } }
+        set { storage.withLock { $0.challengeHandler = newValue } }
+    }
 
     /// The outcome; waits for the task to finish.
     public var result: SessionTaskResult {

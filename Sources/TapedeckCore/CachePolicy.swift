@@ -1,7 +1,8 @@
-/// How a request may use the HTTP cache: `NSURLRequest.CachePolicy`'s four policies.
+/// How a request may use the HTTP cache (`Tapedeck.HTTPCache`): `NSURLRequest.CachePolicy`'s four policies.
 ///
 /// ```swift
-/// let lookup = cache.lookup(request, policy: .returnCacheDataElseLoad)
+/// var request = HTTPRequest(url: url)
+/// request.cachePolicy = .returnCacheDataElseLoad
 /// ```
 public enum CachePolicy: Hashable, Sendable {
     /// The rules of HTTP caching (RFC 9111): a fresh stored response answers, a stale one is revalidated, and the
@@ -12,6 +13,6 @@ public enum CachePolicy: Hashable, Sendable {
     /// Answer with any stored response, however old; load only when nothing is stored.
     case returnCacheDataElseLoad
     /// Answer with any stored response, however old; never load. With nothing stored the request fails
-    /// (``CacheLookup/unavailable``), as `NSURLSession` fails it with `URLError.resourceUnavailable`.
+    /// , as `NSURLSession` fails it with `URLError.resourceUnavailable`.
     case returnCacheDataDontLoad
 }
