@@ -61,7 +61,7 @@ public struct TextTemplate: Sendable, Hashable {
             case .path: rendered += request.templatePath
             case .body: rendered += String(decoding: request.templateBody, as: UTF8.self)
             case .now: rendered += Timestamp.format(now)
-            case .httpNow: rendered += Self.httpDate(now)
+            case .httpNow: rendered += HTTPDate.format(now)
             case .pathParameter(let name): rendered += pathParameters[name] ?? ""
             case .query(let name): rendered += request.templateQuery(name) ?? ""
             case .header(let name): rendered += request.templateHeader(name) ?? ""
@@ -116,11 +116,5 @@ public struct TextTemplate: Sendable, Hashable {
         }
         throw Error(template: template, reason: "unknown placeholder \"{{\(given)}}\" at character \(offset); use method, path, "
                     + "body, path.NAME, query.NAME, header.NAME, json.PATH (each optionally after request.), now or now.http")
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        date.formatted(Date.VerbatimFormatStyle(
-            format: "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .defaultDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT",
-            locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "GMT")!, calendar: Calendar(identifier: .gregorian)))
     }
 }

@@ -5,15 +5,28 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads HTTP-dates (RFC 9110 §5.6.7) by hand, without a date formatter: the preferred IMF-fixdate
+/// HTTP-dates (RFC 9110 §5.6.7), read by hand without a date formatter: the preferred IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete forms a recipient must accept, RFC 850
-/// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
-enum HTTPDate {
+/// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`); written as IMF-fixdate.
+/// (Cookie dates follow RFC 6265's own, laxer algorithm: `CookieDate`.)
+///
+/// ```swift
+/// HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT")   // 1994-11-06 08:49:37 UTC
+/// HTTPDate.format(Date(timeIntervalSince1970: 0))    // "Thu, 01 Jan 1970 00:00:00 GMT"
+/// ```
+public enum HTTPDate {
+    /// `date` as an IMF-fixdate, e.g. `Thu, 01 Jan 1970 00:00:00 GMT`.
+    public static func format(_ date: Date) -> String {
+        date.formatted(Date.VerbatimFormatStyle(
+            format: "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .defaultDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT",
+            locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "GMT")!, calendar: Calendar(identifier: .gregorian)))
+    }
+
     private static let months: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         .map { Array($0.utf8) }
 
     /// The date, or `nil` when `text` is not an HTTP-date.
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         var day: Int32?
         var month: Int32?
         var year: Int32?
