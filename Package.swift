@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -48,6 +49,7 @@ let package = Package(
             dependencies: [
                 "TapedeckCore", "TapedeckCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
@@ -112,6 +114,7 @@ let package = Package(
             dependencies: [
                 "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette", "TapedeckTesting", "TapedeckTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -19,17 +19,34 @@ import TapedeckTestSupport
 
     final class Refresher: Authenticator {
         let refreshes = Mutex(0)
+        let unauthorized = Mutex(0)
         func apply(_ token: Token, to request: inout HTTPRequest) { request.headers["Authorization"] = "Bearer \(token.value)" }
         func refresh(_ token: Token) async throws -> Token {
             refreshes.withLock { $0 += 1 }
-            try await Task.sleep(for: .milliseconds(30))
+            // A token service answers only once both requests have failed (bounded), so every transport sees the
+            // same order: two 401s, one refresh, two retries.
+            for _ in 0..<400 where unauthorized.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
             return Token(value: "fresh")
         }
         func didRequest(_ request: HTTPRequest, with response: HTTPResponse, failDueToAuthenticationError error: (any Error)?) -> Bool {
-            response.statusCode == 401
+            if response.statusCode == 401 { unauthorized.withLock { $0 += 1 } }
+            return response.statusCode == 401
         }
         func isRequest(_ request: HTTPRequest, authenticatedWith token: Token) -> Bool {
             request.headers["Authorization"] == "Bearer \(token.value)"
+        }
+    }
+
+    /// Holds each first attempt, its token applied, until both requests have reached it (bounded), so both go out
+    /// with the stale token on every transport: replayed in process, one could otherwise fail and start the refresh
+    /// before the other has taken its token, which would then wait for the fresh one.
+    final class BothStarted: RequestAdapter {
+        let arrived = Mutex(0)
+        func adapt(_ request: HTTPRequest, for context: RequestAdapterContext) async throws -> HTTPRequest {
+            guard context.attempt == 0 else { return request }
+            arrived.withLock { $0 += 1 }
+            for _ in 0..<400 where arrived.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            return request
         }
     }
 
@@ -97,7 +114,8 @@ import TapedeckTestSupport
 
         // 5. Two concurrent 401s, one token refresh.
         let refresher = Refresher()
-        manager.interceptor = AuthenticationInterceptor(authenticator: refresher, credential: Token(value: "stale"), clock: clock)
+        let authentication = AuthenticationInterceptor(authenticator: refresher, credential: Token(value: "stale"), clock: clock)
+        manager.interceptor = Interceptor(adapters: [authentication, BothStarted()], retriers: [authentication])
         let me = HTTPRequest(url: baseURL.appendingPathComponent("me"), cachePolicy: .reloadIgnoringLocalCacheData)
         async let first = manager.dataTask(with: me).run()
         async let second = manager.dataTask(with: me).run()

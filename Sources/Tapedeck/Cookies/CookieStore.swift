@@ -69,7 +69,7 @@ public final class CookieStore: Sendable {
     /// and `wss`), skipping and removing expired ones, and ordered longer path first, then earlier creation. Their
     /// last-access time becomes now.
     public func cookieHeader(for url: URL) -> String? {
-        guard let target = CookieRequestTarget(url) else { return nil }
+        guard count > 0, let target = CookieRequestTarget(url) else { return nil }
         return header(for: target)
     }
 

@@ -28,20 +28,26 @@ struct RequestPipeline {
     /// Sends `request` hop by hop, answering authentication challenges and following redirects.
     private func follow(_ request: HTTPRequest, onEvent: @escaping HTTPEventHandler) async throws -> HTTPResponse {
         let hooks = task.storage.withLock { ($0.redirectHandler, $0.challengeHandler) }
-        var authentication = AuthenticationLoop(handler: hooks.1 ?? settings.challengeHandler, credentialStore: settings.credentialStore,
-                                                nonceCounter: settings.nonceCounter)
+        // Made at the first challenge: until then there is nothing to answer or to remember.
+        var authentication: AuthenticationLoop?
         var current = request
         var hops = 0
         while true {
             var response = try await exchange(current, onEvent: onEvent)
-            switch await authentication.next(after: response.head, to: current) {
-            case .retry(let answered):
-                current = answered
-                continue
-            case .fail(let error):
-                throw error
-            case .proceed, .stop:
-                break
+            if authentication != nil || response.statusCode == 401 || response.statusCode == 407 {
+                var loop = authentication ?? AuthenticationLoop(handler: hooks.1 ?? settings.challengeHandler,
+                                                                credentialStore: settings.credentialStore, nonceCounter: settings.nonceCounter)
+                let step = await loop.next(after: response.head, to: current)
+                authentication = loop
+                switch step {
+                case .retry(let answered):
+                    current = answered
+                    continue
+                case .fail(let error):
+                    throw error
+                case .proceed, .stop:
+                    break
+                }
             }
             response.metrics.redirectCount = hops
             guard case .follow(let maximum) = request.redirectPolicy,
@@ -89,9 +95,8 @@ struct RequestPipeline {
 
     /// Stores the cookies `response` sets, and hands it on.
     private func received(_ response: HTTPResponse, for request: HTTPRequest, cookies: CookieStore?) -> HTTPResponse {
-        if let cookies {
-            let setCookies = response.headers.values(for: "Set-Cookie")
-            if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
+        if let cookies, response.headers.contains("Set-Cookie") {
+            cookies.store(setCookieHeaders: response.headers.values(for: "Set-Cookie"), for: request.url)
         }
         return response
     }

@@ -2,6 +2,9 @@ import Foundation
 
 /// Something that happened to a session manager's task; also posted as a `Notification`.
 public enum SessionEvent: Sendable {
+    /// The task was created (it starts suspended). Only for monitors and ``SessionManager/events()``, not posted as a
+    /// notification.
+    case taskDidCreate(SessionTask)
     /// The task started or restarted.
     case taskDidResume(SessionTask)
     /// The task was paused.
@@ -18,6 +21,20 @@ public enum SessionEvent: Sendable {
     /// The task's interceptor decided to send the request again after this failure; `attempt` counts from 1 for the
     /// first retry. Only in ``SessionManager/events()``, not posted as a notification.
     case taskWillRetry(SessionTask, attempt: Int, after: RequestFailure)
+    /// The task's timings and sizes are known (AFNetworking's `setTaskDidFinishCollectingMetricsBlock:`); posted just
+    /// before ``taskDidComplete(_:_:)`` when the transfer produced metrics. Only for monitors and
+    /// ``SessionManager/events()``.
+    case taskDidFinishCollectingMetrics(SessionTask, TransferMetrics)
+}
+
+extension SessionEvent {
+    /// Whether the event is also posted as a notification (AFNetworking has notifications for these only).
+    var isNotification: Bool {
+        switch self {
+        case .taskDidResume, .taskDidSuspend, .taskDidComplete, .downloadDidMoveFile, .downloadDidFailToMoveFile: true
+        case .taskDidCreate, .taskWillPerformHTTPRedirection, .taskWillRetry, .taskDidFinishCollectingMetrics: false
+        }
+    }
 }
 
 extension Notification.Name {

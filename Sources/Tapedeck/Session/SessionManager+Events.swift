@@ -18,9 +18,24 @@ extension SessionManager {
         return stream
     }
 
-    /// Tells the event streams and the notification center about `event`.
+    /// The monitors every task event is handed to, synchronously and in order, as it happens (Alamofire's
+    /// `EventMonitor`s): see ``SessionEventMonitor`` and the ready ``LoggingEventMonitor``.
+    ///
+    /// ```swift
+    /// manager.monitors = [LoggingEventMonitor(logger: Logger(label: "network"))]
+    /// ```
+    public var monitors: [any SessionEventMonitor] {
+        get { registry.withLock { $0.monitors } }
+        set { registry.withLock { $0.monitors = newValue } }
+    }
+
+    /// Tells the monitors, the event streams and the notification center about `event`.
     func post(_ event: SessionEvent) {
-        let observers = registry.withLock { $0.observers.isEmpty ? [] : Array($0.observers.values) }
+        let (monitors, observers) = registry.withLock { registry in
+            (registry.monitors, registry.observers.isEmpty ? [] : Array(registry.observers.values))
+        }
+        if monitors.isEmpty, observers.isEmpty, !event.isNotification { return }
+        for monitor in monitors { monitor.session(self, didEmit: event) }
         for observer in observers { observer.yield(event) }
         switch event {
         case .taskDidResume(let task):
@@ -40,7 +55,7 @@ extension SessionManager {
             notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [SessionNotificationKey.fileURL: url])
         case .downloadDidFailToMoveFile(let task, let error):
             notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [SessionNotificationKey.error: error])
-        case .taskWillPerformHTTPRedirection, .taskWillRetry:
+        case .taskDidCreate, .taskWillPerformHTTPRedirection, .taskWillRetry, .taskDidFinishCollectingMetrics:
             break  // AFNetworking has no notification for these
         }
     }

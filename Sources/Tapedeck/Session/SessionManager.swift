@@ -210,7 +210,10 @@ public final class SessionManager: Sendable {
             registry.register { SessionTask(identifier: $0, kind: kind, request: request, handlers: handlers,
                                             manager: self, resumeData: resumeData) }
         }
-        if let registered { return registered }
+        if let registered {
+            post(.taskDidCreate(registered))
+            return registered
+        }
         // After invalidation: a task that is already finished with a clear error.
         let task = SessionTask(identifier: 0, kind: kind, request: request, handlers: handlers, manager: self)
         task.failBeforeStart(URLError(.cancelled, failingURL: request.url,
@@ -221,6 +224,7 @@ public final class SessionManager: Sendable {
     /// A task finished: it leaves the registry, and the event streams and notification center hear of it.
     func taskDidFinish(_ task: SessionTask, result: SessionTaskResult) {
         let idle = registry.withLock { $0.remove(task) }
+        if let metrics = result.metrics { post(.taskDidFinishCollectingMetrics(task, metrics)) }
         post(.taskDidComplete(task, result))
         for waiter in idle { waiter.resume() }
     }

@@ -7,6 +7,8 @@ struct SessionTaskRegistry {
     private(set) var tasks: [Int: SessionTask] = [:]
     private(set) var isInvalidated = false
     var observers: [UUID: AsyncStream<SessionEvent>.Continuation] = [:]
+    /// The monitors every event is handed to, in order.
+    var monitors: [any SessionEventMonitor] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Registers the task `build` makes with the next identifier, or returns `nil` once invalidated.
