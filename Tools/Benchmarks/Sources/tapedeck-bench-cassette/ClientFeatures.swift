@@ -1,0 +1,70 @@
+import CassetteBenchSupport
+import Foundation
+import Tapedeck
+import TapedeckCassette
+import TapedeckCore
+
+/// What the session's HTTP features cost through `HTTPSessionManager.get`, over the realistic cassette, in
+/// alternating blocks within one process:
+/// - `features`: a manager with the default cookie store and an (empty) HTTP cache against one with neither: the
+///   features unused must cost nothing;
+/// - `cache-hits`: every request answered by a warm HTTP cache (responses fresh for an hour), against the same
+///   requests replayed from the cassette with no cache.
+struct ClientFeatures {
+    enum Mode { case features, cacheHits }
+
+    let mode: Mode
+    let count: Int
+    let block: Int
+    let rounds: Int
+
+    /// Microseconds per request of each block: the measured side, then the baseline.
+    func run() async throws -> (measured: [Double], baseline: [Double]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-client-features-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("realistic.json")
+        var cassette = RealisticCassette.make(count: count)
+        if mode == .cacheHits {
+            for index in cassette.interactions.indices {
+                guard case .response(var response) = cassette.interactions[index].outcome else { continue }
+                response.headers["Cache-Control"] = "private, max-age=3600"
+                cassette.interactions[index].outcome = .response(response)
+            }
+        }
+        try CassetteFile.save(cassette, to: file)
+        let transport = try CassetteTransport(
+            cassette: file, mode: .replay, configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        let measured = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
+        let cache = HTTPCache(memoryCapacity: 64 << 20)
+        // Unused means empty: these responses (`max-age=0`) would otherwise be stored and revalidated.
+        if mode == .features { cache.willCacheResponse = { _ in nil } }
+        measured.session.cache = cache
+        let baseline = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
+        baseline.session.cookieStore = nil
+        var result: (measured: [Double], baseline: [Double]) = ([], [])
+        // Round 0 warms both sides (and fills the cache) and is not counted.
+        for round in 0...rounds {
+            for start in stride(from: 0, to: count, by: block) {
+                let range = start..<min(count, start + block)
+                let first = ContinuousClock.now
+                try await get(range, from: measured)
+                let second = ContinuousClock.now
+                try await get(range, from: baseline)
+                let end = ContinuousClock.now
+                guard round > 0 else { continue }
+                result.measured.append(ClientReplay.microseconds(second - first) / Double(range.count))
+                result.baseline.append(ClientReplay.microseconds(end - second) / Double(range.count))
+            }
+        }
+        return result
+    }
+
+    private func get(_ range: Range<Int>, from api: HTTPSessionManager) async throws {
+        for index in range {
+            let response = try await api.get(RealisticCassette.path(index),
+                                             parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])
+            guard response.value != nil else { throw BenchFailure("interaction \(index) gave no JSON") }
+        }
+    }
+}
