@@ -48,7 +48,10 @@ public final class HTTPCache: Sendable {
     /// Lock order: `disk` before `memory`. Every change takes `disk` (even without a directory) so memory and disk
     /// change together; a memory hit takes `memory` alone.
     private let disk: Mutex<DiskCacheStore?>
-    private let hook = Mutex<WillCacheResponse?>(nil)
+    /// The hook, in a struct: a closure kept directly in the generic `Mutex` would be re-abstracted at each access,
+    /// and a chain of thunks would grow with every read.
+    private struct Hook { var willCache: WillCacheResponse? }
+    private let hook = Mutex(Hook())
 
     /// Creates a cache.
     ///
@@ -69,8 +72,8 @@ public final class HTTPCache: Sendable {
     /// Sees each response before it is stored and returns what to store, or `nil` to store nothing. It runs for new
     /// responses and for stored responses a `304` updated; it does not change what the client receives.
     public var willCacheResponse: WillCacheResponse? {
-        get { hook.withLock { $0 } }
-        set { hook.withLock { $0 = newValue } }
+        get { hook.withLock { $0.willCache } }
+        set { hook.withLock { $0.willCache = newValue } }
     }
 
     /// Bytes of stored responses in memory.
@@ -213,7 +216,7 @@ public final class HTTPCache: Sendable {
 
     /// `response` after ``willCacheResponse``, as an entry, or `nil` when the hook refused it or it can never match.
     private func hooked(_ response: CachedResponse) -> CacheEntry? {
-        let hook = hook.withLock { $0 }
+        let hook = hook.withLock { $0.willCache }
         guard let kept = hook.map({ $0(response) }) ?? response else { return nil }
         return CacheEntry(kept)
     }

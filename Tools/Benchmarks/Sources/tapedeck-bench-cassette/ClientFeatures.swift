@@ -6,12 +6,14 @@ import TapedeckCore
 
 /// What the session's HTTP features cost through `HTTPSessionManager.get`, over the realistic cassette, in
 /// alternating blocks within one process:
-/// - `features`: a manager with the default cookie store and an (empty) HTTP cache against one with neither: the
-///   features unused must cost nothing;
+/// - `defaults`: a manager as created (its cookie store on, no cache) against one with no cookie store: unused, the
+///   features must cost nothing;
+/// - `features`: a manager with the default cookie store and an HTTP cache that stores nothing against one with
+///   neither;
 /// - `cache-hits`: every request answered by a warm HTTP cache (responses fresh for an hour), against the same
 ///   requests replayed from the cassette with no cache.
 struct ClientFeatures {
-    enum Mode { case features, cacheHits }
+    enum Mode { case defaults, features, cacheHits }
 
     let mode: Mode
     let count: Int
@@ -29,6 +31,7 @@ struct ClientFeatures {
             for index in cassette.interactions.indices {
                 guard case .response(var response) = cassette.interactions[index].outcome else { continue }
                 response.headers["Cache-Control"] = "private, max-age=3600"
+                response.headers.remove(name: "Date")  // a recorded Date makes a response as old as the recording
                 cassette.interactions[index].outcome = .response(response)
             }
         }
@@ -39,7 +42,7 @@ struct ClientFeatures {
         let cache = HTTPCache(memoryCapacity: 64 << 20)
         // Unused means empty: these responses (`max-age=0`) would otherwise be stored and revalidated.
         if mode == .features { cache.willCacheResponse = { _ in nil } }
-        measured.session.cache = cache
+        if mode != .defaults { measured.session.cache = cache }
         let baseline = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         baseline.session.cookieStore = nil
         var result: (measured: [Double], baseline: [Double]) = ([], [])

@@ -10,6 +10,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette save FILE RUNS       best time to save it (seconds; written beside FILE)
 ///     tapedeck-bench-cassette replay FILE M        per-request time of M first plays through CassetteTransport
 ///     tapedeck-bench-cassette client-replay N BLOCK  N realistic interactions replayed through HTTPSessionManager.get
+///     tapedeck-bench-cassette defaults N BLOCK       the same as created (cookies on, no cache) against no cookies
 ///     tapedeck-bench-cassette features N BLOCK       the same with cookies and an empty cache against with neither
 ///     tapedeck-bench-cassette cache-hits N BLOCK     the same answered by a warm HTTP cache against replayed
 ///                                                  and through CassetteTransport.send alone, alternating blocks
@@ -18,7 +19,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | features N BLOCK | cache-hits N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -111,9 +112,9 @@ do {
         print("client median-us \(median(result.client)) cpu-us-per-request \(result.clientCPU / requests * 1e6)")
         print("transport median-us \(median(result.transport)) cpu-us-per-request \(result.transportCPU / requests * 1e6)")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
-    case "features", "cache-hits":
+    case "defaults", "features", "cache-hits":
         guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
-        let mode: ClientFeatures.Mode = arguments[1] == "features" ? .features : .cacheHits
+        let mode: ClientFeatures.Mode = arguments[1] == "defaults" ? .defaults : arguments[1] == "features" ? .features : .cacheHits
         let result = try runDetached { try await ClientFeatures(mode: mode, count: count, block: block, rounds: 3).run() }
         let ratios = zip(result.measured, result.baseline).map { $0 / $1 }
         print("measured median-us \(median(result.measured))")
