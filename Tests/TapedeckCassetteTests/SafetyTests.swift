@@ -29,6 +29,8 @@ import TapedeckTestSupport
         _ = try await second.send(HTTPRequest(url: server.url("/get?a=2")))
         try second.finish()
         #expect(try CassetteFile.load(directory.cassette()).interactions.count == 2)
+        let beside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(beside.filter { $0.hasSuffix(".lock") }.isEmpty, "no lock file is left beside the cassette: \(beside)")
     }
 
     @Test func concurrentTasksRecordIntoOneCassette() async throws {
