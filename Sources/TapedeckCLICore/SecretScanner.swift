@@ -30,6 +30,15 @@ public struct SecretScanner: Sendable {
     }
 
     /// Whether a value is already redacted.
+    /// A scalar JSON member's value as text (a boolean as `true`/`false`), or `nil` for `null` and containers.
+    static func memberText(_ value: CassetteJSON) -> String? {
+        switch value {
+        case .string(let text), .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
     public static func isPlaceholder(_ value: String) -> Bool {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty || trimmed.hasSuffix(Redaction.placeholder) || trimmed.hasSuffix("%5BREDACTED%5D")
@@ -69,7 +78,7 @@ public struct SecretScanner: Sendable {
     private func scanPairs(_ items: [URLQueryItem], label: String, noun: String, place: String,
                            hits: inout [Hit], exempt: inout Set<String>) {
         for item in items {
-            guard let value = item.value, redaction.isSensitiveParameter(item.name) else { continue }
+            guard let value = item.value, redaction.isSensitiveParameter(item.name, value: value) else { continue }
             exempt.insert(value)
             if !Self.isPlaceholder(value) {
                 hits.append(Hit(rule: .secret, place: "\(place) \(label) \(item.name)", message: "\(noun) \(item.name) is not redacted: \(Self.masked(value))"))
@@ -87,7 +96,7 @@ public struct SecretScanner: Sendable {
         var hits: [Hit] = []
         for field in headers {
             let where_ = "\(place).\(field.name)"
-            if redaction.isSensitiveHeader(field.name) {
+            if redaction.isSensitiveHeader(field.name, value: field.value) {
                 if !Self.isPlaceholder(field.value) {
                     hits.append(Hit(rule: .secret, place: where_, message: "header \(field.name) is not redacted: \(Self.masked(field.value))"))
                 }
@@ -121,7 +130,7 @@ public struct SecretScanner: Sendable {
             for member in members {
                 let child = path.isEmpty ? member.key : "\(path).\(member.key)"
                 let isContainer = member.value.objectValue != nil || member.value.arrayValue != nil
-                if !isContainer, redaction.isSensitiveParameter(member.key) || redaction.isSensitiveHeader(member.key) {
+                if !isContainer, Self.memberText(member.value).map({ redaction.isSensitiveParameter(member.key, value: $0) || redaction.isSensitiveHeader(member.key, value: $0) }) == true {
                     let text: String? = member.value.stringValue ?? { if case .number(let n) = member.value { n } else { nil } }()
                     if let text {
                         exempt.insert(text)

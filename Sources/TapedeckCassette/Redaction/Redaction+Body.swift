@@ -50,7 +50,7 @@ extension Redaction {
         switch value {
         case .object(let members):
             return members.contains { member in
-                if member.value != .null, isSensitiveMember(member.key) { return true }
+                if isSensitiveMember(member.key, value: member.value) { return true }
                 return needsJSONRedaction(member.value, path: Self.child(member.key, of: path))
             }
         case .array(let elements):
@@ -71,7 +71,7 @@ extension Redaction {
             return .object(members.map { member in
                 let childPath = Self.child(member.key, of: path)
                 if let childPath, let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
-                if isSensitiveMember(member.key), member.value != .null {
+                if isSensitiveMember(member.key, value: member.value) {
                     return .init(member.key, .string(Redaction.placeholder))
                 }
                 return .init(member.key, redactJSON(member.value, path: childPath))

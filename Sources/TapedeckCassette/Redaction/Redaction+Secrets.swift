@@ -9,13 +9,13 @@ extension Redaction {
         guard redactsDefaults else { return [] }
         var values: [String] = []
         func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
-        for field in request.headers where isSensitiveHeader(field.name) {
+        for field in request.headers where isSensitiveHeader(field.name, value: field.value) {
             add(field.value)
             if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
             if field.name.lowercased() == "cookie" { Self.addCookieValues(field.value, to: &values) }
         }
         if Self.contains(request.url, byte: "?") {
-            for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name) { add(pair.value) }
+            for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
         }
         if let data = request.body.inlineData, !data.isEmpty {
             if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
@@ -23,7 +23,7 @@ extension Redaction {
             } else if let json = CassetteJSON.parseBody(data) {
                 collectJSONSecrets(json, add: add)
             } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                for pair in URLEncodedForm.pairs(data) where isSensitiveParameter(pair.name) { add(pair.value) }
+                for pair in URLEncodedForm.pairs(data) where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
             }
         }
         return Self.ordered(values + cookieSecrets(in: responseHeaders))
@@ -63,7 +63,7 @@ extension Redaction {
         switch value {
         case .object(let members):
             for member in members {
-                if isSensitiveMember(member.key) {
+                if isSensitiveMember(member.key, value: member.value) {
                     if case .string(let text) = member.value { add(text) }
                     if case .number(let text) = member.value { add(text) }
                 } else {

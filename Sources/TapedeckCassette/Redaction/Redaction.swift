@@ -5,7 +5,9 @@ import TapedeckCore
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key/token headers, token-like query parameters and form
 /// fields (`token`, `access_token`, `api_key`, `key`, `password`, `secret`, `signature`, …), JSON body members with
 /// such names, and the password of a URL's user info. Values become ``placeholder`` (an `Authorization` value keeps
-/// its scheme word, e.g. `Bearer [REDACTED]`).
+/// its scheme word, e.g. `Bearer [REDACTED]`). A listed name is always redacted; a name that only contains a sensitive
+/// word is redacted by its value's meaning (``isBenign(_:name:)``) and the ``allowedNames``, so that
+/// `Access-Control-Allow-Credentials: true` or `"max_tokens": 1024` stay as they were.
 ///
 /// ```swift
 /// var configuration = CassetteConfiguration()
@@ -27,6 +29,10 @@ public struct Redaction: Sendable {
     public var filters: [RedactionFilter]
     /// Whether the built-in rules run (filters always do).
     public var redactsDefaults: Bool
+    /// Names (lowercase) that a sensitive fragment alone never makes secret, e.g.
+    /// `access-control-allow-credentials`: the allow-list for edge cases (names in ``headerNames`` and
+    /// ``parameterNames`` are redacted whatever this says).
+    public var allowedNames: Set<String>
 
     /// Creates a redaction policy; the defaults are on.
     public init(
@@ -34,8 +40,10 @@ public struct Redaction: Sendable {
         parameterNames: Set<String> = Redaction.defaultParameterNames,
         sensitiveFragments: [String] = Redaction.defaultSensitiveFragments,
         filters: [RedactionFilter] = [],
-        redactsDefaults: Bool = true
+        redactsDefaults: Bool = true,
+        allowedNames: Set<String> = Redaction.defaultAllowedNames
     ) {
+        self.allowedNames = allowedNames
         self.headerNames = headerNames
         self.parameterNames = parameterNames
         self.sensitiveFragments = sensitiveFragments
@@ -75,19 +83,68 @@ public struct Redaction: Sendable {
     /// `token`, `secret`, `password`, `signature`, `api_key`, `apikey`, `api-key`, `credential`
     public static let defaultSensitiveFragments = ["token", "secret", "password", "signature", "api_key", "apikey", "api-key", "credential"]
 
-    /// Whether `name` is a header the built-in rules redact.
+    /// Names that hold no secret though they contain a sensitive fragment: CORS headers that name credentials
+    /// and headers, and rate-limit headers that count tokens.
+    public static let defaultAllowedNames: Set<String> = [
+        "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
+        "access-control-request-headers", "x-ratelimit-limit-tokens", "x-ratelimit-remaining-tokens",
+        "x-ratelimit-reset-tokens",
+    ]
+
+    /// Whether the built-in rules may redact a header named `name`: it is listed, or contains a sensitive fragment
+    /// (then ``isSensitiveHeader(_:value:)`` decides by the value).
     public func isSensitiveHeader(_ name: String) -> Bool {
         redactsDefaults && sensitiveHeaders.matches(name)
     }
 
-    /// Whether `name` is a query parameter, form field or JSON member the built-in rules redact.
+    /// Whether the built-in rules may redact a query parameter, form field or JSON member named `name`.
     public func isSensitiveParameter(_ name: String) -> Bool {
         redactsDefaults && sensitiveParameters.matches(name)
     }
 
-    /// Whether a JSON member named `name` is redacted: a sensitive parameter or header name.
-    func isSensitiveMember(_ name: String) -> Bool {
-        redactsDefaults && sensitiveMembers.matches(name)
+    /// Whether the built-in rules redact this header: always when its name is listed; when the name only contains a
+    /// sensitive fragment (`…credentials`, `…token…`), unless the name is allowed or the value cannot be a secret (see
+    /// ``isBenign(_:name:)``).
+    public func isSensitiveHeader(_ name: String, value: some StringProtocol) -> Bool {
+        redactsDefaults && redacts(sensitiveHeaders.match(name), name: name, value: value)
+    }
+
+    /// Whether the built-in rules redact this query parameter or form field (the value decoded), by the same rule.
+    public func isSensitiveParameter(_ name: String, value: some StringProtocol) -> Bool {
+        redactsDefaults && redacts(sensitiveParameters.match(name), name: name, value: value)
+    }
+
+    /// Whether the built-in rules redact this JSON member: by the same rule, `null` never; a boolean, or a number
+    /// under a count-like name, only when the name is listed.
+    func isSensitiveMember(_ name: String, value: CassetteJSON) -> Bool {
+        guard redactsDefaults else { return false }
+        switch value {
+        case .null: return false
+        case .bool(let flag): return redacts(sensitiveMembers.match(name), name: name, value: flag ? "true" : "false")
+        case .number(let text), .string(let text): return redacts(sensitiveMembers.match(name), name: name, value: text)
+        case .array, .object: return sensitiveMembers.match(name) == .name
+        }
+    }
+
+    private func redacts(_ match: SensitiveNames.Match, name: String, value: some StringProtocol) -> Bool {
+        switch match {
+        case .none: return false
+        case .name: return true
+        case .fragment: return !allowedNames.contains(name.lowercased()) && !Self.isBenign(value, name: name)
+        }
+    }
+
+    /// Whether a value under a name that only contains a sensitive word cannot be a secret: empty, a boolean or
+    /// `null` (`Access-Control-Allow-Credentials: true`), or a whole number of at most nine digits under a count-like
+    /// name (`max_tokens: 1024`, `tokens_used: 17`). Anything else, a numeric code under any other name included, is
+    /// redacted.
+    public static func isBenign(_ value: some StringProtocol, name: String) -> Bool {
+        let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
+        if ["", "true", "false", "null", "none", "yes", "no", "on", "off"].contains(trimmed) { return true }
+        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        let lowered = name.lowercased()
+        return ["count", "max", "min", "limit", "remaining", "used", "total", "size", "length", "number", "expires", "ttl"]
+            .contains { lowered.contains($0) }
     }
 
     /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes, as a predicate for ``CompactJSONScanner``. It holds
@@ -149,7 +206,7 @@ public struct Redaction: Sendable {
         for index in fields.indices {
             let name = fields[index].name
             var value = fields[index].value
-            if isSensitiveHeader(name) { value = placeholderKeepingScheme(value, header: name) }
+            if isSensitiveHeader(name, value: value) { value = placeholderKeepingScheme(value, header: name) }
             for filter in filters {
                 switch filter.kind {
                 case .header(let target, let replacement) where target.lowercased() == name.lowercased(): value = replacement
@@ -210,7 +267,7 @@ public struct Redaction: Sendable {
             guard pieces.count == 2 else { return item }
             let name = URLEncodedForm.decode(pieces[0])
             var replacement: String?
-            if isSensitiveParameter(name) { replacement = Redaction.encodedPlaceholder }
+            if isSensitiveParameter(name, value: URLEncodedForm.decode(pieces[1])) { replacement = Redaction.encodedPlaceholder }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
                     replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value

@@ -22,6 +22,22 @@ final class SensitiveNames: Sendable {
         fragmentsByFirstByte = byFirstByte
     }
 
+    /// How a name is secret: it is one of the names, or it only contains one of the fragments.
+    enum Match { case none, name, fragment }
+
+    /// Whether `name` is one of the names (``Match/name``), else whether it contains a fragment, ignoring case.
+    func match(_ name: String) -> Match {
+        if isName(name) { return .name }
+        return matches(name) ? .fragment : .none
+    }
+
+    private func isName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        let bytes = Array(lowered.utf8)
+        guard bytes.count < namesByLength.count else { return false }
+        return namesByLength[bytes.count].contains(bytes)
+    }
+
     /// Whether `name` is one of the names or contains one of the fragments, ignoring case.
     func matches(_ name: String) -> Bool {
         let answer = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
