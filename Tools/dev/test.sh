@@ -15,3 +15,8 @@ if grep -E "^$PWD/(Sources|Tests|Tools)/.*warning:" "$log"; then
     exit 1
 fi
 swift test --skip-build
+# Every committed cassette passes the linter (schema, unredacted secrets, high-entropy tokens, unused sidecars).
+mapfile -t cassettes < <(find Cassettes -name '*.json' ! -name '*.schema.json' | sort)
+if [ "${#cassettes[@]}" -gt 0 ]; then
+    "$(swift build --show-bin-path)/tapedeck" lint "${cassettes[@]}"
+fi
