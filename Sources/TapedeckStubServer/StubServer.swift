@@ -28,8 +28,12 @@ public final class StubServer: Sendable {
         /// Bytes of each request body kept in memory for handlers and the journal; longer bodies are counted and
         /// hashed in full but truncated (``RecordedRequest/bodyTruncated``), so huge uploads cost no memory.
         public var maximumBodyInMemory: Int
-        /// Seconds an idle connection is kept open, or `0` for no limit.
+        /// Seconds an idle connection is kept open, or `0` for no limit. A connection that sends nothing, or
+        /// dribbles a request too slowly (a slow-loris client), is closed after this long without a byte. Default 60.
         public var connectionTimeout: Int
+        /// Connections held at once, over all daemon threads (each takes its share, rounded up); a connection
+        /// beyond it is closed as soon as it is accepted, and the others are served as usual. Default 4,096.
+        public var connectionLimit: Int
         /// Serve HTTPS with this identity instead of plain HTTP.
         public var tls: TLSIdentity?
         /// Host names that ``StubServer/transport(configuration:)`` routes to this server, e.g. `api.example.com`.
@@ -47,6 +51,7 @@ public final class StubServer: Sendable {
             journalCapacity: Int = 10_000,
             maximumBodyInMemory: Int = 8 << 20,
             connectionTimeout: Int = 60,
+            connectionLimit: Int = 4_096,
             tls: TLSIdentity? = nil,
             hostNames: [String] = [],
             trustedCertificates: [TLSSettings.Certificate] = [],
@@ -62,6 +67,7 @@ public final class StubServer: Sendable {
             self.journalCapacity = journalCapacity
             self.maximumBodyInMemory = maximumBodyInMemory
             self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
         }
     }
 
@@ -188,6 +194,7 @@ public final class StubServer: Sendable {
         }
         options += [
             tdk_mhd_option_int(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
+            tdk_mhd_option_int(.CONNECTION_LIMIT, Self.connectionsPerDaemon(configuration)),
             tdk_mhd_option_uri_log(stubURICallback, context),
             tdk_mhd_option_notify_completed(stubCompletedCallback, context),
             tdk_mhd_option_end(),
@@ -195,6 +202,12 @@ public final class StubServer: Sendable {
         return options.withUnsafeMutableBufferPointer { buffer in
             tdk_mhd_start(flags, 0, stubAccessHandler, context, buffer.baseAddress)
         }
+    }
+
+    /// Each daemon thread's share of ``Configuration/connectionLimit``, rounded up.
+    static func connectionsPerDaemon(_ configuration: Configuration) -> Int {
+        let threads = max(1, configuration.threadCount)
+        return max(1, (max(1, configuration.connectionLimit) + threads - 1) / threads)
     }
 
     /// Calls `body` with a `sockaddr` for `host:port`, and whether it is IPv6.

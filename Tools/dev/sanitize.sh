@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the whole test suite under a sanitizer, in its own build folder (.build-sanitize-KIND), and summarizes the
+# reports: `bash Tools/dev/sanitize.sh thread` (ThreadSanitizer) or `bash Tools/dev/sanitize.sh address`
+# (AddressSanitizer with LeakSanitizer). Extra arguments go to `swift test` (e.g. --filter CassetteTests).
+# Exits non-zero when the tests fail or the sanitizer reports anything.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+kind=${1:?usage: sanitize.sh thread|address [swift test arguments]}
+shift
+case "$kind" in
+    thread|address) ;;
+    *) echo "usage: sanitize.sh thread|address [swift test arguments]" >&2; exit 2 ;;
+esac
+bash Tools/dev/install-system-packages.sh nghttp2-server iproute2
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+# halt_on_error=0 and exitcode=0 let the run finish and report every problem once; the summary below decides.
+TSAN_OPTIONS="halt_on_error=0 exitcode=0 ${TSAN_OPTIONS:-}" \
+ASAN_OPTIONS="halt_on_error=0 detect_leaks=1 ${ASAN_OPTIONS:-}" \
+    swift test --scratch-path ".build-sanitize-$kind" --sanitize="$kind" "$@" 2>&1 | tee "$log" || status=$?
+reports=$(grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer))" "$log" || true)
+echo "== $kind sanitizer: $reports report(s); swift test exit status $status"
+if [ "$reports" -gt 0 ]; then
+    grep -E "^(WARNING: ThreadSanitizer|SUMMARY: (ThreadSanitizer|AddressSanitizer|LeakSanitizer))" "$log" | sort | uniq -c | sort -rn | head -40
+fi
+[ "$status" -eq 0 ] && [ "$reports" -eq 0 ]
