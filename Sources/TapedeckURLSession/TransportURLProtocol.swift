@@ -17,7 +17,7 @@ import TapedeckCore
 /// ```
 ///
 /// How requests and responses are mapped:
-/// - method, URL, header fields and `timeoutInterval` are copied; the body comes from `httpBody`, or from
+/// - method, URL, header fields and `timeoutInterval` (the transport's idle timeout) are copied; the body comes from `httpBody`, or from
 ///   `httpBodyStream` read to its end, or (FoundationNetworking) from the data or file an upload task was made with.
 /// - Redirects are followed by the transport (up to 16), and the final URL is the `HTTPURLResponse`'s `url`; the
 ///   session's delegate is not asked about them (`willPerformHTTPRedirection` is not called).
@@ -52,21 +52,27 @@ open class TransportURLProtocol: URLProtocol {
     ///   - transport: where the requests go.
     ///   - additionalHeaders: fields added to every request that lacks them (a configuration's
     ///     `httpAdditionalHeaders`, which FoundationNetworking does not show a custom protocol).
+    ///   - defaultTimeout: the idle timeout of a request whose `timeoutInterval` is still `URLRequest`'s default of
+    ///     60 s (a configuration's `timeoutIntervalForRequest`, which FoundationNetworking does not apply to the
+    ///     request a custom protocol sees); `nil` keeps 60 s.
     public static func bound(
-        to transport: any HTTPTransport, additionalHeaders: [String: String] = [:]
+        to transport: any HTTPTransport, additionalHeaders: [String: String] = [:], defaultTimeout: TimeInterval? = nil
     ) -> TransportURLProtocol.Type {
         let slot = nextSlot.withLock { slot in
             defer { slot += 1 }
             return slot
         }
         let boundClass = slotClass(slot)
-        registry.withLock { $0[ObjectIdentifier(boundClass)] = Binding(transport: transport, additionalHeaders: additionalHeaders) }
+        registry.withLock { $0[ObjectIdentifier(boundClass)] = Binding(
+            transport: transport, additionalHeaders: additionalHeaders, defaultTimeout: defaultTimeout
+        ) }
         return boundClass
     }
 
     private struct Binding {
         var transport: any HTTPTransport
         var additionalHeaders: [String: String]
+        var defaultTimeout: TimeInterval?
     }
 
     /// The transport this instance's class is bound to.
@@ -111,7 +117,10 @@ open class TransportURLProtocol: URLProtocol {
         #endif
         let converted: HTTPRequest
         do {
-            converted = try URLRequestConversion.httpRequest(from: request, uploadBody: uploadTaskBody(), extraHeaders: binding.additionalHeaders)
+            converted = try URLRequestConversion.httpRequest(
+                from: request, uploadBody: uploadTaskBody(),
+                extraHeaders: binding.additionalHeaders, defaultTimeout: binding.defaultTimeout
+            )
         } catch {
             deliver(.failure(URLRequestConversion.urlError(from: error, url: request.url)))
             return

@@ -47,8 +47,14 @@ enum UploadBody {
 
 /// URLRequest ⇄ HTTPRequest and HTTPResponse → HTTPURLResponse.
 enum URLRequestConversion {
-    /// `request` as a transport request; the body from `httpBody`, `httpBodyStream` (read to its end) or `uploadBody`.
-    static func httpRequest(from request: URLRequest, uploadBody: UploadBody?, extraHeaders: [String: String] = [:]) throws -> HTTPRequest {
+    /// `URLRequest`'s default `timeoutInterval`.
+    static let defaultRequestTimeout: TimeInterval = 60
+
+    /// `request` as a transport request; the body from `httpBody`, `httpBodyStream` (read to its end) or `uploadBody`;
+    /// `extraHeaders` where the request lacks them; `defaultTimeout` when the request's timeout is the default.
+    static func httpRequest(
+        from request: URLRequest, uploadBody: UploadBody?, extraHeaders: [String: String] = [:], defaultTimeout: TimeInterval? = nil
+    ) throws -> HTTPRequest {
         guard let url = request.url else { throw URLError(.badURL) }
         var headers = HTTPHeaders()
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -69,9 +75,11 @@ enum URLRequestConversion {
             case .stream(let stream): body = .data(try readFully(stream, url: url))
             }
         }
+        var timeout = request.timeoutInterval
+        if let defaultTimeout, timeout == defaultRequestTimeout { timeout = defaultTimeout }
         return HTTPRequest(
             method: HTTPMethod(request.httpMethod ?? (body.isEmpty ? "GET" : "POST")),
-            url: url, headers: headers, body: body, timeoutInterval: request.timeoutInterval,
+            url: url, headers: headers, body: body, timeoutInterval: timeout,
             shouldHandleCookies: request.httpShouldHandleCookies
         )
     }

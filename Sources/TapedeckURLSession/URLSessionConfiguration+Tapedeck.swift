@@ -17,8 +17,8 @@ extension URLSessionConfiguration {
     /// The transport follows redirects itself and the response's `url` is the final one. Each call registers the
     /// transport for the rest of the process, so make one configuration per transport rather than one per request.
     /// `base.httpAdditionalHeaders` as they are now are added to requests that lack them (FoundationNetworking does
-    /// not show them to a protocol). FoundationNetworking does not show `timeoutIntervalForRequest` either: the
-    /// transport's idle timeout is each `URLRequest`'s `timeoutInterval`.
+    /// not show them to a protocol), and `base.timeoutIntervalForRequest` is the idle timeout of requests whose
+    /// `timeoutInterval` is left at its default of 60 s (FoundationNetworking does not apply it to the request either).
     public static func tapedeck(
         transport: any HTTPTransport, base: URLSessionConfiguration = .ephemeral
     ) -> URLSessionConfiguration {
@@ -27,7 +27,8 @@ extension URLSessionConfiguration {
             to: transport,
             additionalHeaders: (base.httpAdditionalHeaders ?? [:]).reduce(into: [:]) { headers, field in
                 if let name = field.key as? String { headers[name] = "\(field.value)" }
-            }
+            },
+            defaultTimeout: base.timeoutIntervalForRequest
         )
         configuration.protocolClasses = [boundClass] + (configuration.protocolClasses ?? [])
         return configuration

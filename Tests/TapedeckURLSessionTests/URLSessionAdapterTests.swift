@@ -197,6 +197,22 @@ import TapedeckURLSession
         #expect(code == .timedOut)
     }
 
+    @Test func theConfigurationTimeoutAppliesToRequestsLeftAtTheDefault() async throws {
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let base = URLSessionConfiguration.ephemeral
+        base.timeoutIntervalForRequest = 0.2
+        let probe = ProbeTransport(upstream: server.transport())
+        let session = makeSession(probe, base: base)
+        defer { session.finishTasksAndInvalidate() }
+        let code = await urlErrorCode { _ = try await session.data(from: server.url("/delay/2")) }
+        #expect(code == .timedOut)
+        var explicit = URLRequest(url: server.url("/get"))
+        explicit.timeoutInterval = 30
+        _ = try await session.data(for: explicit)
+        #expect(probe.log.requests.withLock { $0.map(\.timeoutInterval) } == [0.2, 30])
+    }
+
     @Test func aRefusedConnectionKeepsItsURLErrorCode() async throws {
         let server = try StubServer.httpbin()
         let url = server.url("/get")
