@@ -31,8 +31,10 @@ import TapedeckCore
 ///
 /// Client callbacks (`didReceive`, `didLoad`, then `urlProtocolDidFinishLoading` or `didFailWithError`) are made in
 /// that order from one serial queue of the protocol instance.
-open class TransportURLProtocol: URLProtocol {
-
+///
+/// URLProtocol is not Sendable: an instance's own state sits behind a Mutex, and its transfer task and callback
+/// queue hold it weakly.
+public class TransportURLProtocol: URLProtocol {
     /// The transports of the bound subclasses, keyed by the subclass.
     private static let registry = Mutex<[ObjectIdentifier: Binding]>([:])
     private static let nextSlot = Mutex(1)
@@ -89,16 +91,16 @@ open class TransportURLProtocol: URLProtocol {
     }
 
     /// `true` for `http` and `https` URLs.
-    override open class func canInit(with request: URLRequest) -> Bool {
+    override public class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }
 
     /// The request unchanged.
-    override open class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     /// Starts the transfer on the bound transport.
-    override open func startLoading() {
+    override public func startLoading() {
         guard let binding else {
             deliver(.failure(URLError(.unknown, failingURL: request.url, reason: "no transport is bound to \(type(of: self))")))
             return
@@ -144,7 +146,7 @@ open class TransportURLProtocol: URLProtocol {
     }
 
     /// Cancels the transfer; the client hears nothing more from this instance.
-    override open func stopLoading() {
+    override public func stopLoading() {
         let transfer = running.withLock { state in
             state.stopped = true
             return state.task
