@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
         .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
+        .library(name: "TapedeckURLSession", targets: ["TapedeckURLSession"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -54,6 +55,7 @@ let package = Package(
             ]
         ),
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
+        .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore"]),
         .target(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
@@ -115,6 +117,12 @@ let package = Package(
                 "Tapedeck", "TapedeckCurl", "TapedeckStubServer", "TapedeckCassette", "TapedeckTesting", "TapedeckTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "TapedeckURLSessionTests",
+            dependencies: [
+                "TapedeckURLSession", "Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
             ]
         ),
     ],

@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TapedeckCore
+
+extension URLSessionConfiguration {
+    /// A copy of `base` whose HTTP and HTTPS requests go to `transport`: a ``TransportURLProtocol`` subclass bound
+    /// to it comes first in `protocolClasses`, so plain `URLSession` code runs over a cassette, a stub server or libcurl.
+    ///
+    /// ```swift
+    /// let recorder = try CassetteTransport(cassette: cassetteURL, mode: .once, upstream: CurlTransport())
+    /// let session = URLSession(configuration: .tapedeck(transport: recorder))
+    /// let (data, response) = try await session.data(from: URL(string: "https://api.example.com/users")!)
+    /// ```
+    ///
+    /// The transport follows redirects itself and the response's `url` is the final one. Each call registers the
+    /// transport for the rest of the process, so make one configuration per transport rather than one per request.
+    /// `base.httpAdditionalHeaders` as they are now are added to requests that lack them (FoundationNetworking does
+    /// not show them to a protocol), and `base.timeoutIntervalForRequest` is the idle timeout of requests whose
+    /// `timeoutInterval` is left at its default of 60 s (FoundationNetworking does not apply it to the request either).
+    public static func tapedeck(
+        transport: any HTTPTransport, base: URLSessionConfiguration = .ephemeral
+    ) -> URLSessionConfiguration {
+        let configuration = base.copy() as! URLSessionConfiguration
+        let boundClass: AnyClass = TransportURLProtocol.bound(
+            to: transport,
+            additionalHeaders: (base.httpAdditionalHeaders ?? [:]).reduce(into: [:]) { headers, field in
+                if let name = field.key as? String { headers[name] = "\(field.value)" }
+            },
+            defaultTimeout: base.timeoutIntervalForRequest
+        )
+        configuration.protocolClasses = [boundClass] + (configuration.protocolClasses ?? [])
+        return configuration
+    }
+}
