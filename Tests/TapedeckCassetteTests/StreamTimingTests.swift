@@ -34,9 +34,9 @@ import TapedeckTestSupport
     private func expectRecordedTiming(_ chunks: [TimedChunk]?, _ label: String) {
         #expect(chunks?.map(\.byteCount) == events.map(\.utf8.count), "\(label): one chunk per event")
         guard let chunks, chunks.count == 3 else { return }
-        #expect(chunks[0].at < 0.1, "\(label): \(chunks)")
-        #expect((0.17...0.35).contains(chunks[1].at), "\(label): \(chunks)")
-        #expect((0.37...0.6).contains(chunks[2].at), "\(label): \(chunks)")
+        // Lower bounds only: a loaded machine (or a sanitizer) can make chunks arrive later, never earlier.
+        #expect(chunks[1].at >= 0.17 && chunks[2].at >= 0.37, "\(label): \(chunks)")
+        #expect(chunks[1].at - chunks[0].at >= 0.15 && chunks[2].at - chunks[1].at >= 0.1, "\(label): the gaps are kept: \(chunks)")
     }
 
     @Test func anEventStreamIsRecordedWithItsChunksWhetherStreamedOrInMemory() async throws {
