@@ -36,7 +36,7 @@ import TapedeckTestSupport
         guard let chunks, chunks.count == 3 else { return }
         // Lower bounds only: a loaded machine (or a sanitizer) can make chunks arrive later, never earlier.
         #expect(chunks[1].at >= 0.17 && chunks[2].at >= 0.37, "\(label): \(chunks)")
-        #expect(chunks[1].at - chunks[0].at >= 0.15 && chunks[2].at - chunks[1].at >= 0.1, "\(label): the gaps are kept: \(chunks)")
+        #expect(chunks[0].at < chunks[1].at && chunks[1].at < chunks[2].at, "\(label): in order: \(chunks)")
     }
 
     @Test func anEventStreamIsRecordedWithItsChunksWhetherStreamedOrInMemory() async throws {
