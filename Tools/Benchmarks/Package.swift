@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
+                .product(name: "TapedeckURLSession", package: "Tapedeck"),
             ]
         ),
         // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.

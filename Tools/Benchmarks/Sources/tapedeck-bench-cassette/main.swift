@@ -13,13 +13,14 @@ import TapedeckCore
 ///     tapedeck-bench-cassette defaults N BLOCK       the same as created (cookies on, no cache) against no cookies
 ///     tapedeck-bench-cassette features N BLOCK       the same with cookies and an empty cache against with neither
 ///     tapedeck-bench-cassette cache-hits N BLOCK     the same answered by a warm HTTP cache against replayed
+///     tapedeck-bench-cassette urlsession N BLOCK     the same through plain URLSession against HTTPSessionManager
 ///                                                  and through CassetteTransport.send alone, alternating blocks
 ///     tapedeck-bench-cassette large-put PAIRS -    a 4 MiB in-memory PUT live, recorded and replayed, PAIRS times
 ///     tapedeck-bench-cassette prune N RUNS         seconds to finish a newEpisodes run that prunes half of N
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -119,6 +120,13 @@ do {
         let ratios = zip(result.measured, result.baseline).map { $0 / $1 }
         print("measured median-us \(median(result.measured))")
         print("baseline median-us \(median(result.baseline))")
+        print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
+    case "urlsession":
+        guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
+        let result = try runDetached { try await URLSessionReplay(count: count, block: block, rounds: 3).run() }
+        let ratios = zip(result.urlSession, result.client).map { $0 / $1 }
+        print("urlsession median-us \(median(result.urlSession))")
+        print("client median-us \(median(result.client))")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
     case "large-put":
         guard let pairs = Int(arguments[2]), pairs > 0 else { usage() }

@@ -1,0 +1,56 @@
+import CassetteBenchSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Tapedeck
+import TapedeckCassette
+import TapedeckCore
+import TapedeckURLSession
+
+/// The realistic cassette replayed through plain `URLSession` (`TapedeckURLSession`'s protocol) and through
+/// `HTTPSessionManager.get`, in alternating blocks within one process: the same requests; URLSession's JSON parsed with
+/// `JSONSerialization`, as URLSession code usually does, the client's with its JSON response serializer.
+struct URLSessionReplay {
+    let count: Int
+    let block: Int
+    let rounds: Int
+
+    /// Microseconds per request of each block: URLSession, then HTTPSessionManager.
+    func run() async throws -> (urlSession: [Double], client: [Double]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-urlsession-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("realistic.json")
+        try CassetteFile.save(RealisticCassette.make(count: count), to: file)
+        let transport = try CassetteTransport(
+            cassette: file, mode: .replay, configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        let session = URLSession(configuration: .tapedeck(transport: transport))
+        let api = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
+        let urls = (0..<count).map { URL(string: RealisticCassette.url($0))! }
+        var result: (urlSession: [Double], client: [Double]) = ([], [])
+        for round in 0...rounds {
+            for start in stride(from: 0, to: count, by: block) {
+                let range = start..<min(count, start + block)
+                let first = ContinuousClock.now
+                for index in range {
+                    let (data, response) = try await session.data(from: urls[index])
+                    guard (response as? HTTPURLResponse)?.statusCode == 200, (try? JSONSerialization.jsonObject(with: data)) != nil else {
+                        throw BenchFailure("URLSession: interaction \(index) did not replay")
+                    }
+                }
+                let second = ContinuousClock.now
+                for index in range {
+                    let response = try await api.get(RealisticCassette.path(index),
+                                                     parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])
+                    guard response.value != nil else { throw BenchFailure("client: interaction \(index) gave no JSON") }
+                }
+                let end = ContinuousClock.now
+                guard round > 0 else { continue }
+                result.urlSession.append(ClientReplay.microseconds(second - first) / Double(range.count))
+                result.client.append(ClientReplay.microseconds(end - second) / Double(range.count))
+            }
+        }
+        return result
+    }
+}
