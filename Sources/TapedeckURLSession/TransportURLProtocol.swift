@@ -30,7 +30,8 @@ import TapedeckCore
 /// - Cancelling the task (`stopLoading`) cancels the transfer's Swift task; nothing is reported afterwards.
 ///
 /// Client callbacks (`didReceive`, `didLoad`, then `urlProtocolDidFinishLoading` or `didFailWithError`) are made in
-/// that order from one serial queue of the protocol instance.
+/// that order, in one go: from the transfer's task when it ends, or from the instance's serial queue for an outcome
+/// decided inside `startLoading` (never on its stack).
 ///
 /// URLProtocol is not Sendable: an instance's own state sits behind a Mutex, and its transfer task and callback
 /// queue hold it weakly.
@@ -136,7 +137,8 @@ public class TransportURLProtocol: URLProtocol {
             } catch {
                 outcome = .failure(URLRequestConversion.urlError(from: error, url: converted.url))
             }
-            owner.value?.deliver(outcome)
+            // Already off `startLoading`'s stack: report from here, without one more queue hop.
+            owner.value?.report(outcome)
         }
         let stoppedAlready = running.withLock { state in
             state.task = transfer
@@ -154,20 +156,24 @@ public class TransportURLProtocol: URLProtocol {
         transfer?.cancel()
     }
 
+    /// Reports an outcome decided inside `startLoading`, from the callback queue (not on `startLoading`'s stack).
     private func deliver(_ outcome: Result<HTTPResponse, URLError>) {
         let owner = WeakProtocol(self)
-        callbackQueue.async {
-            guard let self = owner.value, !self.running.withLock({ $0.stopped }), let client = self.client else { return }
-            switch outcome {
-            case .success(let response):
-                client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response), cacheStoragePolicy: .notAllowed)
-                if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
-                    client.urlProtocol(self, didLoad: data)
-                }
-                client.urlProtocolDidFinishLoading(self)
-            case .failure(let error):
-                client.urlProtocol(self, didFailWithError: error)
+        callbackQueue.async { owner.value?.report(outcome) }
+    }
+
+    /// Tells the client, in order, what came of the transfer; nothing once the loading was stopped.
+    private func report(_ outcome: Result<HTTPResponse, URLError>) {
+        guard !running.withLock({ $0.stopped }), let client else { return }
+        switch outcome {
+        case .success(let response):
+            client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response), cacheStoragePolicy: .notAllowed)
+            if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
+                client.urlProtocol(self, didLoad: data)
             }
+            client.urlProtocolDidFinishLoading(self)
+        case .failure(let error):
+            client.urlProtocol(self, didFailWithError: error)
         }
     }
 
@@ -184,7 +190,7 @@ public class TransportURLProtocol: URLProtocol {
 }
 
 /// A weak reference to a protocol instance, handed to the transfer's task and the callback queue. URLProtocol is not
-/// Sendable; the instance's own state sits behind a Mutex and its client is called from one serial queue.
+/// Sendable; the instance's own state sits behind a Mutex and its client is called once per outcome, in order.
 private struct WeakProtocol: @unchecked Sendable {
     weak var value: TransportURLProtocol?
     init(_ value: TransportURLProtocol) { self.value = value }
