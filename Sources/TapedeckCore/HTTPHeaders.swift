@@ -100,7 +100,7 @@ extension HTTPHeaders: CustomStringConvertible {
 extension String {
     /// ASCII case-insensitive comparison, as header names use.
     @inlinable
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         // Native strings (nearly all) are compared in place, byte by byte.
         let inPlace = utf8.withContiguousStorageIfAvailable { mine in
@@ -114,7 +114,7 @@ extension String {
     }
 
     @usableFromInline
-    static func sameIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+    package static func sameIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
         a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
     }
 }

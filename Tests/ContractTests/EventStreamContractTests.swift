@@ -36,7 +36,7 @@ import TapedeckTestSupport
 
     /// Reads the stream at `url` through `transport`, with `timeout` as the read (idle) timeout.
     static func observe(_ url: URL, over transport: any HTTPTransport, timeout: TimeInterval) async -> Observed {
-        let parser = Locked((buffer: "", events: [String](), arrivals: [TimeInterval](), first: ContinuousClock.Instant?.none))
+        let parser = Locked((buffer: "", events: [String](), arrivals: ArrivalTimes()))
         let request = HTTPRequest(url: url, headers: ["Accept": "text/event-stream"], timeoutInterval: timeout, responseBody: .stream)
         let code = await urlErrorCode {
             _ = try await transport.send(request) { event in
@@ -47,17 +47,13 @@ import TapedeckTestSupport
                         let block = state.buffer[..<end.lowerBound]
                         state.buffer.removeSubrange(..<end.upperBound)
                         let data = block.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) }.joined(separator: "\n")
-                        let now = ContinuousClock.now
-                        let first = state.first ?? now
-                        state.first = first
-                        let elapsed = first.duration(to: now)
                         state.events.append(data)
-                        state.arrivals.append(elapsed.inSeconds)
+                        state.arrivals.mark()
                     }
                 }
             }
         }
-        return parser.withLock { Observed(events: $0.events, arrivals: $0.arrivals, ended: code) }
+        return parser.withLock { Observed(events: $0.events, arrivals: $0.arrivals.seconds, ended: code) }
     }
 
     /// Checks the events, their pacing (none earlier than most of its recorded time after the first; a loaded

@@ -66,7 +66,7 @@ import TapedeckTestSupport
     /// The chunks a replay delivers, each with its arrival in seconds after the first, and the error it ended with.
     private func replay(_ transport: CassetteTransport, timeout: TimeInterval = 5,
                         into destination: ResponseBodyDestination = .stream) async -> (chunks: [Int], arrivals: [Double], error: URLError.Code?) {
-        let seen = Locked((chunks: [Int](), arrivals: [Double](), first: ContinuousClock.Instant?.none))
+        let seen = Locked((chunks: [Int](), arrivals: ArrivalTimes()))
         let error = await urlErrorCode {
             _ = try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/stream")!, timeoutInterval: timeout,
                                                      responseBody: destination)) { event in
@@ -77,16 +77,12 @@ import TapedeckTestSupport
                 default: return
                 }
                 seen.withLock { state in
-                    let now = ContinuousClock.now
-                    let first = state.first ?? now
-                    state.first = first
-                    let elapsed = first.duration(to: now)
                     state.chunks.append(size)
-                    state.arrivals.append(elapsed.inSeconds)
+                    state.arrivals.mark()
                 }
             }
         }
-        return seen.withLock { ($0.chunks, $0.arrivals, error) }
+        return seen.withLock { ($0.chunks, $0.arrivals.seconds, error) }
     }
 
     @Test func instantReplayKeepsTheChunkBoundaries() async throws {

@@ -26,12 +26,12 @@ struct CacheControl: Hashable, Sendable {
     /// as `no-cache` (RFC 9111 §5.4).
     init(_ headers: HTTPHeaders, readingPragma: Bool = false) {
         var sawCacheControl = false
-        for field in headers where CacheRules.sameFieldName(field.name, "Cache-Control") {
+        for field in headers where field.name.caseInsensitiveEquals("Cache-Control") {
             sawCacheControl = true
             parse(field.value)
         }
         if readingPragma, !sawCacheControl {
-            for field in headers where CacheRules.sameFieldName(field.name, "Pragma") {
+            for field in headers where field.name.caseInsensitiveEquals("Pragma") {
                 noCache = noCache || CacheControl.listContains(field.value, "no-cache")
             }
         }

@@ -10,23 +10,6 @@ enum CacheRules {
     static let understoodStatuses: Set<Int> = heuristicallyCacheableStatuses
         .union([302, 303, 307, 400, 403, 451, 500, 502, 503, 504])
 
-    /// Whether two field names are equal ignoring ASCII case, compared byte by byte without allocating.
-    static func sameFieldName(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        let same = { (x: UInt8, y: UInt8) in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
-        // Native strings (nearly all) are compared in place; the generic path is many times slower.
-        let inPlace = a.utf8.withContiguousStorageIfAvailable { mine in
-            b.utf8.withContiguousStorageIfAvailable { theirs in
-                for index in mine.indices where !same(mine[index], theirs[index]) { return false }
-                return true
-            }
-        }
-        if let inPlace = inPlace ?? nil { return inPlace }
-        return zip(a.utf8, b.utf8).allSatisfy(same)
-    }
-
     /// Methods that never change the origin's state; any other method invalidates (§4.4).
     static func isSafe(_ method: HTTPMethod) -> Bool {
         method == .get || method == .head || method == .options || method == .trace
@@ -55,7 +38,7 @@ enum CacheRules {
     /// ever matches.
     static func varyNames(_ headers: HTTPHeaders) -> [String]? {
         var names: [String] = []
-        for field in headers where sameFieldName(field.name, "Vary") {
+        for field in headers where field.name.caseInsensitiveEquals("Vary") {
             for (name, _) in CacheControl.directives(in: field.value) {
                 if name == "*" { return nil }
                 if !names.contains(name) { names.append(name) }
@@ -67,7 +50,7 @@ enum CacheRules {
     /// The request's fields named in `varyNames`, as they are stored beside the response.
     static func varyingFields(of request: HTTPHeaders, varyNames: [String]) -> HTTPHeaders {
         guard !varyNames.isEmpty else { return [:] }
-        return HTTPHeaders(request.fields.filter { field in varyNames.contains { sameFieldName(field.name, $0) } })
+        return HTTPHeaders(request.fields.filter { field in varyNames.contains { field.name.caseInsensitiveEquals($0) } })
     }
 
     /// Whether `request` sends the same values for every field in `varyNames` as `stored` recorded (§4.1): a field
@@ -79,7 +62,7 @@ enum CacheRules {
 
     private static func combinedValue(_ headers: HTTPHeaders, _ name: String) -> String? {
         var combined: String?
-        for field in headers where sameFieldName(field.name, name) {
+        for field in headers where field.name.caseInsensitiveEquals(name) {
             combined = combined.map { "\($0), \(field.value)" } ?? field.value
         }
         return combined
@@ -99,8 +82,8 @@ enum CacheRules {
     }
 
     private static func isUnstored(_ name: String, _ connectionOptions: [String]) -> Bool {
-        unstoredFields.contains { sameFieldName(name, $0) }
-            || connectionOptions.contains { sameFieldName(name, $0) }
+        unstoredFields.contains { name.caseInsensitiveEquals($0) }
+            || connectionOptions.contains { name.caseInsensitiveEquals($0) }
     }
 
     /// The stored fields updated by a `304`'s (§3.2): each field the `304` carries replaces the stored fields of that
@@ -109,8 +92,8 @@ enum CacheRules {
         var merged = stored
         let update = storableHeaders(notModified)
         var replaced: [String] = []
-        for field in update.fields where !sameFieldName(field.name, "Content-Length") {
-            if replaced.contains(where: { sameFieldName($0, field.name) }) {
+        for field in update.fields where !field.name.caseInsensitiveEquals("Content-Length") {
+            if replaced.contains(where: { $0.caseInsensitiveEquals(field.name) }) {
                 merged.add(name: field.name, value: field.value)
             } else {
                 replaced.append(field.name)
@@ -158,9 +141,9 @@ enum CacheRules {
         for field in headers.fields {
             switch (field.name.utf8.first ?? 0) | 0x20 {
             case UInt8(ascii: "c"), UInt8(ascii: "p"):
-                directives = directives || sameFieldName(field.name, "Cache-Control") || sameFieldName(field.name, "Pragma")
+                directives = directives || field.name.caseInsensitiveEquals("Cache-Control") || field.name.caseInsensitiveEquals("Pragma")
             case UInt8(ascii: "i"):
-                preconditions = preconditions || preconditionFields.contains { sameFieldName(field.name, $0) }
+                preconditions = preconditions || preconditionFields.contains { field.name.caseInsensitiveEquals($0) }
             default:
                 continue
             }

@@ -153,4 +153,8 @@ public struct Interaction: Hashable, Sendable {
         if case .failure(let failure) = outcome { return failure }
         return nil
     }
+
+    /// The recorded seconds before the answer began: the time to first byte of a response, or how long a recorded
+    /// failure took to fail (what timed replays wait before the head).
+    package var secondsBeforeHead: TimeInterval { response == nil ? metrics.total : metrics.timeToFirstByte }
 }

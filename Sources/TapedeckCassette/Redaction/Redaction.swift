@@ -68,12 +68,9 @@ public struct Redaction: Sendable {
     /// No built-in rules and no filters: everything is written as it was. Use only for traffic with no secrets.
     public static let disabled = Redaction(filters: [], redactsDefaults: false)
 
-    /// `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, …
-    public static let defaultHeaderNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey",
-        "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token", "private-token",
-        "x-goog-api-key", "x-functions-key",
-    ]
+    /// `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, … (TapedeckCore's
+    /// `SensitiveHeaderNames.defaultNames`, which `curlDescription` masks too)
+    public static let defaultHeaderNames: Set<String> = SensitiveHeaderNames.defaultNames
     /// `token`, `access_token`, `api_key`, `key`, `password`, `secret`, `signature`, …
     public static let defaultParameterNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "api-key", "key", "password",
@@ -81,7 +78,7 @@ public struct Redaction: Sendable {
         "x-amz-security-token", "auth", "authorization", "session", "sessionid", "code_verifier",
     ]
     /// `token`, `secret`, `password`, `signature`, `api_key`, `apikey`, `api-key`, `credential`
-    public static let defaultSensitiveFragments = ["token", "secret", "password", "signature", "api_key", "apikey", "api-key", "credential"]
+    public static let defaultSensitiveFragments = SensitiveHeaderNames.defaultFragments
 
     /// Names that hold no secret though they contain a sensitive fragment: CORS headers that name credentials
     /// and headers, and rate-limit headers that count tokens.

@@ -19,8 +19,7 @@ struct ReplayPace {
     /// Waits out the recorded time to first byte (or, for a recorded failure, the time it took to fail).
     func waitForHead(of interaction: Interaction, request: HTTPRequest) async throws {
         var clock = Clock(self, request: request, from: started)
-        let seconds = interaction.response == nil ? interaction.metrics.total : interaction.metrics.timeToFirstByte
-        try await clock.wait(until: seconds)
+        try await clock.wait(until: interaction.secondsBeforeHead)
     }
 
     /// Waits for recorded times measured from one moment (the response head), step by step. Each step waits its

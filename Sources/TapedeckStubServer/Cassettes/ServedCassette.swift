@@ -148,7 +148,7 @@ final class ServedCassette: Sendable {
     /// The recorded latency to wait, as ``CassetteConfiguration/timing`` says.
     private func recordedDelay(_ interaction: Interaction) -> Duration {
         guard let scale = configuration.timing.scale else { return .zero }
-        let seconds = interaction.response == nil ? interaction.metrics.total : interaction.metrics.timeToFirstByte
+        let seconds = interaction.secondsBeforeHead
         return seconds > 0 ? .microseconds(Int64(seconds * scale * 1_000_000)) : .zero
     }
 

@@ -22,12 +22,8 @@ struct ClientFeatures {
 
     /// Microseconds per request of each block: the measured side, then the baseline.
     func run() async throws -> (measured: [Double], baseline: [Double]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-client-features-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("realistic.json")
-        var cassette = RealisticCassette.make(count: count)
-        if mode == .cacheHits {
+        let replay = try RealisticReplay(count: count, label: "client-features") { cassette in
+            guard mode == .cacheHits else { return }
             for index in cassette.interactions.indices {
                 guard case .response(var response) = cassette.interactions[index].outcome else { continue }
                 response.headers["Cache-Control"] = "private, max-age=3600"
@@ -35,9 +31,8 @@ struct ClientFeatures {
                 cassette.interactions[index].outcome = .response(response)
             }
         }
-        try CassetteFile.save(cassette, to: file)
-        let transport = try CassetteTransport(
-            cassette: file, mode: .replay, configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        defer { replay.remove() }
+        let transport = replay.transport
         let measured = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         let cache = HTTPCache(memoryCapacity: 64 << 20)
         // Unused means empty: these responses (`max-age=0`) would otherwise be stored and revalidated.

@@ -22,13 +22,9 @@ struct ClientReplay {
     }
 
     func run() async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-client-replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("realistic.json")
-        try CassetteFile.save(RealisticCassette.make(count: count), to: file)
-        let transport = try CassetteTransport(
-            cassette: file, mode: .replay, configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        let replay = try RealisticReplay(count: count, label: "client-replay")
+        defer { replay.remove() }
+        let transport = replay.transport
         let api = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         let requests = (0..<count).map { index in
             HTTPRequest(url: URL(string: RealisticCassette.url(index))!, headers: RealisticCassette.requestHeaders(index))

@@ -18,13 +18,9 @@ struct URLSessionReplay {
 
     /// Microseconds per request of each block: URLSession, then HTTPSessionManager.
     func run() async throws -> (urlSession: [Double], client: [Double]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-urlsession-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("realistic.json")
-        try CassetteFile.save(RealisticCassette.make(count: count), to: file)
-        let transport = try CassetteTransport(
-            cassette: file, mode: .replay, configuration: CassetteConfiguration(allowPlaybackRepeats: true), environment: [:])
+        let replay = try RealisticReplay(count: count, label: "urlsession")
+        defer { replay.remove() }
+        let transport = replay.transport
         let session = URLSession(configuration: .tapedeck(transport: transport))
         let api = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         let urls = (0..<count).map { URL(string: RealisticCassette.url($0))! }
