@@ -270,7 +270,8 @@ import TapedeckURLSession
         }
         #expect((error as? URLError)?.code == .cancelled)
         // The transport saw its Swift task cancelled (instead of waiting out the 10 s delay).
-        while probe.log.cancelledErrors.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(8)
+        while probe.log.cancelledErrors.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(probe.log.cancelledErrors.withLock { $0 } == 1)
     }
 }
