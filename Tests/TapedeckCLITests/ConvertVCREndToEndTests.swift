@@ -48,7 +48,7 @@ import TapedeckTestSupport
         try Data("interactions:\n- request: {method: GET, uri: 'http://h/'}\n  response: {status: {code: 99}}\n".utf8).write(to: broken)
         let result = try CLIRunner.run(["convert", broken.path])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("\(broken.path):3:35: interactions[0].response.status.code: 99 is not an HTTP status code"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(broken.path):3:29: interactions[0].response.status.code: 99 is not an HTTP status code"), "\(result.stderr)")
         let misplaced = try CLIRunner.run(["convert", broken.path, "--from", "har"])
         #expect(misplaced.status != 0)
     }

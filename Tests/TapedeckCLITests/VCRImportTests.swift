@@ -120,7 +120,7 @@ import TapedeckCLICore
 
     @Test(arguments: [
         ("interactions:\n- request: {method: GET, uri: 'http://h/'}\n  response:\n    status: {code: abc}\n",
-         "broken.yaml:4:19: interactions[0].response.status.code: expected an integer, found 'abc'"),
+         "broken.yaml:4:20: interactions[0].response.status.code: expected an integer, found 'abc'"),
         ("interactions:\n- request: {method: GET}\n  response: {status: {code: 200}}\n",
          "broken.yaml:2:12: interactions[0].request.uri: missing"),
         ("interactions:\n- request: {method: GET, uri: '/relative'}\n  response: {status: {code: 200}}\n",

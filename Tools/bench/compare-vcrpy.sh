@@ -6,11 +6,14 @@
 # replaying requests one by one (requests + vcrpy versus CassetteTransport), once. See Tools/bench/README.md.
 #
 #   bash Tools/bench/compare-vcrpy.sh                 # COUNT=10000 PAIRS=7 REQUESTS=200 by default
+#   PARTS=import bash Tools/bench/compare-vcrpy.sh    # only some of: load-save import replay
 set -euo pipefail
 # shellcheck source=pairs.sh
 source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
+PARTS=${PARTS:-load-save import replay}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 REQUESTS=${REQUESTS:-200}
 # shellcheck source=bench-cassette.sh
 source "$(dirname "$0")/bench-cassette.sh"
@@ -87,6 +90,7 @@ field() { awk -v key="$2" '$1 == key { print $NF }' <<<"$1"; }
 vcrpy() { field "$("$VENV/bin/python" "$WORK/vcrpy_bench.py" "$WORK/tapedeck.json" "$WORK/vcrpy.yaml" "$@")" "$1"; }
 tapedeck() { field "$("$TOOL" "$1" "$WORK/tapedeck.json" 1)" "$1"; }
 
+if part load-save; then
 echo "== $COUNT interactions, $PAIRS interleaved pairs of load and save"
 for pair in $(seq 1 "$PAIRS"); do
     for operation in load save; do
@@ -108,13 +112,14 @@ for operation in load save; do
     printf '%-16s %s   target >= 10x: %s\n' "$operation cassette" "$(ratio_summary "$WORK/$operation.ratios")" \
         "$(verdict "$median" ">=" 10)"
 done
+fi
 
+if part import; then
 echo
 echo "== importing vcrpy's file: tapedeck convert --from vcr (whole process, release) vs vcrpy loading it (in process)"
-CLI_SCRATCH=${CLI_SCRATCH:-$ROOT/.build-release}
-echo "== building tapedeck (release)" >&2
-swift build -c release --package-path "$ROOT" --scratch-path "$CLI_SCRATCH" --product tapedeck >&2
-CLI="$(swift build -c release --package-path "$ROOT" --scratch-path "$CLI_SCRATCH" --show-bin-path)/tapedeck"
+echo "== building tapedeck (release, the benchmark package's dependency, in its build folder)" >&2
+swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck >&2
+CLI="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck"
 # Seconds for one conversion, start-up, YAML parsing, redaction and writing the JSON cassette included.
 import_vcr() {
     local start end
@@ -141,9 +146,12 @@ count = len(json.load(open(sys.argv[1]))["interactions"])
 assert count == int(sys.argv[2]), f"the import holds {count} interactions, not {sys.argv[2]}"
 print(f"  (the imported cassette holds all {count} interactions)")
 PY
+fi
 
+if part replay; then
 echo
 echo "== replay one request (informational, one run each; $REQUESTS first plays, one request at a time)"
 v=$(vcrpy replay "$REQUESTS")
 t=$(field "$("$TOOL" replay "$WORK/tapedeck.json" "$REQUESTS")" replay)
 awk -v v="$v" -v t="$t" 'BEGIN { printf "vcrpy %.1f µs   Tapedeck %.2f µs   vcrpy/Tapedeck %.0fx\n", v * 1e6, t * 1e6, v / t }'
+fi
