@@ -50,7 +50,7 @@ public struct SecretArguments: Sendable {
         var credentials: [HostCredential] = []
         for item in headerEnv {
             let (target, variable) = try Self.split(item, at: "=", option: "--header-env", expected: "HOST:Header-Name=ENV_VAR")
-            let (host, header) = try Self.split(target, at: ":", option: "--header-env", expected: "HOST:Header-Name=ENV_VAR")
+            let (host, header) = try Self.split(target, at: ":", option: "--header-env", expected: "HOST:Header-Name=ENV_VAR", shown: item)
             credentials.append(HostCredential(host: host, header: header,
                                               value: try Self.read(variable, option: "--header-env \(item)", environment)))
         }
@@ -65,10 +65,9 @@ public struct SecretArguments: Sendable {
     public static func parseSecretsFile(_ text: String, path: String) throws(Problem) -> [String: String] {
         var values: [String: String] = [:]
         var firstLine: [String: Int] = [:]
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character, a newline like "\n": either line ending counts once.
+        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = offset + 1
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
@@ -94,14 +93,15 @@ public struct SecretArguments: Sendable {
         return value
     }
 
-    private static func split(_ item: String, at separator: Character, option: String,
-                              expected: String) throws(Problem) -> (String, String) {
-        guard let index = item.firstIndex(of: separator) else {
-            throw Problem(description: "\(option) '\(item)': expected \(expected)")
-        }
+    /// `item` split at the first `separator` into two non-empty, trimmed parts; an error shows `shown` (the whole
+    /// option value) or `item`.
+    private static func split(_ item: String, at separator: Character, option: String, expected: String,
+                              shown: String? = nil) throws(Problem) -> (String, String) {
+        let problem = Problem(description: "\(option) '\(shown ?? item)': expected \(expected)")
+        guard let index = item.firstIndex(of: separator) else { throw problem }
         let head = item[..<index].trimmingCharacters(in: .whitespaces)
         let tail = item[item.index(after: index)...].trimmingCharacters(in: .whitespaces)
-        guard !head.isEmpty, !tail.isEmpty else { throw Problem(description: "\(option) '\(item)': expected \(expected)") }
+        guard !head.isEmpty, !tail.isEmpty else { throw problem }
         return (head, tail)
     }
 

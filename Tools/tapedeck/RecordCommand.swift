@@ -13,11 +13,11 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Run a recording reverse proxy: forward every request to --upstream and record each exchange into --cassette.",
         discussion: """
-            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \\
-            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \\
-            A request carrying a redaction placeholder ([REDACTED]) goes upstream with the placeholder filled \\
-            (--secret, --secrets-file, TAPEDECK_SECRET_<NAME>), and --header-env/--bearer-env add credentials per \\
-            host; the cassette keeps the placeholder and never the secret. \\
+            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \
+            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \
+            A request carrying a redaction placeholder ([REDACTED]) goes upstream with the placeholder filled \
+            (--secret, --secrets-file, TAPEDECK_SECRET_<NAME>), and --header-env/--bearer-env add credentials per \
+            host; the cassette keeps the placeholder and never the secret. \
             Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette.
             """
     )

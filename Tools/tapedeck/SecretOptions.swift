@@ -8,7 +8,7 @@ import TapedeckCLICore
 struct SecretOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Fill the placeholder with this secret name from an environment variable, NAME=ENV_VAR (repeatable).",
-        discussion: "A placeholder's secret name is where redaction put it, upper-cased with other characters than letters and digits as '_': header Authorization → AUTHORIZATION (tried first with its scheme: AUTHORIZATION_BEARER, AUTHORIZATION_BASIC), X-Api-Key → X_API_KEY, query parameter or JSON member api_key → API_KEY, a URL's password → URL_PASSWORD. Without this option TAPEDECK_SECRET_<NAME> is read."))
+        discussion: "A placeholder's secret name is where redaction put it, upper-cased with other characters than letters and digits as '_': header Authorization → AUTHORIZATION (tried first with its scheme: AUTHORIZATION_BEARER, AUTHORIZATION_BASIC), X-Api-Key → X_API_KEY, query parameter or JSON member api_key → API_KEY, a URL's password → URL_PASSWORD. A placeholder no option fills reads the environment variable TAPEDECK_SECRET_<NAME>."))
     var secret: [String] = []
 
     @Option(name: .customLong("secrets-file"), help: "Read NAME=value lines (# comments allowed) for placeholders.")
