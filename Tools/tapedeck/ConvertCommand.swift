@@ -7,7 +7,7 @@ import TapedeckCLICore
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR).",
+        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings.",
         discussion: """
             A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
             a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
@@ -15,7 +15,9 @@ struct ConvertCommand: ParsableCommand {
             again; a deflate body is stored inflated, without its Content-Encoding), secrets redacted on the way. \
             vcrpy stores no times, so its interactions are dated by the file's modification time. --match-on maps \
             the matchers the VCR cassette was used with to Tapedeck's matching rules (printed, since matching is \
-            configured in code). Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
+            configured in code). --to wiremock writes WireMock stub mappings ({"mappings": [...]}) that match each \
+            request by method and URL, answer repeated requests in recorded order through a scenario, and turn a \
+            recorded transport error into a fault. Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
             written atomically.
             """
     )
@@ -25,7 +27,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case har, cassette
+        case har, cassette, wiremock
     }
 
     @Argument(help: "The cassette, HAR or VCR file to read.")
@@ -34,7 +36,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "The input format: cassette, har or vcr (default: from the file).")
     var from: Source?
 
-    @Option(name: .long, help: "The output format: cassette or har.")
+    @Option(name: .long, help: "The output format: cassette, har, or wiremock (WireMock stub mappings).")
     var to: Format = .cassette
 
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
@@ -60,6 +62,8 @@ struct ConvertCommand: ParsableCommand {
         switch to {
         case .har:
             data = try HARCodec.export(cassette) { body in try bodyData(body) }
+        case .wiremock:
+            data = CassetteJSON.serialize(try WireMockExport.mappings(for: cassette, bodyData: bodyData), style: .pretty)
         case .cassette:
             // Sidecar bodies are inlined so the new file stands alone.
             var inlined = cassette
