@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // YAML for `tapedeck convert --from vcr` (vcrpy and Ruby VCR cassettes); only the CLI's core uses it.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -60,7 +62,10 @@ let package = Package(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
         ),
-        .target(name: "TapedeckCLICore", dependencies: ["TapedeckCassette", "TapedeckCore"]),
+        .target(
+            name: "TapedeckCLICore",
+            dependencies: ["TapedeckCassette", "TapedeckCore", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "tapedeck",
             dependencies: [
@@ -82,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "TapedeckCLITests",
             dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(
             name: "TapedeckCurlTests",

@@ -21,8 +21,9 @@ enum CLIRunner {
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` set, and waits (at most 60 s) for it to exit.
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` and `environment` set (over the test's own
+    /// environment, without its `TAPEDECK_SECRET_` variables), and waits (at most 60 s) for it to exit.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -30,6 +31,7 @@ enum CLIRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
+        environment = environment.filter { !$0.key.hasPrefix("TAPEDECK_SECRET_") }.merging(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

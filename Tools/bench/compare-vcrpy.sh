@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Tapedeck cassettes versus vcrpy (with its C YAML loader) on the same synthetic interactions: load and save a
 # 10,000-interaction cassette as PAIRS interleaved pairs (at least 7; vcrpy first in odd pairs, Tapedeck first in
-# even ones), reported as the median of the pairwise ratios with min and max (see pairs.sh); and, for information,
+# even ones), reported as the median of the pairwise ratios with min and max (see pairs.sh); import vcrpy's file with
+# `tapedeck convert --from vcr` (the whole process, against vcrpy's in-process load) the same way; and, for information,
 # replaying requests one by one (requests + vcrpy versus CassetteTransport), once. See Tools/bench/README.md.
 #
 #   bash Tools/bench/compare-vcrpy.sh                 # COUNT=10000 PAIRS=7 REQUESTS=200 by default
+#   PARTS=import bash Tools/bench/compare-vcrpy.sh    # only some of: load-save import replay
 set -euo pipefail
 # shellcheck source=pairs.sh
 source "$(dirname "$0")/pairs.sh"
 
 COUNT=${COUNT:-10000}
+PARTS=${PARTS:-load-save import replay}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 REQUESTS=${REQUESTS:-200}
 # shellcheck source=bench-cassette.sh
 source "$(dirname "$0")/bench-cassette.sh"
@@ -86,6 +90,7 @@ field() { awk -v key="$2" '$1 == key { print $NF }' <<<"$1"; }
 vcrpy() { field "$("$VENV/bin/python" "$WORK/vcrpy_bench.py" "$WORK/tapedeck.json" "$WORK/vcrpy.yaml" "$@")" "$1"; }
 tapedeck() { field "$("$TOOL" "$1" "$WORK/tapedeck.json" 1)" "$1"; }
 
+if part load-save; then
 echo "== $COUNT interactions, $PAIRS interleaved pairs of load and save"
 for pair in $(seq 1 "$PAIRS"); do
     for operation in load save; do
@@ -107,9 +112,46 @@ for operation in load save; do
     printf '%-16s %s   target >= 10x: %s\n' "$operation cassette" "$(ratio_summary "$WORK/$operation.ratios")" \
         "$(verdict "$median" ">=" 10)"
 done
+fi
 
+if part import; then
+echo
+echo "== importing vcrpy's file: tapedeck convert --from vcr (whole process, release) vs vcrpy loading it (in process)"
+echo "== building tapedeck (release, the benchmark package's dependency, in its build folder)" >&2
+swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --product tapedeck >&2
+CLI="$(swift build -c release --package-path "$BENCH" --scratch-path "$SCRATCH" --show-bin-path)/tapedeck"
+# Seconds for one conversion, start-up, YAML parsing, redaction and writing the JSON cassette included.
+import_vcr() {
+    local start end
+    start=$(date +%s.%N)
+    "$CLI" convert --from vcr "$WORK/vcrpy.yaml" -o "$WORK/imported.json" 2>/dev/null
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+}
+for pair in $(seq 1 "$PAIRS"); do
+    if [[ "$(pair_order "$pair")" == ab ]]; then
+        v=$(vcrpy load); t=$(import_vcr)
+    else
+        t=$(import_vcr); v=$(vcrpy load)
+    fi
+    awk -v v="$v" -v t="$t" 'BEGIN { print v / t }' >>"$WORK/import.ratios"
+    printf '  pair %d import vcrpy load %9.1f ms   tapedeck convert %7.1f ms\n' "$pair" \
+        "$(awk -v x="$v" 'BEGIN { print x * 1000 }')" "$(awk -v x="$t" 'BEGIN { print x * 1000 }')"
+done
+printf '%-16s %s   target >= 10x: %s\n' "import vcr" "$(ratio_summary "$WORK/import.ratios")" \
+    "$(verdict "$(ratio_median "$WORK/import.ratios")" ">=" 10)"
+"$VENV/bin/python" - "$WORK/imported.json" "$COUNT" <<'PY'
+import json, sys
+count = len(json.load(open(sys.argv[1]))["interactions"])
+assert count == int(sys.argv[2]), f"the import holds {count} interactions, not {sys.argv[2]}"
+print(f"  (the imported cassette holds all {count} interactions)")
+PY
+fi
+
+if part replay; then
 echo
 echo "== replay one request (informational, one run each; $REQUESTS first plays, one request at a time)"
 v=$(vcrpy replay "$REQUESTS")
 t=$(field "$("$TOOL" replay "$WORK/tapedeck.json" "$REQUESTS")" replay)
 awk -v v="$v" -v t="$t" 'BEGIN { printf "vcrpy %.1f µs   Tapedeck %.2f µs   vcrpy/Tapedeck %.0fx\n", v * 1e6, t * 1e6, v / t }'
+fi

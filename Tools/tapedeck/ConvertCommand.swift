@@ -3,58 +3,122 @@ import Foundation
 import TapedeckCassette
 import TapedeckCLICore
 
-/// `tapedeck convert FILE --to har|cassette [-o OUT]`.
+/// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har] [-o OUT]`.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert between Tapedeck cassettes and HAR 1.2.",
+        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings.",
         discussion: """
-            The input may be either format (a .har extension or a top-level "log" key means HAR). Sidecar bodies are \
-            inlined into HAR. Without -o the result goes to stdout; with -o it is written atomically.
+            A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
+            a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
+            (!!binary, !binary, base64_string) and compressed (a gzip body is stored decoded and served compressed \
+            again; a deflate body is stored inflated, without its Content-Encoding), secrets redacted on the way. \
+            vcrpy stores no times, so its interactions are dated by the file's modification time. --match-on maps \
+            the matchers the VCR cassette was used with to Tapedeck's matching rules (printed, since matching is \
+            configured in code). --to wiremock writes WireMock stub mappings ({"mappings": [...]}) that match each \
+            request by method and URL, answer repeated requests in recorded order through a scenario, and turn a \
+            recorded transport error into a fault. Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
+            written atomically.
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case har, cassette
+    enum Source: String, ExpressibleByArgument, CaseIterable {
+        case cassette, har, vcr
     }
 
-    @Argument(help: "The cassette or HAR file to read.")
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case har, cassette, wiremock
+    }
+
+    @Argument(help: "The cassette, HAR or VCR file to read.")
     var file: String
 
-    @Option(name: .long, help: "The output format: har or cassette.")
-    var to: Format
+    @Option(name: .long, help: "The input format: cassette, har or vcr (default: from the file).")
+    var from: Source?
+
+    @Option(name: .long, help: "The output format: cassette, har, or wiremock (WireMock stub mappings).")
+    var to: Format = .cassette
+
+    @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
+    var matchOn: String?
 
     @Option(name: [.customShort("o"), .long], help: "Write here instead of stdout.")
     var output: String?
 
+    func validate() throws {
+        if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
+    }
+
+    /// The input format: as given, else VCR for a YAML file, else whatever the loader recognises.
+    private var source: Source {
+        if let from { return from }
+        let suffix = URL(fileURLWithPath: file).pathExtension.lowercased()
+        return suffix == "yaml" || suffix == "yml" ? .vcr : .cassette
+    }
+
     func run() throws {
-        let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let (cassette, bodyData) = try load()
         let data: Data
         switch to {
         case .har:
-            data = try HARCodec.export(loaded.cassette) { body in
-                do { return try CassetteFile.bodyData(body, cassette: loaded.url) } catch { throw CLIError("\(error)") }
-            }
+            data = try HARCodec.export(cassette) { body in try bodyData(body) }
+        case .wiremock:
+            data = CassetteJSON.serialize(try WireMockExport.mappings(for: cassette, bodyData: bodyData), style: .pretty)
         case .cassette:
             // Sidecar bodies are inlined so the new file stands alone.
-            var cassette = loaded.cassette
-            for index in cassette.interactions.indices {
-                let interaction = cassette.interactions[index]
+            var inlined = cassette
+            for index in inlined.interactions.indices {
+                let interaction = inlined.interactions[index]
                 if interaction.request.body.sidecarPath != nil {
-                    cassette.interactions[index].request.body = CassetteBody(loaded.bodyData(interaction.request.body))
+                    inlined.interactions[index].request.body = CassetteBody(try bodyData(interaction.request.body))
                 }
                 if case .response(var response) = interaction.outcome, response.body.sidecarPath != nil {
-                    response.body = CassetteBody(loaded.bodyData(response.body), contentEncoding: response.body.contentEncoding)
-                    cassette.interactions[index].outcome = .response(response)
+                    response.body = CassetteBody(try bodyData(response.body), contentEncoding: response.body.contentEncoding)
+                    inlined.interactions[index].outcome = .response(response)
                 }
             }
-            data = CassetteCodec.encode(cassette)
+            data = CassetteCodec.encode(inlined)
+        }
+        if let matchOn {
+            let mapped = VCRMatchOn.map(matchOn.split(separator: ",").map(String.init))
+            Console.err("Matching: \(mapped.swift)")
+            for note in mapped.notes { Console.err("  note: \(note)") }
         }
         guard let output else {
             Console.outRaw(data)
             return
         }
+        try write(data, to: output)
+        Console.err("Wrote \(cassette.interactions.count) interaction(s) as \(to.rawValue) to \(output)")
+    }
+
+    /// The input as a cassette, and how to read the bytes of one of its bodies.
+    private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
+        if source == .vcr {
+            let url = URL(fileURLWithPath: file)
+            let text: String
+            do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+                throw CLIError("could not read \(file): \(error.localizedDescription)")
+            }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
+            let imported: VCRImport.Result
+            do { imported = try VCRImport.cassette(fromYAML: text, file: file, recordedAt: modified) } catch {
+                throw CLIError(error.description)
+            }
+            Console.err("Read \(imported.cassette.interactions.count) interaction(s) from a \(imported.flavour.rawValue) cassette"
+                        + (imported.decompressedBodies > 0 ? " (\(imported.decompressedBodies) compressed body(ies) decoded)" : ""))
+            return (imported.cassette, { $0.inlineData ?? Data() })
+        }
+        let loaded: LoadedCassette
+        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let found: Source = LoadedCassette.isHAR(loaded.url) ? .har : .cassette
+        if let from, from != found { throw CLIError("\(file) is a \(found.rawValue) file, not \(from.rawValue)") }
+        return (loaded.cassette, { body in
+            do { return try CassetteFile.bodyData(body, cassette: loaded.url) } catch { throw CLIError("\(error)") }
+        })
+    }
+
+    private func write(_ data: Data, to output: String) throws {
         let url = URL(fileURLWithPath: output)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         do {
@@ -64,6 +128,5 @@ struct ConvertCommand: ParsableCommand {
             try? FileManager.default.removeItem(at: temporary)
             throw CLIError("could not write \(output): \(error.localizedDescription)")
         }
-        Console.err("Wrote \(loaded.cassette.interactions.count) interaction(s) as \(to.rawValue) to \(output)")
     }
 }

@@ -13,8 +13,11 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Run a recording reverse proxy: forward every request to --upstream and record each exchange into --cassette.",
         discussion: """
-            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \\
-            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \\
+            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \
+            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \
+            A request carrying a redaction placeholder ([REDACTED]) goes upstream with the placeholder filled \
+            (--secret, --secrets-file, TAPEDECK_SECRET_<NAME>), and --header-env/--bearer-env add credentials per \
+            host; the cassette keeps the placeholder and never the secret. \
             Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette.
             """
     )
@@ -31,6 +34,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .long, help: "newEpisodes (keep what is recorded, add what is new) or all (re-record everything).")
     var mode: String = "newEpisodes"
 
+    @OptionGroup var secrets: SecretOptions
+
     func run() async throws {
         guard let upstreamURL = URL(string: upstream), upstreamURL.scheme != nil, upstreamURL.host != nil else {
             throw CLIError("--upstream \(upstream) is not an absolute http(s) URL")
@@ -39,11 +44,13 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError("--mode \(mode): record with newEpisodes or all")
         }
         let (host, port) = try Self.parse(listen: listen)
+        let secretSource = try secrets.resolve()
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         let server: StubServer
         do {
             server = try StubServer(configuration: StubServer.Configuration(host: host, port: port))
-            try server.recordProxy(upstream: upstreamURL, cassette: URL(fileURLWithPath: cassette), mode: recordMode)
+            try server.recordProxy(upstream: upstreamURL, cassette: URL(fileURLWithPath: cassette), mode: recordMode,
+                                   configuration: CassetteConfiguration(secrets: secretSource))
         } catch { throw CLIError("\(error)") }
         Console.out("Recording \(upstreamURL.absoluteString) into \(cassette) through \(server.baseURL.absoluteString)")
         Console.out("Press Ctrl-C to stop and save.")

@@ -19,6 +19,11 @@ struct VerifyCommand: AsyncParsableCommand {
               - equal values at every --field path.
             Other headers (Date and the like) are not compared. Recorded transport errors are skipped. Exits with \
             status 1 when any interaction breaks the contract.
+
+            Redaction placeholders in the recorded requests ([REDACTED] in a header, query parameter, JSON member or \
+            form field) are filled from --secret, --secrets-file or TAPEDECK_SECRET_<NAME> variables, and \
+            --header-env/--bearer-env add credentials per host; a failed interaction that still carries an \
+            unfilled placeholder says how to supply it. Secrets are masked in every report.
             """
     )
 
@@ -40,6 +45,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds to wait for each answer.")
     var timeout: Double = 30
 
+    @OptionGroup var secrets: SecretOptions
+
     @OptionGroup var output: JSONOutputOptions
 
     func validate() throws {
@@ -53,10 +60,13 @@ struct VerifyCommand: AsyncParsableCommand {
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
         let rules = ContractRules(fields: field)
+        var secretSource = try secrets.resolve()
+        secretSource.credentials += literalCredentials
         let transport = CurlTransport()
         var outcomes: [VerificationOutcome] = []
         for (index, interaction) in loaded.cassette.interactions.enumerated() {
-            outcomes.append(await verify(interaction, index: index, loaded: loaded, rules: rules, transport: transport))
+            outcomes.append(await verify(interaction, index: index, loaded: loaded, rules: rules, secrets: secretSource,
+                                         transport: transport))
         }
         let failed = outcomes.filter { !$0.passed }
         if output.json {
@@ -96,8 +106,24 @@ struct VerifyCommand: AsyncParsableCommand {
             : style.red("\(failed.count) of \(checked) interaction(s) broke the contract against \(against)"))
     }
 
+    /// The `-H` headers that carry credentials (by redaction's rules), sent to every host and masked in reports;
+    /// the others are set as they are.
+    private var literalCredentials: [HostCredential] {
+        headerFields.filter { Redaction.default.isSensitiveHeader($0.name, value: $0.value) }
+            .map { HostCredential(host: "*", header: $0.name, value: $0.value) }
+    }
+
+    /// `-H 'Name: value'` items as fields.
+    private var headerFields: [HTTPHeaders.Field] {
+        header.map { field in
+            let parts = field.split(separator: ":", maxSplits: 1)
+            return HTTPHeaders.Field(name: parts[0].trimmingCharacters(in: .whitespaces),
+                                     value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+    }
+
     private func verify(_ interaction: Interaction, index: Int, loaded: LoadedCassette, rules: ContractRules,
-                        transport: CurlTransport) async -> VerificationOutcome {
+                        secrets: PlaceholderSecrets, transport: CurlTransport) async -> VerificationOutcome {
         let summary = "\(interaction.request.method) \(Self.pathAndQuery(interaction.request.url))"
         guard let recorded = interaction.response else {
             return VerificationOutcome(index: index, request: summary, skipped: true, status: "recorded error", problems: [], seconds: 0)
@@ -111,14 +137,25 @@ struct VerifyCommand: AsyncParsableCommand {
         for field in interaction.request.headers where !dropped.contains(field.name.lowercased()) {
             request.headers.add(name: field.name, value: field.value)
         }
-        for field in header {
-            let parts = field.split(separator: ":", maxSplits: 1)
-            request.headers.replaceOrAdd(name: parts[0].trimmingCharacters(in: .whitespaces),
-                                         value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        for field in headerFields where !Redaction.default.isSensitiveHeader(field.name, value: field.value) {
+            request.headers.replaceOrAdd(name: field.name, value: field.value)
         }
         let body = loaded.bodyData(interaction.request.body)
         if !body.isEmpty { request.body = .data(body) }
+        let fill = secrets.fill(request)
         let started = ContinuousClock.now
+        let outcome = await send(fill.request, index: index, summary: summary, recorded: recorded, loaded: loaded, rules: rules,
+                                 transport: transport, started: started)
+        var problems = outcome.problems.map(fill.masking)
+        if !problems.isEmpty { problems += fill.missing.map(SecretOptions.hint) }
+        return VerificationOutcome(index: index, request: summary, skipped: false, status: outcome.status, problems: problems,
+                                   seconds: outcome.seconds)
+    }
+
+    /// Sends one filled request and checks its answer against the recorded one.
+    private func send(_ request: HTTPRequest, index: Int, summary: String, recorded: Interaction.Response, loaded: LoadedCassette,
+                      rules: ContractRules, transport: CurlTransport, started: ContinuousClock.Instant) async -> VerificationOutcome {
+        let url = request.url
         do {
             let response = try await transport.send(request)
             let elapsed = ContinuousClock.now - started

@@ -3,7 +3,7 @@ import Foundation
 /// `gzip` bodies (RFC 1952): decoded to store them readable, encoded again (deflate "stored" blocks, fixed header)
 /// on replay. Used when a transport delivers a body still compressed (e.g. `CurlTransport` with
 /// `automaticDecompression: false`); bodies the transport already decoded are stored as delivered.
-enum ContentCoding {
+package enum ContentCoding {
     /// Whether `body` is a gzip stream its `Content-Encoding` announces.
     static func isGzip(_ body: Data, contentEncoding: String?) -> Bool {
         guard let coding = contentEncoding?.lowercased().trimmingCharacters(in: .whitespaces), coding == "gzip" || coding == "x-gzip" else { return false }
@@ -11,7 +11,7 @@ enum ContentCoding {
     }
 
     /// The decoded bytes of a gzip stream (one member), or `nil` when it is malformed or its checksum fails.
-    static func gunzip(_ data: Data) -> Data? {
+    package static func gunzip(_ data: Data) -> Data? {
         let bytes = [UInt8](data)
         guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { return nil }
         let flags = bytes[3]
@@ -31,6 +31,30 @@ enum ContentCoding {
         let crc = UInt32(bytes[trailer]) | UInt32(bytes[trailer + 1]) << 8 | UInt32(bytes[trailer + 2]) << 16 | UInt32(bytes[trailer + 3]) << 24
         let decoded = Data(output)
         return crc == crc32(decoded) ? decoded : nil
+    }
+
+    /// The decoded bytes of a `deflate` body: a zlib stream (RFC 1950, as the coding is defined) or, as some servers
+    /// send, a raw deflate stream (RFC 1951); `nil` when it is neither.
+    package static func inflate(_ data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        if bytes.count >= 6, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0,
+           let (output, consumed) = Inflate.decode(Array(bytes[2...])), 2 + consumed + 4 <= bytes.count {
+            let trailer = 2 + consumed
+            let expected = UInt32(bytes[trailer]) << 24 | UInt32(bytes[trailer + 1]) << 16 | UInt32(bytes[trailer + 2]) << 8 | UInt32(bytes[trailer + 3])
+            return adler32(output) == expected ? Data(output) : nil
+        }
+        guard let (output, consumed) = Inflate.decode(bytes), consumed <= bytes.count else { return nil }
+        return Data(output)
+    }
+
+    /// The Adler-32 checksum of a zlib stream's decoded bytes.
+    static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return b << 16 | a
     }
 
     /// A gzip stream of `data` in stored blocks, with no file name and modification time 0: the same bytes always.

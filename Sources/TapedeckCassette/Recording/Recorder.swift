@@ -27,9 +27,14 @@ struct Recorder {
         /// written to its sidecar file while the request is on the wire.
         let storingRequestBody: Task<CassetteBody, any Error>?
 
+        /// The secrets filled into the request that went upstream (``CassetteConfiguration/secrets``): scrubbed from
+        /// the interaction before it is written, which keeps the request's placeholders.
+        let filledSecrets: [String]
+
         /// `redactor` is asked for a redaction only when a large body is stored right away.
-        init(request: HTTPRequest, threshold: Int, cassette: URL, redactor: () -> @Sendable (Data) -> Data) {
+        init(request: HTTPRequest, threshold: Int, cassette: URL, filledSecrets: [String], redactor: () -> @Sendable (Data) -> Data) {
             self.request = request
+            self.filledSecrets = filledSecrets
             if case .stream = request.responseBody { bodyArrivesInChunks = true } else { bodyArrivesInChunks = false }
             requestBody = BodyCapture(cassette: cassette, threshold: threshold)
             responseBody = BodyCapture(cassette: cassette, threshold: threshold)
@@ -56,11 +61,13 @@ struct Recorder {
         }
     }
 
-    /// The request to send upstream, with its body captured on the way.
+    /// The request to send upstream (its placeholders filled from ``CassetteConfiguration/secrets``), with its body
+    /// captured on the way; the capture keeps the request as given.
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
+        let fill = session.configuration.secrets.fill(request)
         let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
-                              redactor: { redactor(request.headers) })
-        var outgoing = request
+                              filledSecrets: fill.secrets, redactor: { redactor(request.headers) })
+        var outgoing = fill.request
         switch request.body {
         case .none, .data, .file: break  // stored by the capture, or taken as it is when committed
         case .stream(let stream):
@@ -151,7 +158,7 @@ struct Recorder {
         try store(Interaction(
             request: recordedRequest(capture.request, body: requestBody),
             outcome: .failure(Interaction.Failure(error)),
-            metrics: TransferMetrics(total: capture.elapsed), recordedAt: Timestamp.truncated(Date())))
+            metrics: TransferMetrics(total: capture.elapsed), recordedAt: Timestamp.truncated(Date())), capture: capture)
     }
 
     /// Commits a completed transfer with its captured bodies.
@@ -197,7 +204,7 @@ struct Recorder {
         metrics.total = Self.rounded(metrics.total)
         try store(Interaction(
             request: sent, outcome: .response(recordedResponse),
-            metrics: metrics, peerCertificates: peerCertificates, recordedAt: Timestamp.truncated(Date())))
+            metrics: metrics, peerCertificates: peerCertificates, recordedAt: Timestamp.truncated(Date())), capture: capture)
     }
 
     /// The request body to record: a large or file body as the capture stored it while the request was on the wire;
@@ -228,8 +235,12 @@ struct Recorder {
     }
 
     /// Adds the interaction to the cassette, or puts it in place of the one it re-records.
-    private func store(_ interaction: Interaction) throws(CassetteError) {
-        if let replacing { try session.replace(replacing, with: interaction) } else { try session.commit(interaction) }
+    private func store(_ interaction: Interaction, capture: Capture) throws(CassetteError) {
+        if let replacing {
+            try session.replace(replacing, with: interaction, scrubbing: capture.filledSecrets)
+        } else {
+            try session.commit(interaction, scrubbing: capture.filledSecrets)
+        }
     }
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.

@@ -67,6 +67,12 @@ public struct CassetteConfiguration: Sendable {
     /// so replay can deliver them as they came. Default ``ChunkTimingCapture/eventStreams``.
     public var chunkTiming: ChunkTimingCapture
 
+    /// The values of redaction placeholders, and per-host credentials, put into every request that goes to the
+    /// upstream (recorded, re-recorded, or sent live): a cassette recorded with `Authorization: Bearer [REDACTED]`
+    /// authenticates when it is re-recorded. What is written keeps the placeholder, and copies of the secrets in an
+    /// answer are scrubbed. Default: `TAPEDECK_SECRET_<NAME>` environment variables (see ``PlaceholderSecrets``).
+    public var secrets: PlaceholderSecrets
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
@@ -86,8 +92,10 @@ public struct CassetteConfiguration: Sendable {
         beforeReplay: (@Sendable (HTTPRequest, Interaction.Response) throws -> Interaction.Response)? = nil,
         pruneUnplayed: Bool = false,
         expiresAfter: CassetteExpiry? = nil,
-        chunkTiming: ChunkTimingCapture = .eventStreams
+        chunkTiming: ChunkTimingCapture = .eventStreams,
+        secrets: PlaceholderSecrets = PlaceholderSecrets()
     ) {
+        self.secrets = secrets
         self.chunkTiming = chunkTiming
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats

@@ -116,11 +116,12 @@ final class CassetteSession: Sendable {
         state.withLock { $0.expired.append(line) }
     }
 
-    /// Puts a re-recording of interaction `index` in its place: the whole file is written again (the journal only
-    /// appends), atomically.
-    func replace(_ index: Int, with interaction: Interaction) throws(CassetteError) {
+    /// Puts a re-recording of interaction `index` in its place (redacted, and scrubbed of `secrets`): the whole file is
+    /// written again (the journal only appends), atomically.
+    func replace(_ index: Int, with interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
         configuration.redaction.redact(&interaction)
+        configuration.redaction.scrub(&interaction, secrets: secrets)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             state.player.replace(index, with: interaction)
@@ -138,10 +139,12 @@ final class CassetteSession: Sendable {
         state.withLock { $0.baseWritten && !$0.closed }
     }
 
-    /// Redacts `interaction`, adds it to the cassette and puts it on disk before returning.
-    func commit(_ interaction: Interaction) throws(CassetteError) {
+    /// Redacts `interaction` (and scrubs copies of `secrets`, the values filled into the request that went out),
+    /// adds it to the cassette and puts it on disk before returning.
+    func commit(_ interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
         configuration.redaction.redact(&interaction)
+        configuration.redaction.scrub(&interaction, secrets: secrets)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             let position = state.player.cassette.interactions.count

@@ -68,7 +68,7 @@ public struct CassetteTransport: HTTPTransport {
                                                allowed: Array(session.hostRules.allowedHosts ?? []))
         }
         if session.mode == .passthrough, let upstream = session.upstream {
-            return try await upstream.send(request, onEvent: onEvent)
+            return try await upstream.send(session.configuration.secrets.fill(request).request, onEvent: onEvent)
         }
         guard session.replays else { return try await recorder().send(request, onEvent: onEvent) }
         let body = try await Self.bytes(of: request.body, needed: session.matchingReadsBody)
@@ -113,7 +113,7 @@ public struct CassetteTransport: HTTPTransport {
             throw CassetteError.noUpstreamForLiveRequest(file: session.url.path, url: request.url.absoluteString, reason: reason)
         }
         session.noteLive(request)
-        return try await upstream.send(request, onEvent: onEvent)
+        return try await upstream.send(session.configuration.secrets.fill(request).request, onEvent: onEvent)
     }
 
     /// Closes the cassette: folds recordings into the file, releases the lock, and reports what was never played.

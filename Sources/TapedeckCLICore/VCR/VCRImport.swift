@@ -1,0 +1,87 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import Yams
+
+/// Reads vcrpy and Ruby VCR YAML cassettes as Tapedeck cassettes: the engine of `tapedeck convert --from vcr`.
+///
+/// - vcrpy (`interactions:` and `version: 1`): bodies as text, `!!binary` base64, or `null`; `status: {code,
+///   message}`; headers as name → list of values. No timestamps are stored, so every interaction gets `recordedAt`.
+/// - Ruby VCR (`http_interactions:`): bodies as `{encoding, string}` (a `!binary` string is base64) or `{encoding,
+///   base64_string}` (`preserve_exact_body_bytes`); lower-case methods; `http_version`; `recorded_at` (an HTTP date).
+///
+/// Compressed responses are read in every form vcrpy writes: a `gzip` body still compressed is stored decoded with
+/// ``CassetteBody/contentEncoding`` `gzip` (as Tapedeck records one, so a served cassette sends it compressed
+/// again); a `gzip` body already decoded (vcrpy over requests, which hands it the decoded body) is stored as it is,
+/// also marked `gzip`; a `deflate` body is inflated if it is still compressed and its `Content-Encoding` removed (as
+/// vcrpy's `decode_compressed_response` does, `Content-Length` corrected). Bodies written by
+/// `decode_compressed_response` need nothing. Every interaction then goes through ``Redaction`` (vcrpy and VCR
+/// redact nothing by default).
+///
+/// ```swift
+/// let text = try String(contentsOfFile: "fixtures/cassette.yaml", encoding: .utf8)
+/// let imported = try VCRImport.cassette(fromYAML: text, file: "fixtures/cassette.yaml", recordedAt: Date())
+/// try CassetteFile.save(imported.cassette, to: URL(fileURLWithPath: "cassette.json"))
+/// ```
+public enum VCRImport {
+    /// Which tool wrote the cassette.
+    public enum Flavour: String, Sendable {
+        /// vcrpy (Python).
+        case vcrpy
+        /// VCR (Ruby).
+        case rubyVCR = "Ruby VCR"
+    }
+
+    /// An imported cassette and what the import noticed.
+    public struct Result: Sendable {
+        /// The cassette.
+        public var cassette: Cassette
+        /// Which tool wrote the source.
+        public var flavour: Flavour
+        /// How many response bodies were decompressed (gzip or deflate bytes in the file).
+        public var decompressedBodies: Int
+    }
+
+    /// Reads a VCR cassette.
+    ///
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - file: the file's name, for messages.
+    ///   - recordedAt: the time given to interactions whose source has none (vcrpy's).
+    ///   - redaction: applied to every interaction.
+    /// - Throws: ``VCRImportError`` naming the file, the line and column and the YAML path of what is wrong.
+    public static func cassette(fromYAML text: String, file: String, recordedAt: Date,
+                                redaction: Redaction = .default) throws(VCRImportError) -> Result {
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, .basic) } catch {
+            throw VCRImportError(file: file, path: "", message: "not valid YAML: \(error)")
+        }
+        let reader = YAMLReader(file: file)
+        let top = try reader.mapping(root, "the document")
+        let flavour: Flavour
+        let key: String
+        if YAMLReader.value(top, "http_interactions") != nil {
+            (flavour, key) = (.rubyVCR, "http_interactions")
+        } else if YAMLReader.value(top, "interactions") != nil {
+            (flavour, key) = (.vcrpy, "interactions")
+            if let version = YAMLReader.value(top, "version"), try reader.integer(version, "version") != 1 {
+                throw reader.fail(version, "version", "vcrpy cassette version \(version.scalar?.string ?? "?") is not supported (1 is)")
+            }
+        } else {
+            throw reader.fail(root, "", "neither a vcrpy cassette (no 'interactions' key) nor a Ruby VCR one (no 'http_interactions' key)")
+        }
+        var converter = InteractionConverter(reader: reader, flavour: flavour, recordedAt: recordedAt)
+        var interactions: [Interaction] = []
+        let list = YAMLReader.value(top, key)
+        if !YAMLReader.isNull(list) {
+            let sequence = try reader.sequence(list, key)
+            interactions.reserveCapacity(sequence.count)
+            for (index, node) in sequence.enumerated() {
+                var interaction = try converter.interaction(node, path: "\(key)[\(index)]")
+                redaction.redact(&interaction)
+                interactions.append(interaction)
+            }
+        }
+        return Result(cassette: Cassette(interactions: interactions), flavour: flavour, decompressedBodies: converter.decompressed)
+    }
+}
