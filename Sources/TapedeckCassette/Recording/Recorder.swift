@@ -228,8 +228,18 @@ struct Recorder {
     }
 
     /// Adds the interaction to the cassette, or puts it in place of the one it re-records.
+    /// Then runs ``CassetteConfiguration/recordingCheck`` on it.
     private func store(_ interaction: Interaction) throws(CassetteError) {
         if let replacing { try session.replace(replacing, with: interaction) } else { try session.commit(interaction) }
+        if let check = session.configuration.recordingCheck {
+            // The check sees what the cassette holds: redacted, so no secret reaches its messages.
+            var stored = interaction
+            session.configuration.redaction.redact(&stored)
+            let problems = check(stored, session.url)
+            guard problems.isEmpty else {
+                throw CassetteError.recordingRejected(file: session.url.path, request: stored.request.summary, problems: problems)
+            }
+        }
     }
 
     /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.
