@@ -111,7 +111,7 @@ struct InteractionCheck {
     private mutating func appendSchemaViolations(of value: JSONValue, schema: Int, place: ConformanceViolation.Place) {
         var evaluation = SchemaEvaluation(program: program, collecting: true)
         guard !evaluation.check(value, against: schema, at: "") else { return }
-        for violation in evaluation.violations {
+        for violation in evaluation.orderedViolations {
             violations.append(ConformanceViolation(place: place, pointer: violation.instancePointer,
                                                    rule: violation.keyword, message: violation.message))
         }

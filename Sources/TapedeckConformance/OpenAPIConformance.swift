@@ -23,7 +23,7 @@ import TapedeckCore
 public struct OpenAPIConformance: Sendable {
     let operations: [OperationRules]
     let program: SchemaProgram
-    /// Server base paths (`/v1`), longest first; always ends with `""`.
+    /// Server base paths (`/v1`), longest first.
     let basePaths: [String]
 
     /// Reads and compiles the document in `url`.
@@ -116,8 +116,9 @@ public struct OpenAPIConformance: Sendable {
         return best
     }
 
+    /// The path of each server URL; `""` when the document names no server (OpenAPI's default server is `/`).
     private static func basePaths(of document: OpenAPI.Document) -> [String] {
-        var paths: Set<String> = [""]
+        var paths: Set<String> = document.servers.isEmpty ? [""] : []
         for server in document.servers {
             var text = server.urlTemplate.rawValue
             for (name, variable) in server.variables { text = text.replacingOccurrences(of: "{\(name)}", with: variable.default) }

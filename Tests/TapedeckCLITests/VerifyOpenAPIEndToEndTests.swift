@@ -10,7 +10,7 @@ import TapedeckTestSupport
     static func exchange(_ method: String, _ path: String, requestBody: String = "", status: Int, body: String) -> Interaction {
         Interaction(
             request: .init(method: method, url: "http://api.example.com\(path)",
-                           headers: requestBody.isEmpty ? [] : ["Content-Type": "application/json"], body: Fixtures.json(requestBody)),
+                           headers: requestBody.isEmpty ? [:] : ["Content-Type": "application/json"], body: Fixtures.json(requestBody)),
             outcome: .response(.init(statusCode: status, headers: ["Content-Type": "application/json"], body: Fixtures.json(body))),
             recordedAt: Fixtures.date("2026-01-15T10:00:00Z"))
     }

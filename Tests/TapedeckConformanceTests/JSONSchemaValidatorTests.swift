@@ -61,6 +61,8 @@ struct JSONSchemaValidatorTests {
         #expect(try violations(["pattern": "^[a-z]+$"], "aBc") == [#"/: pattern: "aBc" does not match /^[a-z]+$/"#])
         #expect(try violations(["maxLength": 2], "né") == [])
         #expect(try violations(["multipleOf": 0.1], 0.3) == [])
+        #expect(try violations(["multipleOf": 0.01], 19.99) == [])
+        #expect(try violations(["multipleOf": 0.01], 19.995) == ["/: multipleOf: 19.995 is not a multiple of 0.01"])
         #expect(try violations(["multipleOf": 3], 10) == ["/: multipleOf: 10 is not a multiple of 3"])
         #expect(try violations(["exclusiveMinimum": 1], 1) == ["/: exclusiveMinimum: 1 is not greater than 1"])
         #expect(try violations(["minimum": 1, "exclusiveMinimum": true], 1) == ["/: exclusiveMinimum: 1 is not greater than 1"])

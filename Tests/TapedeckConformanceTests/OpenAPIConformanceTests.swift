@@ -11,7 +11,7 @@ struct OpenAPIConformanceTests {
     static let users31 = try! OpenAPIConformance(contentsOf: fixtures.appendingPathComponent("users-api-3.1.json"))
 
     private func exchange(
-        _ method: String, _ url: String, requestHeaders: HTTPHeaders = [], requestBody: String = "",
+        _ method: String, _ url: String, requestHeaders: HTTPHeaders = [:], requestBody: String = "",
         status: Int, headers: HTTPHeaders = ["Content-Type": "application/json"], body: String = ""
     ) -> Interaction {
         Interaction(
@@ -38,7 +38,7 @@ struct OpenAPIConformanceTests {
                               headers: ["Content-Type": "application/json; charset=utf-8", "Location": "/users/2"], body: #"{"id":2,"name":"Bob"}"#)
         #expect(problems(Self.users30, create) == [])
         #expect(problems(Self.users30, exchange("POST", "http://api.example.com/users", requestBody: #"{"name":"Bob"}"#, status: 422)) == [])
-        #expect(problems(Self.users30, exchange("GET", "http://api.example.com/users/7", status: 404, headers: [])) == [])
+        #expect(problems(Self.users30, exchange("GET", "http://api.example.com/users/7", status: 404, headers: [:])) == [])
     }
 
     @Test func theMostLiteralTemplateWins() {

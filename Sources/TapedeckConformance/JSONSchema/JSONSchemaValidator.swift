@@ -35,11 +35,12 @@ public struct JSONSchemaValidator: Sendable {
         self.entry = entry
     }
 
-    /// Every way `value` breaks the schema, each with the JSON pointer of the offending part; empty when it conforms.
+    /// Every way `value` breaks the schema, each with the JSON pointer of the offending part, ordered by place; empty
+    /// when it conforms.
     public func violations(of value: JSONValue) -> [SchemaViolation] {
         var evaluation = SchemaEvaluation(program: program, collecting: true)
         _ = evaluation.check(value, against: entry, at: "")
-        return evaluation.violations
+        return evaluation.orderedViolations
     }
 
     /// Whether `value` conforms (stops at the first violation).

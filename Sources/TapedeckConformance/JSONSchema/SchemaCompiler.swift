@@ -59,6 +59,9 @@ struct SchemaCompiler {
                 try apply(keyword, value, to: &node, at: JSONPointer.appending(keyword, to: pointer))
             }
             try applyBooleanExclusiveBounds(keywords, to: &node, at: pointer)
+            // Implied by `required` (OpenAPIKit's 3.0-to-3.1 conversion writes it so): checking it again would only
+            // repeat a missing member as a second violation.
+            if let minimum = node.minProperties, minimum <= node.required.count { node.minProperties = nil }
             return node
         default:
             throw SchemaError(schemaPointer: pointer, reason: "a schema must be an object or a boolean, not \(schema.kindName)")

@@ -6,7 +6,12 @@ import TapedeckCore
 struct SchemaEvaluation {
     let program: SchemaProgram
     let collecting: Bool
-    var violations: [SchemaViolation] = []
+    private(set) var violations: [SchemaViolation] = []
+
+    /// The violations in a stable order (by place, then rule), whatever order object members were visited in.
+    var orderedViolations: [SchemaViolation] {
+        violations.sorted { ($0.instancePointer, $0.keyword, $0.message) < ($1.instancePointer, $1.keyword, $1.message) }
+    }
 
     init(program: SchemaProgram, collecting: Bool) {
         self.program = program
@@ -188,13 +193,15 @@ struct SchemaEvaluation {
         return valid
     }
 
-    /// Exact for integers; for fractions, whether the quotient is whole (what Python's `jsonschema` decides).
+    /// Exact for integers; for fractions, whether the quotient is whole within floating-point rounding, so
+    /// `19.99` is a multiple of `0.01` (Python's `jsonschema` demands an exactly whole quotient and says it is not).
     static func isMultiple(_ number: Double, of divisor: Double) -> Bool {
         if number.rounded(.towardZero) == number, divisor.rounded(.towardZero) == divisor {
             return number.truncatingRemainder(dividingBy: divisor) == 0
         }
         let quotient = number / divisor
-        return quotient.isFinite && quotient.rounded(.towardZero) == quotient
+        guard quotient.isFinite else { return false }
+        return abs(quotient - quotient.rounded()) <= max(1, abs(quotient)) * 1e-9
     }
 
     /// Whether `value` satisfies node `index`, without recording anything.
