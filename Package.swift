@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Tapedeck: an AFNetworking-style HTTP client for Swift on Linux over a pluggable transport
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
         .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
         .library(name: "TapedeckURLSession", targets: ["TapedeckURLSession"]),
+        .library(name: "TapedeckConformance", targets: ["TapedeckConformance"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -22,7 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        // YAML for `tapedeck convert --from vcr` (vcrpy and Ruby VCR cassettes); only the CLI's core uses it.
+        // OpenAPI documents for TapedeckConformance; external loading (a trait) is not needed.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
+        // YAML for `tapedeck convert --from vcr` (TapedeckCLICore) and OpenAPI documents (TapedeckConformance).
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
@@ -59,6 +62,16 @@ let package = Package(
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
         .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore"]),
         .target(
+            name: "TapedeckConformance",
+            dependencies: [
+                "TapedeckCore", "TapedeckCassette",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
         ),
@@ -70,6 +83,7 @@ let package = Package(
             name: "tapedeck",
             dependencies: [
                 "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckStubServer", "Tapedeck", "TapedeckCLICore",
+                "TapedeckConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/tapedeck"
@@ -123,6 +137,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "TapedeckConformanceTests",
+            dependencies: ["TapedeckConformance", "TapedeckCassette", "TapedeckCore", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "TapedeckURLSessionTests",

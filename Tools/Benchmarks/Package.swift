@@ -80,6 +80,15 @@ let package = Package(
                 .product(name: "TapedeckURLSession", package: "Tapedeck"),
             ]
         ),
+        // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`.
+        .executableTarget(
+            name: "tapedeck-bench-conformance",
+            dependencies: [
+                .product(name: "TapedeckConformance", package: "Tapedeck"),
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+            ]
+        ),
         // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.
         .executableTarget(
             name: "tapedeck-bench-reachability",

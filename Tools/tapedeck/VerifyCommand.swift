@@ -4,7 +4,8 @@ import TapedeckCassette
 import TapedeckCLICore
 import TapedeckCurl
 
-/// `tapedeck verify FILE --against URL`: contract verification of a live provider against recorded answers.
+/// `tapedeck verify FILE --against URL`: contract verification of a live provider against recorded answers;
+/// `tapedeck verify --openapi SPEC FILE…`: conformance of recorded interactions to the provider's OpenAPI document.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -24,14 +25,29 @@ struct VerifyCommand: AsyncParsableCommand {
             form field) are filled from --secret, --secrets-file or TAPEDECK_SECRET_<NAME> variables, and \
             --header-env/--bearer-env add credentials per host; a failed interaction that still carries an \
             unfilled placeholder says how to supply it. Secrets are masked in every report.
+
+            With --openapi SPEC instead of --against, nothing is sent: every interaction of every cassette is checked \
+            against the OpenAPI 3.0 or 3.1 document (JSON or YAML): the operation exists for the method and path \
+            template; path, query, header and cookie parameters are present when required and valid; the status is \
+            documented (or covered by a range or default); required response headers are there; request and response \
+            bodies have a documented media type and, for JSON, validate against their schemas. Each problem names the \
+            part, the JSON pointer inside the body and the schema rule.
             """
     )
 
-    @Argument(help: "The cassette holding the contract.")
-    var file: String
+    @Argument(help: "The cassette holding the contract (several with --openapi).")
+    var files: [String]
 
-    @Option(name: .long, help: "The provider's base URL, e.g. http://127.0.0.1:8080; replaces each recorded scheme, host and port.")
-    var against: String
+    @Option(name: .customLong("against"), help: "The provider's base URL, e.g. http://127.0.0.1:8080; replaces each recorded scheme, host and port.")
+    var againstOption: String?
+
+    @Option(name: .long, help: "Check the cassettes against this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a live provider.")
+    var openapi: String?
+
+    /// The one cassette of a live verification.
+    var file: String { files[0] }
+    /// The live provider's base URL (`--against`).
+    var against: String { againstOption ?? "" }
 
     @Option(name: .long, help: "A dotted JSON path whose value must be equal, e.g. user.id (repeatable).")
     var field: [String] = []
@@ -50,6 +66,13 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOutputOptions
 
     func validate() throws {
+        if openapi != nil {
+            guard againstOption == nil else { throw ValidationError("use either --against URL or --openapi SPEC, not both") }
+            guard field.isEmpty, header.isEmpty else { throw ValidationError("--field and -H apply to --against, not --openapi") }
+            return
+        }
+        guard againstOption != nil else { throw ValidationError("missing --against URL (a live provider) or --openapi SPEC (a document)") }
+        guard files.count == 1 else { throw ValidationError("--against verifies one cassette at a time; \(files.count) were given") }
         guard let base = URLComponents(string: against), let scheme = base.scheme, ["http", "https"].contains(scheme.lowercased()), base.host != nil else {
             throw ValidationError("--against '\(against)' is not an http or https URL such as http://127.0.0.1:8080")
         }
@@ -57,6 +80,10 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let openapi {
+            try checkConformance(to: openapi)
+            return
+        }
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
         let rules = ContractRules(fields: field)

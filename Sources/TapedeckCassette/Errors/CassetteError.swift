@@ -41,6 +41,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// The interaction a request matched is older than ``CassetteConfiguration/expiresAfter`` allows, and the
     /// strategy is ``CassetteExpiry/Strategy/fail`` (code 15).
     case expired(file: String, request: String, recordedAt: Date, maximumAge: TimeInterval)
+    /// ``CassetteConfiguration/recordingCheck`` found problems with an interaction just recorded (which stays in
+    /// the cassette) (code 16).
+    case recordingRejected(file: String, request: String, problems: [String])
 
     /// The `NSError` domain of cassette errors.
     public static let errorDomain = "TapedeckCassetteErrorDomain"
@@ -63,6 +66,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .hostNotAllowed: return 13
         case .noUpstreamForLiveRequest: return 14
         case .expired: return 15
+        case .recordingRejected: return 16
         }
     }
 
@@ -112,6 +116,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .noUpstreamForLiveRequest(let file, let url, let reason):
             return "the request to \(url) must go live (\(reason)), but the CassetteTransport of \(file) has no "
                 + "upstream transport; pass upstream: CurlTransport()"
+        case .recordingRejected(let file, let request, let problems):
+            return "the interaction for \(request) was recorded in cassette \(file), but the recording check found "
+                + "\(problems.count) problem(s):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
         }
     }
 }

@@ -235,11 +235,22 @@ struct Recorder {
     }
 
     /// Adds the interaction to the cassette, or puts it in place of the one it re-records.
+    /// Then runs ``CassetteConfiguration/recordingCheck`` on it.
     private func store(_ interaction: Interaction, capture: Capture) throws(CassetteError) {
         if let replacing {
             try session.replace(replacing, with: interaction, scrubbing: capture.filledSecrets)
         } else {
             try session.commit(interaction, scrubbing: capture.filledSecrets)
+        }
+        if let check = session.configuration.recordingCheck {
+            // The check sees what the cassette holds: redacted and scrubbed, so no secret reaches its messages.
+            var stored = interaction
+            session.configuration.redaction.redact(&stored)
+            session.configuration.redaction.scrub(&stored, secrets: capture.filledSecrets)
+            let problems = check(stored, session.url)
+            guard problems.isEmpty else {
+                throw CassetteError.recordingRejected(file: session.url.path, request: stored.request.summary, problems: problems)
+            }
         }
     }
 

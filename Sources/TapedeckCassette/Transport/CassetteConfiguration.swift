@@ -73,6 +73,13 @@ public struct CassetteConfiguration: Sendable {
     /// answer are scrubbed. Default: `TAPEDECK_SECRET_<NAME>` environment variables (see ``PlaceholderSecrets``).
     public var secrets: PlaceholderSecrets
 
+    /// Checks each interaction as it is recorded (for example against the provider's OpenAPI document:
+    /// `OpenAPIConformance.recordingCheck` in TapedeckConformance). It gets the interaction as stored and the
+    /// cassette's file (for bodies kept in sidecars) and returns the problems found; when there are any, the
+    /// interaction stays recorded and the request throws ``CassetteError/recordingRejected(file:request:problems:)``,
+    /// so the test learns at once that the provider answered outside its contract. `nil` (the default) checks nothing.
+    public var recordingCheck: (@Sendable (_ interaction: Interaction, _ cassette: URL) -> [String])? = nil
+
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 

@@ -1,0 +1,14 @@
+/// An OpenAPI document that cannot be used for conformance checks: which file and what is wrong.
+public struct OpenAPIDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The document's file name or label.
+    public var source: String
+    /// What is wrong, with the place in the document when known (`paths./pets.get.responses`).
+    public var reason: String
+
+    public init(source: String, reason: String) {
+        self.source = source
+        self.reason = reason
+    }
+
+    public var description: String { "\(source): \(reason)" }
+}
