@@ -215,6 +215,16 @@ public struct Redaction: Sendable {
         scrubBytes(redactBodyBytes(data, contentType: contentType), secrets: secrets)
     }
 
+    /// Redacts `interaction` on its own and returns the secrets it carries, for a recorder that adds them to its
+    /// ledger and scrubs the ledger's other secrets with ``scrubCopies(in:of:)`` under its lock, so that the costly
+    /// part (parsing bodies) runs outside it.
+    func redactReturningSecrets(_ interaction: inout Interaction) -> [String] {
+        let secrets = secretValues(of: interaction)
+        redact(&interaction.request, secrets: secrets)
+        redactOutcome(&interaction, secrets: secrets)
+        return secrets
+    }
+
     /// Redacts `interaction` as one of a cassette's: the secrets it carries join `ledger`, and copies of every secret
     /// the ledger holds are scrubbed from all its parts. Returns the secrets that were new to the ledger: interactions
     /// stored before must be scrubbed of them too (``scrubCopies(in:of:)``).

@@ -166,10 +166,13 @@ final class CassetteSession: Sendable {
     ///   others, not lost); ``CassetteError/io(file:operation:reason:)`` when the disk refuses the write.
     func commit(_ interaction: Interaction) throws(CassetteError) {
         var interaction = interaction
+        // Outside the lock: the interaction's own secrets (parsing its bodies); under it, the ledger's.
+        let own = configuration.redaction.redactReturningSecrets(&interaction)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }
-            let learned = configuration.redaction.redact(&interaction, ledger: &state.secrets)
+            let learned = state.secrets.learn(own)
+            _ = configuration.redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
             let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
             let position = state.player.cassette.interactions.count
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
