@@ -1,8 +1,9 @@
 import Foundation
 import TapedeckCassette
 
-/// The checks of `tapedeck lint`: the file must decode, no secret may have escaped redaction, interactions may not
-/// be older than a maximum age, and `<name>.bodies/` may hold only files a body refers to.
+/// The checks of `tapedeck lint`: the file must decode, redaction must have nothing left to change (no value under a
+/// secret name, no copy of a secret found elsewhere in the cassette), no high-entropy token may be left, interactions
+/// may not be older than a maximum age, and `<name>.bodies/` may hold only files a body refers to.
 ///
 /// ```swift
 /// let findings = CassetteLinter(maxAge: 90).lint(path: "Cassettes/login.json", now: Date())
@@ -29,9 +30,10 @@ public struct CassetteLinter: Sendable {
     /// Every finding for a loaded cassette; `file` names it in findings.
     public func lint(_ loaded: LoadedCassette, file: String, now: Date) -> [LintFinding] {
         var findings: [LintFinding] = []
+        let hitsByInteraction = scanner.scan(loaded.cassette, body: loaded.bodyData)
         for (index, interaction) in loaded.cassette.interactions.enumerated() {
             let base = "interactions[\(index)]"
-            for hit in scanner.scan(interaction, at: base, body: loaded.bodyData) {
+            for hit in hitsByInteraction[index] {
                 findings.append(LintFinding(file: file, rule: hit.rule, place: hit.place, message: hit.message))
             }
             if let maxAgeDays {

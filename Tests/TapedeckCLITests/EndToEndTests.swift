@@ -47,6 +47,22 @@ import TapedeckTestSupport
         try CLIRunner.expectGolden(CLIRunner.mask(json.stdout, folder: folder), "lint.json")
     }
 
+    @Test func lintReportsWhatRedactionWouldChangeAcrossInteractionsAndRedactFixesIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url
+        let file = try Fixtures.write(Fixtures.echoing, "echo.json", in: folder)
+        let result = try CLIRunner.run(["lint", file.path])
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("5f4e3d2c1b0a9f"), "the secret itself is never printed")
+        try CLIRunner.expectGolden(CLIRunner.mask(result.stdout, folder: folder), "lint-redaction.txt")
+        #expect(try CLIRunner.run(["redact", file.path]).status == 0)
+        let after = try CLIRunner.run(["lint", file.path])
+        #expect(after.status == 0, "what lint reported is what redact changes: \(after.stdout)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("5f4e3d2c1b0a9f") && text.contains("bearer") && text.contains("3600"), "look-alikes are kept")
+    }
+
     @Test func lintPassesACleanCassette() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -46,6 +46,21 @@ enum Fixtures {
             recordedAt: Date()),
     ]) }
 
+    /// A cassette whose secret is copied across interactions: a token a response hands out (not redacted) is echoed
+    /// in a later request's URL path and a header; the benign look-alikes around it must not be reported.
+    static var echoing: Cassette { Cassette(interactions: [
+        Interaction(
+            request: .init(method: "POST", url: "http://api.example.com/oauth/token", headers: ["Authorization": "Basic [REDACTED]"]),
+            outcome: .response(.init(statusCode: 200, headers: ["Content-Type": "application/json", "Access-Control-Allow-Credentials": "true"],
+                                     body: json(#"{"access_token":"tok-5f4e3d2c1b0a9f8e","token_type":"bearer","expires_in":3600}"#))),
+            recordedAt: date("2026-01-15T10:00:00Z")),
+        Interaction(
+            request: .init(method: "GET", url: "http://api.example.com/sessions/tok-5f4e3d2c1b0a9f8e/items?page=2",
+                           headers: ["Authorization": "Bearer [REDACTED]", "X-Debug": "session tok-5f4e3d2c1b0a9f8e"]),
+            outcome: .response(.init(statusCode: 200, headers: ["X-RateLimit-Remaining-Tokens": "39000"])),
+            recordedAt: date("2026-01-15T10:00:01Z")),
+    ]) }
+
     /// Writes `cassette` as `name` in `folder`.
     @discardableResult
     static func write(_ cassette: Cassette, _ name: String, in folder: URL) throws -> URL {

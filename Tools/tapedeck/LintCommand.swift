@@ -11,7 +11,8 @@ struct LintCommand: ParsableCommand {
         discussion: """
             Rules:
               schema          the file must decode (the codec's error, with line and column for invalid JSON)
-              secret          headers, query parameters, form fields and JSON members with secret names must be redacted
+              secret          values the redaction rules would change: values under secret names, and copies of a
+                              secret found anywhere in the cassette (place, name and a masked preview; never the value)
               entropy         base64- or hex-looking tokens of 20+ characters with high Shannon entropy
               stale           interactions older than --max-age days
               unused-sidecar  files in <name>.bodies/ that no body refers to

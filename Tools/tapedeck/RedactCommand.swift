@@ -46,11 +46,11 @@ struct RedactCommand: ParsableCommand {
         let url = URL(fileURLWithPath: file)
         var cassette: Cassette
         do { cassette = try CassetteFile.load(url) } catch { throw CLIError(error.description) }
+        let original = cassette
+        redaction.redact(&cassette)  // as a whole: a secret found in one interaction is scrubbed from all
         var places: [String] = []
-        for index in cassette.interactions.indices {
-            let before = cassette.interactions[index]
-            redaction.redact(&cassette.interactions[index])
-            places += RedactionChanges.places(before: before, after: cassette.interactions[index], base: "interactions[\(index)]")
+        for (index, (before, after)) in zip(original.interactions, cassette.interactions).enumerated() {
+            places += RedactionChanges.places(before: before, after: after, base: "interactions[\(index)]")
         }
         for place in places { Console.out("redacted \(place)") }
         guard !places.isEmpty else {

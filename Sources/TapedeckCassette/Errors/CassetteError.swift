@@ -41,8 +41,13 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// The interaction a request matched is older than ``CassetteConfiguration/expiresAfter`` allows, and the
     /// strategy is ``CassetteExpiry/Strategy/fail`` (code 15).
     case expired(file: String, request: String, recordedAt: Date, maximumAge: TimeInterval)
+    /// The cassette file changed on disk while a transport was recording into it: someone else edited, replaced or
+    /// removed it (code 16). `change` says how. Nothing was written over it: the `count` interactions the transport
+    /// held are in `savedTo` (the cassette itself when it had been removed, written back), and the transport records
+    /// no more.
+    case changedWhileRecording(file: String, change: String, savedTo: String, count: Int)
     /// ``CassetteConfiguration/recordingCheck`` found problems with an interaction just recorded (which stays in
-    /// the cassette) (code 16).
+    /// the cassette) (code 17).
     case recordingRejected(file: String, request: String, problems: [String])
 
     /// The `NSError` domain of cassette errors.
@@ -66,7 +71,8 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .hostNotAllowed: return 13
         case .noUpstreamForLiveRequest: return 14
         case .expired: return 15
-        case .recordingRejected: return 16
+        case .changedWhileRecording: return 16
+        case .recordingRejected: return 17
         }
     }
 
@@ -113,6 +119,12 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
             return "the interaction for \(request) in cassette \(file) was recorded \(Timestamp.format(recordedAt)), more than "
                 + "\(Int(maximumAge / 86_400)) day(s) (\(Int(maximumAge)) s) ago, past CassetteConfiguration.expiresAfter; "
                 + "re-record it with TAPEDECK_RECORD_MODE=newEpisodes and the reRecord strategy, or TAPEDECK_RECORD_MODE=all"
+        case .changedWhileRecording(let file, let change, let savedTo, let count):
+            let kept = savedTo == file
+                ? "it was written back with the \(count) interaction(s) this transport held (sidecar bodies removed with it are not restored)"
+                : "nothing was written over it; the \(count) interaction(s) this transport held are in \(savedTo): keep the file you want"
+            return "cassette \(file) \(change) while this transport was recording into it; \(kept). This transport records no "
+                + "more; open a new CassetteTransport to go on"
         case .noUpstreamForLiveRequest(let file, let url, let reason):
             return "the request to \(url) must go live (\(reason)), but the CassetteTransport of \(file) has no "
                 + "upstream transport; pass upstream: CurlTransport()"

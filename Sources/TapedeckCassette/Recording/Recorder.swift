@@ -66,7 +66,7 @@ struct Recorder {
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
         let fill = session.configuration.secrets.fill(request)
         let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
-                              filledSecrets: fill.secrets, redactor: { redactor(request.headers) })
+                              filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) })
         var outgoing = fill.request
         switch request.body {
         case .none, .data, .file: break  // stored by the capture, or taken as it is when committed
@@ -184,7 +184,7 @@ struct Recorder {
         case .streamed: break
         }
         let sent = recordedRequest(request, body: requestBody)
-        let redact = redactor(head.headers)
+        let redact = redactor(request, responseHeaders: head.headers)
         let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish(redacting: redact)
         let recordedBody = Self.decodedIfCompressed(body, headers: head.headers)
         let chunks = capture.chunkTimeline.withLock { timeline -> [TimedChunk]? in
@@ -212,15 +212,22 @@ struct Recorder {
     private func recordedBody(of capture: Capture) async throws -> CassetteBody {
         if let storing = capture.storingRequestBody { return try await storing.value }
         if let data = capture.request.body.inMemory { return CassetteBody(data) }
-        return try capture.requestBody.finish(redacting: redactor(capture.request.headers))
+        return try capture.requestBody.finish(redacting: redactor(capture.request, responseHeaders: nil))
     }
 
     /// Redacts a body bound for a sidecar file the way inline bodies are redacted (JSON members, form fields,
-    /// regular expressions), before it is written.
-    private func redactor(_ headers: HTTPHeaders) -> @Sendable (Data) -> Data {
+    /// regular expressions, copies of the request's secrets, of the cookies the response sets and of every secret
+    /// the cassette learned so far), before it is written. `responseHeaders` is `nil` for the request's body.
+    private func redactor(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> @Sendable (Data) -> Data {
         let redaction = session.configuration.redaction
-        let contentType = headers["Content-Type"]
-        return { redaction.redactBodyBytes($0, contentType: contentType) }
+        let session = self.session
+        let contentType = (responseHeaders ?? request.headers)["Content-Type"]
+        let exchange = Interaction(request: recordedRequest(request, body: .empty),
+                                   outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
+        return { data in
+            let secrets = Redaction.ordered(session.learnedSecrets + redaction.secretValues(of: exchange))
+            return redaction.redactBody(data, contentType: contentType, scrubbing: secrets)
+        }
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {

@@ -1,7 +1,30 @@
 import Foundation
 import TapedeckCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Redaction {
+    /// Secrets shorter than this are redacted where a rule finds them, but their copies elsewhere are not searched
+    /// for: a short value (`dark`, `en-US`, `1234`) would match unrelated text.
+    public static let minimumCopiedSecretLength = 8
+
+    /// The literal secret values an interaction carries in the places the built-in rules redact: the request's
+    /// (``secretValues(of:responseHeaders:)``) and the response's (the cookies it sets, sensitive headers, and
+    /// sensitive members and fields of an inline JSON or form body), so that their copies anywhere in a cassette can
+    /// be scrubbed. Secrets in sidecar bodies are redacted where they are but are not collected.
+    func secretValues(of interaction: Interaction) -> [String] {
+        guard redactsDefaults else { return [] }
+        var values = secretValues(of: interaction.request, responseHeaders: interaction.response?.headers)
+        guard let response = interaction.response else { return values }
+        func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
+        for field in response.headers where field.name.lowercased() != "set-cookie" && isSensitiveHeader(field.name, value: field.value) {
+            addHeaderSecret(field, add: add)
+        }
+        collectBodySecrets(response.body, contentType: response.headers["Content-Type"], add: add)
+        return Self.ordered(values)
+    }
+
     /// The literal secret values a request carries in the places the built-in rules redact (header values, the
     /// token of an `Authorization` header, cookie values, sensitive query parameters, form fields and JSON members),
     /// so that copies of them elsewhere (a server echoing the request, a URL inside a body) can be scrubbed too.
@@ -10,23 +33,33 @@ extension Redaction {
         var values: [String] = []
         func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
         for field in request.headers where isSensitiveHeader(field.name, value: field.value) {
-            add(field.value)
-            if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
+            addHeaderSecret(field, add: add)
             if field.name.lowercased() == "cookie" { Self.addCookieValues(field.value, to: &values) }
         }
         if Self.contains(request.url, byte: "?") {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
         }
-        if let data = request.body.inlineData, !data.isEmpty {
-            if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
-                // Compact JSON with no secret member name (checked in place): no secret to collect from it.
-            } else if let json = CassetteJSON.parseBody(data) {
-                collectJSONSecrets(json, add: add)
-            } else if request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                for pair in URLEncodedForm.pairs(data) where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
-            }
+        collectBodySecrets(request.body, contentType: request.headers["Content-Type"], add: add)
+        values += cookieSecrets(in: responseHeaders)
+        return values.isEmpty ? [] : Self.ordered(values)
+    }
+
+    /// A sensitive header's value, and the token after its scheme word (`Bearer <token>`).
+    private func addHeaderSecret(_ field: HTTPHeaders.Field, add: (Substring) -> Void) {
+        add(field.value[...])
+        if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
+    }
+
+    /// The values of sensitive members (JSON) or fields (a form) of an inline body.
+    private func collectBodySecrets(_ body: CassetteBody, contentType: String?, add: (Substring) -> Void) {
+        guard let data = body.inlineData, !data.isEmpty else { return }
+        if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
+            // Compact JSON with no secret member name (checked in place): no secret to collect from it.
+        } else if let json = CassetteJSON.parseBody(data) {
+            collectJSONSecrets(json, add: { add($0[...]) })
+        } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            for pair in URLEncodedForm.pairs(data) where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value[...]) }
         }
-        return Self.ordered(values + cookieSecrets(in: responseHeaders))
     }
 
     /// The cookie values a response sets (`Set-Cookie`), which copies in the request are scrubbed of too.
@@ -53,10 +86,13 @@ extension Redaction {
         Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// Adds `value`, trimmed, to `values` when it is long enough to be a secret and is not a placeholder.
+    /// Adds `value`, trimmed, to `values` when it is long enough to search for (``minimumCopiedSecretLength``) and is
+    /// not a placeholder.
     static func addSecret(_ value: some StringProtocol, to values: inout [String]) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if trimmed.count >= 4, trimmed != Redaction.placeholder, trimmed != Redaction.encodedPlaceholder { values.append(trimmed) }
+        guard trimmed.utf8.count >= minimumCopiedSecretLength, !trimmed.hasSuffix(Redaction.placeholder),
+              !trimmed.hasSuffix(Redaction.encodedPlaceholder) else { return }
+        values.append(trimmed)
     }
 
     private func collectJSONSecrets(_ value: CassetteJSON, add: (String) -> Void) {
@@ -78,9 +114,10 @@ extension Redaction {
     }
 
     /// `text` with every copy of `secrets` (as written, percent-encoded, or with `/` escaped as in JSON) replaced.
+    /// Text that holds none of them (the common case, checked without allocating) is returned as it is.
     func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
         var result = text
-        for secret in secrets {
+        for secret in secrets where Self.mayHoldCopy(result, of: secret) {
             result = result.replacingOccurrences(of: secret, with: placeholder)
             if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: placeholder) }
             if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
@@ -90,15 +127,52 @@ extension Redaction {
         return result
     }
 
+    /// Whether `text` may hold a copy of `secret` in one of the spellings ``scrub(_:secrets:placeholder:)`` replaces:
+    /// the bytes of the secret's first run of letters and digits (which every spelling keeps) occur in it.
+    static func mayHoldCopy(_ text: String, of secret: String) -> Bool {
+        let core = secret.utf8.drop { !Self.isAlphanumeric($0) }.prefix { Self.isAlphanumeric($0) }
+        guard !core.isEmpty else { return true }
+        return text.utf8.withContiguousStorageIfAvailable { haystack in
+            Array(core).withUnsafeBufferPointer { occurs($0, in: haystack) }
+        } ?? text.contains(String(decoding: core, as: UTF8.self))
+    }
+
+    /// Whether `needle` occurs in `haystack`: `memchr` finds each candidate first byte, `memcmp` checks the rest.
+    private static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, let needleBase = needle.baseAddress else { return true }
+        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
+        let lastStart = haystack.count - needle.count
+        var start = 0
+        while start <= lastStart {
+            guard let found = memchr(base + start, Int32(first), lastStart - start + 1) else { return false }
+            let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + offset, needleBase, needle.count) == 0 { return true }
+            start = offset + 1
+        }
+        return false
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
     /// A body with copies of `secrets` scrubbed, when it is text.
     func scrub(_ body: CassetteBody, secrets: [String], headers: inout HTTPHeaders) -> CassetteBody {
-        guard !secrets.isEmpty, let data = body.inlineData, !data.isEmpty, let text = String(validating: data, as: UTF8.self) else { return body }
-        let scrubbed = scrub(text, secrets: secrets)
-        guard scrubbed != text else { return body }
+        guard !secrets.isEmpty, let data = body.inlineData, !data.isEmpty else { return body }
+        let scrubbed = scrubBytes(data, secrets: secrets)
+        guard scrubbed != data else { return body }
         if let length = headers["Content-Length"], Int(length) == data.count, body.contentEncoding == nil {
-            headers["Content-Length"] = String(scrubbed.utf8.count)
+            headers["Content-Length"] = String(scrubbed.count)
         }
-        return CassetteBody(Data(scrubbed.utf8), contentEncoding: body.contentEncoding)
+        return CassetteBody(scrubbed, contentEncoding: body.contentEncoding)
+    }
+
+    /// Body bytes with copies of `secrets` scrubbed, when they are UTF-8 text (inline bodies, and sidecar bodies before
+    /// they are written).
+    func scrubBytes(_ data: Data, secrets: [String]) -> Data {
+        guard !secrets.isEmpty, let text = String(validating: data, as: UTF8.self) else { return data }
+        let scrubbed = scrub(text, secrets: secrets)
+        return scrubbed == text ? data : Data(scrubbed.utf8)
     }
 
     /// An interaction with every copy of `secrets` scrubbed (URLs, headers, bodies, error messages), whatever the
@@ -124,6 +198,51 @@ extension Redaction {
     /// Header values with copies of `secrets` scrubbed.
     func scrub(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
         guard !secrets.isEmpty else { return headers }
-        return HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: scrub($0.value, secrets: secrets)) })
+        var fields = headers.fields
+        var changed = false
+        for index in fields.indices {
+            let value = scrub(fields[index].value, secrets: secrets)
+            if value != fields[index].value {
+                fields[index].value = value
+                changed = true
+            }
+        }
+        return changed ? HTTPHeaders(fields) : headers
+    }
+
+    /// Scrubs copies of `secrets` from every part of a request: its URL (path, query and fragment), header values and
+    /// inline body.
+    func scrub(_ request: inout Interaction.Request, secrets: [String]) {
+        guard !secrets.isEmpty else { return }
+        request.url = scrub(request.url, secrets: secrets, placeholder: Redaction.encodedPlaceholder)
+        request.headers = scrub(request.headers, secrets: secrets)
+        request.body = scrub(request.body, secrets: secrets, headers: &request.headers)
+    }
+
+    /// Scrubs copies of `secrets` from every part of an interaction held in memory (URLs, header values, inline
+    /// bodies, error messages): used on interactions stored before the secrets were learned. Returns whether
+    /// anything changed.
+    func scrubCopies(in interaction: inout Interaction, of secrets: [String]) -> Bool {
+        guard !secrets.isEmpty else { return false }
+        let before = interaction
+        scrub(&interaction.request, secrets: secrets)
+        scrubOutcome(&interaction, secrets: secrets)
+        return interaction != before
+    }
+
+    /// Scrubs copies of `secrets` from a response's URL, header values and inline body, or from an error's messages.
+    func scrubOutcome(_ interaction: inout Interaction, secrets: [String]) {
+        guard !secrets.isEmpty else { return }
+        switch interaction.outcome {
+        case .response(var response):
+            response.headers = scrub(response.headers, secrets: secrets)
+            if let url = response.url { response.url = scrub(url, secrets: secrets, placeholder: Redaction.encodedPlaceholder) }
+            response.body = scrub(response.body, secrets: secrets, headers: &response.headers)
+            interaction.outcome = .response(response)
+        case .failure(var failure):
+            failure.message = scrub(failure.message, secrets: secrets)
+            failure.transportMessage = failure.transportMessage.map { scrub($0, secrets: secrets) }
+            interaction.outcome = .failure(failure)
+        }
     }
 }

@@ -132,16 +132,26 @@ public struct Redaction: Sendable {
     }
 
     /// Whether a value under a name that only contains a sensitive word cannot be a secret: empty, a boolean or
-    /// `null` (`Access-Control-Allow-Credentials: true`), or a whole number of at most nine digits under a count-like
-    /// name (`max_tokens: 1024`, `tokens_used: 17`). Anything else, a numeric code under any other name included, is
+    /// `null` (`Access-Control-Allow-Credentials: true`), a whole number of at most nine digits under a count-like
+    /// name (`max_tokens: 1024`, `tokens_used: 17`), or a short word under a name that asks for a kind
+    /// (`token_type: bearer`, `secret_kind: api`). Anything else, a numeric code under any other name included, is
     /// redacted.
     public static func isBenign(_ value: some StringProtocol, name: String) -> Bool {
         let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
         if ["", "true", "false", "null", "none", "yes", "no", "on", "off"].contains(trimmed) { return true }
+        if isKindName(name), trimmed.count <= 16, trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }) {
+            return true
+        }
         guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
         let lowered = name.lowercased()
         return ["count", "max", "min", "limit", "remaining", "used", "total", "size", "length", "number", "expires", "ttl"]
             .contains { lowered.contains($0) }
+    }
+
+    /// Whether `name` ends in a word that asks for a kind rather than a value: `type`, `kind`, `scheme`, `format`.
+    private static func isKindName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["type", "kind", "scheme", "format"].contains { lowered.hasSuffix($0) }
     }
 
     /// ``isSensitiveMember(_:)`` for a name given as ASCII bytes, as a predicate for ``CompactJSONScanner``. It holds
@@ -151,45 +161,95 @@ public struct Redaction: Sendable {
         return redactsDefaults ? { names.matches(bytes: $0) } : { _ in false }
     }
 
-    /// Redacts a request: the same steps whether it is being recorded or matched live.
+    /// Redacts a request: the same steps whether it is being recorded or matched live. Copies of the secrets it
+    /// carries (a bearer token repeated in its URL, say) are scrubbed from its URL, headers and body too.
     public func redact(_ request: inout Interaction.Request) {
-        // Secrets are looked for only to scrub copies of them from the body.
-        redact(&request, secrets: request.body.isEmpty ? [] : secretValues(of: request))
+        redact(&request, secrets: secretValues(of: request))
     }
 
-    /// Redacts a request, scrubbing copies of `secrets` from its body.
+    /// Redacts a request, scrubbing copies of `secrets` from its URL, headers and body.
     func redact(_ request: inout Interaction.Request, secrets: [String]) {
         guard redactsDefaults || !filters.isEmpty else { return }
         request.url = redactURL(request.url)
         request.headers = redactHeaders(request.headers)
         request.body = redactBody(request.body, contentType: request.headers["Content-Type"], headers: &request.headers)
-        request.body = scrub(request.body, secrets: secrets, headers: &request.headers)
+        scrub(&request, secrets: secrets)
         for filter in filters {
             if case .request(let transform) = filter.kind { transform(&request) }
         }
     }
 
-    /// Redacts a whole interaction before it is written.
+    /// Redacts a whole interaction on its own: the secrets it carries, wherever a rule finds them, are scrubbed from
+    /// all its parts. A cassette's interactions are redacted together by ``redact(_:)-(Cassette)``.
     public func redact(_ interaction: inout Interaction) {
-        let secrets = secretValues(of: interaction.request, responseHeaders: interaction.response?.headers)
+        var ledger = SecretLedger()
+        _ = redact(&interaction, ledger: &ledger)
+    }
+
+    /// Redacts every interaction of a cassette as if they had been recorded together: a secret found in any of them
+    /// (a cookie a response sets, a token in a header, query or JSON member) is scrubbed from all of them, before or
+    /// after. Sidecar bodies are not read.
+    ///
+    /// ```swift
+    /// var cassette = try CassetteFile.load(url)
+    /// Redaction.default.redact(&cassette)
+    /// try CassetteFile.save(cassette, to: url)
+    /// ```
+    public func redact(_ cassette: inout Cassette) {
+        var ledger = SecretLedger()
+        _ = ledger.learn(secrets(in: cassette))
+        for index in cassette.interactions.indices { _ = redact(&cassette.interactions[index], ledger: &ledger) }
+    }
+
+    /// The secrets the built-in rules find in a cassette's interactions (where a rule redacts them), longest first:
+    /// what ``redact(_:)-(Cassette)`` scrubs copies of, for bodies it does not read (sidecar files).
+    public func secrets(in cassette: Cassette) -> [String] {
+        var ledger = SecretLedger()
+        for interaction in cassette.interactions { _ = ledger.learn(secretValues(of: interaction)) }
+        return ledger.secrets
+    }
+
+    /// A body's bytes as recording writes them to a sidecar file: sensitive JSON members and form fields redacted,
+    /// regular-expression filters applied, and copies of `secrets` scrubbed.
+    public func redactBody(_ data: Data, contentType: String?, scrubbing secrets: [String]) -> Data {
+        scrubBytes(redactBodyBytes(data, contentType: contentType), secrets: secrets)
+    }
+
+    /// Redacts `interaction` on its own and returns the secrets it carries, for a recorder that adds them to its
+    /// ledger and scrubs the ledger's other secrets with ``scrubCopies(in:of:)`` under its lock, so that the costly
+    /// part (parsing bodies) runs outside it.
+    func redactReturningSecrets(_ interaction: inout Interaction) -> [String] {
+        let secrets = secretValues(of: interaction)
         redact(&interaction.request, secrets: secrets)
         redactOutcome(&interaction, secrets: secrets)
+        return secrets
+    }
+
+    /// Redacts `interaction` as one of a cassette's: the secrets it carries join `ledger`, and copies of every secret
+    /// the ledger holds are scrubbed from all its parts. Returns the secrets that were new to the ledger: interactions
+    /// stored before must be scrubbed of them too (``scrubCopies(in:of:)``).
+    func redact(_ interaction: inout Interaction, ledger: inout SecretLedger) -> [String] {
+        let learned = ledger.learn(secretValues(of: interaction))
+        redact(&interaction.request, secrets: ledger.secrets)
+        redactOutcome(&interaction, secrets: ledger.secrets)
+        return learned
     }
 
     /// Redacts the response or error of an interaction, then runs the interaction filters.
     private func redactOutcome(_ interaction: inout Interaction, secrets: [String]) {
-        if case .response(var response) = interaction.outcome, redactsDefaults || !filters.isEmpty {
-            response.headers = scrub(redactHeaders(response.headers), secrets: secrets)
-            if let url = response.url { response.url = scrub(redactURL(url), secrets: secrets, placeholder: Redaction.encodedPlaceholder) }
+        guard redactsDefaults || !filters.isEmpty else { return }
+        switch interaction.outcome {
+        case .response(var response):
+            response.headers = redactHeaders(response.headers)
+            if let url = response.url { response.url = redactURL(url) }
             response.body = redactBody(response.body, contentType: response.headers["Content-Type"], headers: &response.headers)
-            response.body = scrub(response.body, secrets: secrets, headers: &response.headers)
             interaction.outcome = .response(response)
-        }
-        if case .failure(var failure) = interaction.outcome {
-            failure.message = scrub(applyRegexes(failure.message), secrets: secrets)
-            failure.transportMessage = failure.transportMessage.map { scrub(applyRegexes($0), secrets: secrets) }
+        case .failure(var failure):
+            failure.message = applyRegexes(failure.message)
+            failure.transportMessage = failure.transportMessage.map(applyRegexes)
             interaction.outcome = .failure(failure)
         }
+        scrubOutcome(&interaction, secrets: secrets)
         for filter in filters {
             if case .interaction(let transform) = filter.kind { transform(&interaction) }
         }

@@ -44,6 +44,9 @@ public struct CassettePlayer: Sendable {
     /// no key computation.
     private var indexed = 0
     private var played: [Bool] = []
+    /// The secrets live requests carried so far: a later request is scrubbed of them as recording scrubbed it (a
+    /// password sent at login and repeated in a later URL matches its recording's placeholder).
+    private var secrets = SecretLedger()
 
     /// Creates a player.
     ///
@@ -72,8 +75,9 @@ public struct CassettePlayer: Sendable {
     public mutating func play(_ request: Interaction.Request) -> Result<Playback, CassetteError> {
         indexPending()
         var live = request
+        _ = secrets.learn(redaction.secretValues(of: live))
         if !matcher.readsBody { live.body = .empty }  // no rule compares it: not redacted, not kept for reports
-        redaction.redact(&live)
+        redaction.redact(&live, secrets: secrets.secrets)
         let key = matcher.key(for: live)
         if let slot = index.index(forKey: key) {
             // Mutated in place through the dictionary's values: no copy, no rehash.
@@ -114,6 +118,15 @@ public struct CassettePlayer: Sendable {
         guard cassette.interactions.indices.contains(position) else { return }
         cassette.interactions[position] = interaction
         played[position] = true
+    }
+
+    /// Puts `interaction`, a copy of the one at `position` with secrets scrubbed, in its place, played or not as it
+    /// was; the index is rebuilt, since its request may now have another key.
+    mutating func rescrub(_ position: Int, to interaction: Interaction) {
+        guard cassette.interactions.indices.contains(position) else { return }
+        cassette.interactions[position] = interaction
+        index = [:]
+        indexed = 0
     }
 
     /// Positions of the interactions played (or recorded) so far.

@@ -15,7 +15,10 @@ enum AtomicFile {
         }
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CassetteError.io(file: temporary.path, operation: "create", reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            throw CassetteError.io(file: url.path, operation: "create the temporary file \(temporary.lastPathComponent) to write",
+                                   reason: String(cString: strerror(errno)))
+        }
         var failure = data.withUnsafeBytes { writeFully(fd, $0) }
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)

@@ -17,6 +17,16 @@ final class CassetteSession: Sendable {
         var liveRequests: [String] = []
         /// `#index METHOD URL (recorded …)` of every expired interaction replayed anyway.
         var expired: [String] = []
+        /// The cassette file as this session last read or wrote it (`nil`: there was none), compared before every
+        /// write so that a change by someone else is found instead of overwritten.
+        var onDisk: FileIdentity?
+        /// Why this session records no more: the cassette changed under it (``CassetteError/changedWhileRecording``).
+        var conflict: CassetteError?
+        /// The secrets learned from the interactions recorded so far, scrubbed from every interaction.
+        var secrets = SecretLedger()
+        /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
+        /// learned after their bodies were written.
+        var sidecarPositions: [Int] = []
     }
 
     let url: URL
@@ -59,6 +69,8 @@ final class CassetteSession: Sendable {
             throw CassetteError.noUpstream(file: url.path, mode: mode)
         }
         let lock = records ? try FileLock(cassette: url) : nil
+        // Taken before reading: a change made while we read shows as a change (refused), never as no change.
+        var onDisk = FileIdentity.of(url.path)
         var loaded = Cassette()
         var previous: [Interaction] = []
         if mode == .all {
@@ -70,6 +82,7 @@ final class CassetteSession: Sendable {
             if lock != nil, let size = try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? NSNumber, size.intValue > 0 {
                 try CassetteFile.save(loaded, to: url)
                 try? FileManager.default.removeItem(at: journal)
+                onDisk = FileIdentity.of(url.path)
             }
         }
         let cassetteURL = url
@@ -77,7 +90,7 @@ final class CassetteSession: Sendable {
             cassette: loaded, name: url.path, matching: configuration.matching,
             allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
-        state = Mutex(State(player: player, lock: lock, previous: previous))
+        state = Mutex(State(player: player, lock: lock, previous: previous, onDisk: onDisk))
     }
 
     deinit {
@@ -120,10 +133,12 @@ final class CassetteSession: Sendable {
     /// written again (the journal only appends), atomically.
     func replace(_ index: Int, with interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
-        configuration.redaction.redact(&interaction)
         configuration.redaction.scrub(&interaction, secrets: secrets)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
+            if let conflict = state.conflict { throw conflict }
+            let learned = configuration.redaction.redact(&interaction, ledger: &state.secrets)
+            Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
             state.player.replace(index, with: interaction)
             try Self.rewrite(state.player.cassette, &state, url: url)
         }
@@ -134,30 +149,59 @@ final class CassetteSession: Sendable {
         state.withLock { $0.liveRequests.append("\(request.method.rawValue) \(request.url.absoluteString)") }
     }
 
+    /// The secrets learned from the interactions recorded so far, for bodies redacted before their interaction is
+    /// committed (sidecar bodies).
+    var learnedSecrets: [String] {
+        state.withLock { $0.secrets.secrets }
+    }
+
     /// Whether recordings go to the journal: the cassette file itself has been written once.
     var isJournaling: Bool {
         state.withLock { $0.baseWritten && !$0.closed }
     }
 
-    /// Redacts `interaction` (and scrubs copies of `secrets`, the values filled into the request that went out),
-    /// adds it to the cassette and puts it on disk before returning.
+    /// Redacts `interaction` (and scrubs copies of `secrets`, the values filled into the request that went out, which
+    /// the cassette's ledger then scrubs everywhere), adds it to the cassette and puts it on disk before returning.
+    ///
+    /// - Throws: ``CassetteError/changedWhileRecording(file:change:savedTo:count:)`` when someone else changed or
+    ///   removed the cassette file since this session last read or wrote it (the interaction is saved with the
+    ///   others, not lost); ``CassetteError/io(file:operation:reason:)`` when the disk refuses the write.
     func commit(_ interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
-        configuration.redaction.redact(&interaction)
         configuration.redaction.scrub(&interaction, secrets: secrets)
+        // Outside the lock: the interaction's own secrets (parsing its bodies); under it, the ledger's.
+        let own = configuration.redaction.redactReturningSecrets(&interaction) + secrets
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
+            if let conflict = state.conflict { throw conflict }
+            let learned = state.secrets.learn(own)
+            _ = configuration.redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
+            let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
             let position = state.player.cassette.interactions.count
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
                 interaction = state.previous[position]
             }
+            try Self.checkUnchanged(&state, url: url, pending: interaction)
             if !state.baseWritten {
-                try CassetteFile.save(state.player.cassette, to: url)
+                try Self.save(state.player.cassette, &state, url: url)
                 state.journal = try Journal(path: CassetteFile.journalURL(url).path)
                 state.baseWritten = true
             }
-            state.player.record(interaction)
+            if interaction.request.body.sidecarPath != nil || interaction.response?.body.sidecarPath != nil {
+                state.sidecarPositions.append(position)
+            }
+            if scrubbedStored {
+                // Interactions already on disk held a copy of a secret learned only now: the whole file is written
+                // again (rare: the common secret is learned where it first appears).
+                var next = state.player.cassette
+                next.interactions.append(interaction)
+                try Self.rewrite(next, &state, url: url)
+                state.player.record(interaction)
+                return
+            }
+            // Into the journal first: an interaction the disk refused is not in the cassette either.
             try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
+            state.player.record(interaction)
             state.journaled += 1
             // The journal is folded into the file by finish(), deinit, or the next recorder to open the cassette:
             // folding while recording would rewrite the whole file again and again, and the journal already makes
@@ -167,25 +211,43 @@ final class CassetteSession: Sendable {
 
     /// Folds the journal into the cassette file.
     private static func compact(_ state: inout State, url: URL) throws(CassetteError) {
-        guard state.baseWritten, state.journaled > 0 else { return }
+        guard state.baseWritten, state.journaled > 0, state.conflict == nil else { return }
         try rewrite(state.player.cassette, &state, url: url)
     }
 
     /// Writes `cassette` as the whole file, atomically; it holds the journal's recordings, so the journal is emptied.
     private static func rewrite(_ cassette: Cassette, _ state: inout State, url: URL) throws(CassetteError) {
-        try CassetteFile.save(cassette, to: url)
+        try checkUnchanged(&state, url: url, pending: nil)
+        try save(cassette, &state, url: url)
         try state.journal?.truncate()
         state.journaled = 0
+    }
+
+    /// Saves `cassette` as the whole file and remembers the file's new identity.
+    private static func save(_ cassette: Cassette, _ state: inout State, url: URL) throws(CassetteError) {
+        try CassetteFile.save(cassette, to: url)
+        state.onDisk = FileIdentity.of(url.path)
     }
 
     func finish(requireAllPlayed: Bool) throws(CassetteError) -> CassetteSummary {
         let summary = try state.withLock { (state: inout State) throws(CassetteError) -> CassetteSummary in
             var pruned: [String] = []
+            if let conflict = state.conflict {
+                state.journal = nil
+                state.lock = nil
+                state.closed = true
+                throw conflict
+            }
             if !state.closed {
+                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: configuration.redaction)
                 if configuration.pruneUnplayed, records, replays {
                     pruned = try Self.pruneUnplayed(&state, url: url)
                 }
-                try Self.compact(&state, url: url)
+                if rescrubbed && pruned.isEmpty {
+                    try Self.rewrite(state.player.cassette, &state, url: url)
+                } else {
+                    try Self.compact(&state, url: url)
+                }
                 if state.baseWritten { try? FileManager.default.removeItem(atPath: CassetteFile.journalURL(url).path) }
                 state.journal = nil
                 state.lock = nil
