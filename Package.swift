@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
         .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
         .library(name: "TapedeckURLSession", targets: ["TapedeckURLSession"]),
+        .library(name: "TapedeckOpenAPI", targets: ["TapedeckOpenAPI"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -22,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Only TapedeckOpenAPI and its tests use these two.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -56,6 +60,14 @@ let package = Package(
         ),
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
         .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore"]),
+        .target(
+            name: "TapedeckOpenAPI",
+            dependencies: [
+                "TapedeckCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .target(
             name: "TapedeckTesting",
             dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
@@ -124,6 +136,15 @@ let package = Package(
             dependencies: [
                 "TapedeckURLSession", "Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "TapedeckOpenAPITests",
+            dependencies: [
+                "TapedeckOpenAPI", "Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["Fixture"]
         ),
     ],
     swiftLanguageModes: [.v6]
