@@ -19,7 +19,6 @@ final class StreamedExchange: Sendable {
 
     private struct State {
         var head: HeadState = .waiting(nil)
-        var streamedBytes = false
         var transfer: Task<Void, Never>?
         var cancelRequested = false
     }
@@ -104,7 +103,6 @@ final class StreamedExchange: Sendable {
         case .responseHead(let head):
             arrive(head)
         case .bodyChunk(let data):
-            state.withLock { $0.streamedBytes = true }
             sink.yield(HTTPBody.ByteChunk(data))
         case .uploadProgress, .downloadProgress, .completed:
             break
@@ -112,11 +110,10 @@ final class StreamedExchange: Sendable {
     }
 
     /// The transfer ended well: a transport that reported no head, or kept the body in memory instead of streaming
-    /// it, still gets its head and body through.
+    /// it as events, still gets its head and body through.
     private func complete(with response: HTTPResponse) {
         arrive(response.head)
-        let streamed = state.withLock { $0.streamedBytes }
-        if !streamed, let data = response.data, !data.isEmpty {
+        if case .data(let data) = response.body, !data.isEmpty {
             sink.yield(HTTPBody.ByteChunk(data))
         }
         sink.finish()

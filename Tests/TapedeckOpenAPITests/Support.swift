@@ -75,50 +75,6 @@ struct FixedTransport: HTTPTransport {
     }
 }
 
-/// A transport that passes requests to `upstream` and reports when each starts and how each ends.
-struct ProbeTransport: HTTPTransport {
-    let upstream: any HTTPTransport
-    let log = Log()
-
-    final class Log: Sendable {
-        let requests = Locked<[TapedeckCore.HTTPRequest]>([])
-        let started = AsyncStream<Void>.makeStream()
-        let ended = AsyncStream<Result<Int, URLError>>.makeStream()
-    }
-
-    func send(_ request: TapedeckCore.HTTPRequest, onEvent: HTTPEventHandler?) async throws -> TapedeckCore.HTTPResponse {
-        log.requests.withLock { $0.append(request) }
-        log.started.continuation.yield()
-        do {
-            let response = try await upstream.send(request, onEvent: onEvent)
-            log.ended.continuation.yield(.success(response.statusCode))
-            return response
-        } catch let error as URLError {
-            log.ended.continuation.yield(.failure(error))
-            throw error
-        }
-    }
-}
-
-/// The first element of `stream`, or `nil` when none comes within `timeout`.
-func firstElement<Element: Sendable>(
-    of stream: AsyncStream<Element>, within timeout: Duration = .seconds(10)
-) async -> Element? {
-    await withTaskGroup(of: Element?.self) { group in
-        group.addTask {
-            var iterator = stream.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = await group.next() ?? nil
-        group.cancelAll()
-        return result
-    }
-}
-
 /// The `URLError` a generated client's call threw inside the runtime's `ClientError`, or `nil` if it returned or threw
 /// something else.
 func underlyingURLError(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async -> URLError? {

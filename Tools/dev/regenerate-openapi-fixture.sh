@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the Swift client that TapedeckOpenAPITests run, from Tests/TapedeckOpenAPITests/Fixture/openapi.yaml,
-# with swift-openapi-generator 1.14.3 (types and client, internal access). The generated files are committed, so
-# the tests never run the generator plugin; run this after changing the document and commit both.
+# Regenerates the Swift clients made by swift-openapi-generator 1.14.3 (types and client, internal access) that
+# Tapedeck commits, so that nothing runs the generator plugin; run this after changing a document and commit both:
+#   Tests/TapedeckOpenAPITests/Fixture/openapi.yaml -> Tests/TapedeckOpenAPITests/Generated (the tests' client)
+#   Tools/Benchmarks/OpenAPI/items.yaml -> Tools/Benchmarks/Sources/tapedeck-bench-cassette/Generated (the benchmark's)
 #
 # The generator's command-line tool is built in a scratch package outside the repository (default
 # ${TMPDIR:-/tmp}/tapedeck-openapi-generator; set TAPEDECK_OPENAPI_GENERATOR_DIR to choose), so Tapedeck's own
@@ -10,8 +11,6 @@ set -euo pipefail
 
 version=1.14.3
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-fixture="$root/Tests/TapedeckOpenAPITests/Fixture"
-output="$root/Tests/TapedeckOpenAPITests/Generated"
 scratch="${TAPEDECK_OPENAPI_GENERATOR_DIR:-${TMPDIR:-/tmp}/tapedeck-openapi-generator}"
 
 mkdir -p "$scratch"
@@ -29,12 +28,17 @@ echo "Building swift-openapi-generator $version in $scratch" >&2
 swift build --package-path "$scratch" --product swift-openapi-generator >&2
 generator="$(swift build --package-path "$scratch" --show-bin-path)/swift-openapi-generator"
 
-mkdir -p "$output"
-rm -f "$output"/*.swift
-"$generator" generate \
-    --mode types --mode client \
-    --access-modifier internal \
-    --naming-strategy idiomatic \
-    --output-directory "$output" \
-    "$fixture/openapi.yaml"
-echo "Wrote $(cd "$output" && ls -1 | tr '\n' ' ')to $output" >&2
+generate() { # DOCUMENT OUTPUT-DIRECTORY
+    mkdir -p "$2"
+    rm -f "$2"/*.swift
+    "$generator" generate \
+        --mode types --mode client \
+        --access-modifier internal \
+        --naming-strategy idiomatic \
+        --output-directory "$2" \
+        "$1"
+    echo "Wrote $(cd "$2" && ls -1 | tr '\n' ' ')to $2" >&2
+}
+
+generate "$root/Tests/TapedeckOpenAPITests/Fixture/openapi.yaml" "$root/Tests/TapedeckOpenAPITests/Generated"
+generate "$root/Tools/Benchmarks/OpenAPI/items.yaml" "$root/Tools/Benchmarks/Sources/tapedeck-bench-cassette/Generated"
