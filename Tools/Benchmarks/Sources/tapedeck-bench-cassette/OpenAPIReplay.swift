@@ -19,29 +19,14 @@ struct OpenAPIReplay {
         let transport = replay.transport
         let generated = Client(serverURL: RealisticCassette.baseURL, transport: TapedeckClientTransport(transport))
         let api = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
-        var result: (openAPI: [Double], client: [Double]) = ([], [])
-        for round in 0...rounds {
-            for start in stride(from: 0, to: count, by: block) {
-                let range = start..<min(count, start + block)
-                let first = ContinuousClock.now
-                for index in range {
-                    let item = try await generated.getItem(
-                        path: .init(id: index), query: .init(page: RealisticCassette.page(index), sort: "name")
-                    ).ok.body.json
-                    guard item.id == index else { throw BenchFailure("OpenAPI: interaction \(index) answered item \(item.id)") }
-                }
-                let second = ContinuousClock.now
-                for index in range {
-                    let response = try await api.get(RealisticCassette.path(index),
-                                                     parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])
-                    guard response.value != nil else { throw BenchFailure("client: interaction \(index) gave no JSON") }
-                }
-                let end = ContinuousClock.now
-                guard round > 0 else { continue }
-                result.openAPI.append(ClientReplay.microseconds(second - first) / Double(range.count))
-                result.client.append(ClientReplay.microseconds(end - second) / Double(range.count))
+        let result = try await AlternatingBlocks.run(count: count, block: block, rounds: rounds, measured: { range in
+            for index in range {
+                let item = try await generated.getItem(
+                    path: .init(id: index), query: .init(page: RealisticCassette.page(index), sort: "name")
+                ).ok.body.json
+                guard item.id == index else { throw BenchFailure("OpenAPI: interaction \(index) answered item \(item.id)") }
             }
-        }
-        return result
+        }, baseline: { try await ClientFeatures.get($0, from: api) })
+        return (result.measured, result.baseline)
     }
 }
