@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
         .library(name: "TapedeckURLSession", targets: ["TapedeckURLSession"]),
         .library(name: "TapedeckConformance", targets: ["TapedeckConformance"]),
+        .library(name: "TapedeckOpenAPI", targets: ["TapedeckOpenAPI"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         // YAML for `tapedeck convert --from vcr` (TapedeckCLICore) and OpenAPI documents (TapedeckConformance).
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Only TapedeckOpenAPI and its tests use these two.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +73,14 @@ let package = Package(
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(
+            name: "TapedeckOpenAPI",
+            dependencies: [
+                "TapedeckCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .target(
@@ -148,6 +160,15 @@ let package = Package(
             dependencies: [
                 "TapedeckURLSession", "Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "TapedeckOpenAPITests",
+            dependencies: [
+                "TapedeckOpenAPI", "Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["Fixture"]
         ),
     ],
     swiftLanguageModes: [.v6]

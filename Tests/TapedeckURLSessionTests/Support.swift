@@ -23,29 +23,6 @@ func echoedHeaders(_ data: Data) throws -> [String: String] {
     return Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), "\($0.value)") })
 }
 
-/// A transport that passes requests to `upstream` and records what happened to them.
-struct ProbeTransport: HTTPTransport {
-    let upstream: any HTTPTransport
-    let log = Log()
-
-    final class Log: Sendable {
-        let requests = Mutex<[HTTPRequest]>([])
-        let cancelledErrors = Mutex(0)
-        let started = AsyncStream<Void>.makeStream()
-    }
-
-    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
-        log.requests.withLock { $0.append(request) }
-        log.started.continuation.yield()
-        do {
-            return try await upstream.send(request, onEvent: onEvent)
-        } catch let error as URLError where error.code == .cancelled {
-            log.cancelledErrors.withLock { $0 += 1 }
-            throw error
-        }
-    }
-}
-
 /// A transport that fails every request with `error`.
 struct FailingTransport: HTTPTransport {
     let error: any Error

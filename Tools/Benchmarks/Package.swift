@@ -11,6 +11,8 @@ let package = Package(
         // Only the MallocInterposer trait: the default "RuntimeInterposer" trait would pull
         // ordo-one/swift-runtime-interposer (Swift 6.3 on Linux), which this machine's package mirror lacks.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The generated OpenAPI client of `tapedeck-bench-cassette openapi` imports the runtime itself.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     ],
     targets: [
         .executableTarget(
@@ -78,6 +80,8 @@ let package = Package(
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
                 .product(name: "TapedeckURLSession", package: "Tapedeck"),
+                .product(name: "TapedeckOpenAPI", package: "Tapedeck"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`.

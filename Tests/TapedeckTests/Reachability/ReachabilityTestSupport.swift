@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tapedeck
+import TapedeckTestSupport
 
 extension NetworkReachabilityManager {
     /// The first status other than `unknown` the manager reaches, or `nil` after `timeout`.
@@ -10,20 +11,7 @@ extension NetworkReachabilityManager {
 
     /// The first status satisfying `condition`, or `nil` after `timeout`.
     func statuses(within timeout: Duration, until condition: @escaping @Sendable (Status) -> Bool) async -> Status? {
-        let stream = statuses()
-        return await withTaskGroup(of: Status?.self) { group in
-            group.addTask {
-                for await status in stream where condition(status) { return status }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await firstElement(of: statuses(), within: timeout, where: condition)
     }
 }
 

@@ -40,25 +40,15 @@ struct ClientFeatures {
         if mode != .defaults { measured.session.cache = cache }
         let baseline = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         baseline.session.cookieStore = nil
-        var result: (measured: [Double], baseline: [Double]) = ([], [])
         // Round 0 warms both sides (and fills the cache) and is not counted.
-        for round in 0...rounds {
-            for start in stride(from: 0, to: count, by: block) {
-                let range = start..<min(count, start + block)
-                let first = ContinuousClock.now
-                try await get(range, from: measured)
-                let second = ContinuousClock.now
-                try await get(range, from: baseline)
-                let end = ContinuousClock.now
-                guard round > 0 else { continue }
-                result.measured.append(ClientReplay.microseconds(second - first) / Double(range.count))
-                result.baseline.append(ClientReplay.microseconds(end - second) / Double(range.count))
-            }
-        }
-        return result
+        return try await AlternatingBlocks.run(
+            count: count, block: block, rounds: rounds,
+            measured: { try await Self.get($0, from: measured) }, baseline: { try await Self.get($0, from: baseline) }
+        )
     }
 
-    private func get(_ range: Range<Int>, from api: HTTPSessionManager) async throws {
+    /// Replays the realistic interactions of `range` through `api.get`, each answer parsed as JSON.
+    static func get(_ range: Range<Int>, from api: HTTPSessionManager) async throws {
         for index in range {
             let response = try await api.get(RealisticCassette.path(index),
                                              parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])

@@ -24,29 +24,14 @@ struct URLSessionReplay {
         let session = URLSession(configuration: .tapedeck(transport: transport))
         let api = HTTPSessionManager(baseURL: RealisticCassette.baseURL, transport: transport)
         let urls = (0..<count).map { URL(string: RealisticCassette.url($0))! }
-        var result: (urlSession: [Double], client: [Double]) = ([], [])
-        for round in 0...rounds {
-            for start in stride(from: 0, to: count, by: block) {
-                let range = start..<min(count, start + block)
-                let first = ContinuousClock.now
-                for index in range {
-                    let (data, response) = try await session.data(from: urls[index])
-                    guard (response as? HTTPURLResponse)?.statusCode == 200, (try? JSONSerialization.jsonObject(with: data)) != nil else {
-                        throw BenchFailure("URLSession: interaction \(index) did not replay")
-                    }
+        let result = try await AlternatingBlocks.run(count: count, block: block, rounds: rounds, measured: { range in
+            for index in range {
+                let (data, response) = try await session.data(from: urls[index])
+                guard (response as? HTTPURLResponse)?.statusCode == 200, (try? JSONSerialization.jsonObject(with: data)) != nil else {
+                    throw BenchFailure("URLSession: interaction \(index) did not replay")
                 }
-                let second = ContinuousClock.now
-                for index in range {
-                    let response = try await api.get(RealisticCassette.path(index),
-                                                     parameters: ["page": .number(Double(RealisticCassette.page(index))), "sort": "name"])
-                    guard response.value != nil else { throw BenchFailure("client: interaction \(index) gave no JSON") }
-                }
-                let end = ContinuousClock.now
-                guard round > 0 else { continue }
-                result.urlSession.append(ClientReplay.microseconds(second - first) / Double(range.count))
-                result.client.append(ClientReplay.microseconds(end - second) / Double(range.count))
             }
-        }
-        return result
+        }, baseline: { try await ClientFeatures.get($0, from: api) })
+        return (result.measured, result.baseline)
     }
 }
