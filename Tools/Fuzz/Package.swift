@@ -24,7 +24,13 @@ let package = Package(
             ]
         ),
         // libFuzzer's entry points (`LLVMFuzzerInitialize`, `LLVMFuzzerTestOneInput`); libFuzzer supplies `main`.
-        .executableTarget(name: "tapedeck-fuzz", dependencies: ["FuzzTargets"]),
+        // Linked with lld: gold, the Linux default, keeps the coverage counters of only some object files, and
+        // libFuzzer then sees no coverage from Tapedeck's modules at all.
+        .executableTarget(
+            name: "tapedeck-fuzz",
+            dependencies: ["FuzzTargets"],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

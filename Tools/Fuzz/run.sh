@@ -19,10 +19,22 @@ usage="usage: run.sh TARGET|all SECONDS [libFuzzer flags…] | run.sh list | run
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 binary=.build/debug/tapedeck-fuzz
 
+# Builds tapedeck-fuzz; like Tools/dev/test.sh, a warning in Tapedeck's own files fails the build.
 build() {
-    swift build --sanitize fuzzer --sanitize address --product tapedeck-fuzz 2>&1 \
-        | grep -v "ld.gold: warning: Cannot export local symbol" || true
-    [ -x "$binary" ] || { echo "run.sh: the build did not produce $binary" >&2; exit 1; }
+    bash ../dev/install-system-packages.sh
+    local log=.build/logs/build.log
+    mkdir -p .build/logs
+    swift build --sanitize fuzzer --sanitize address --product tapedeck-fuzz >"$log" 2>&1 || {
+        tail -40 "$log" >&2
+        echo "run.sh: the build failed; the whole output is in $here/$log" >&2
+        exit 1
+    }
+    local root
+    root=$(cd ../.. && pwd)
+    if grep -E "^$root/(Sources|Tools)/.*warning:" "$log" >&2; then
+        echo "run.sh: the build has warnings (above); Tapedeck builds with zero warnings." >&2
+        exit 1
+    fi
 }
 
 # The targets, as the built binary lists them when no target is chosen (FuzzTarget.all); each has a seed corpus.
@@ -46,6 +58,7 @@ known() {
 fuzz() {
     local target=$1 seconds=$2
     shift 2
+    [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: SECONDS must be a positive whole number, not \"$seconds\"" >&2; exit 2; }
     local work=.build/corpus/$target log=.build/logs/$target.log
     mkdir -p "$work" .build/crashes .build/logs
     local sources=("Corpus/$target")

@@ -30,26 +30,29 @@ enum StubServerHTTPTarget {
         }
     }()
 
-    /// Stubs that make the server parse every part of a request.
+    /// Stubs that make the server parse every part of a request. No regular-expression conditions: LeakSanitizer
+    /// does not see a class reference kept inside a multi-payload enum (Swift stores the case in the pointer's
+    /// spare bits; Tools/Sanitizers/EnumPayloadLeak shows it), so the compiled expressions of this process-long
+    /// server would be reported as leaks on the first input. The `stub-definition` target covers regex decoding.
     private static let stubDefinitions = #"""
     [
       {"id": "template", "request": {"method": "GET", "pathTemplate": "/users/{id}/**"},
        "response": {"status": 200, "headers": {"X-User": "{{path.id}}", "X-Q": "{{query.q}}", "X-H": "{{header.X-Trace}}"},
                     "body": "{{method}} {{path}} {{path.id}} {{query.q}} {{body}}", "template": true}},
       {"id": "query-headers", "request": {"path": "/search",
-        "query": {"q": {"contains": "a"}, "page": {"matches": "[0-9]+"}, "debug": {"absent": true}},
+        "query": {"q": {"contains": "a"}, "page": {"contains": "2"}, "debug": {"absent": true}},
         "headers": {"Accept": {"contains": "json"}, "X-Key": {"present": true}}},
        "response": {"status": 200, "jsonBody": {"found": true}}},
       {"id": "json", "request": {"method": "POST", "path": "/json", "body": {"jsonPartial": {"name": "Ada", "tags": ["x"]}}},
        "response": {"status": 201, "body": "{{json.name}} {{json.tags.0}}", "template": true}},
-      {"id": "json-equal", "request": {"method": "PUT", "pathRegex": "/json/[a-z]+", "body": {"json": {"a": [1, 2.5, null, true]}}},
+      {"id": "json-equal", "request": {"method": "PUT", "pathTemplate": "/json/{name}", "body": {"json": {"a": [1, 2.5, null, true]}}},
        "response": {"status": 204}},
       {"id": "form", "request": {"method": "POST", "path": "/form", "body": {"form": {"a": "1", "b": {"contains": "x"}}}},
        "response": {"status": 200, "body": "form"}},
       {"id": "multipart", "request": {"method": "POST", "path": "/upload",
         "body": {"multipart": [{"name": "file", "fileName": {"contains": "."}, "contentType": "text/plain", "body": {"contains": "hi"}}]}},
        "response": {"status": 200, "body": "uploaded"}},
-      {"id": "regex-body", "request": {"method": "PATCH", "body": {"matches": "^[a-z]+=[0-9]*$"}},
+      {"id": "body-contains", "request": {"method": "PATCH", "body": {"contains": "="}},
        "response": {"status": 200, "base64Body": "AAEC"}},
       {"id": "scenario-start", "request": {"method": "POST", "path": "/flow"},
        "response": {"status": 202, "body": "started"}, "scenario": {"name": "flow", "requiredState": "Started", "newState": "next"}},
