@@ -19,8 +19,8 @@ import TapedeckTestSupport
     /// URLComponents' `percentEncodedQuery` setter traps on these; a query is whatever bytes a client sent.
     @Test func keepsCharactersAndEscapesAQueryMayNotContain() {
         let items = request(.get, "/", query: "q=abc&page=2 HTTP/1.1\rGET /x?q=a b&bad=%zz&\u{7F}").queryItems
-        #expect(items.map(\.name) == ["q", "page", "q", "bad", "\u{7F}"])
-        #expect(items.map(\.value) == ["abc", "2 HTTP/1.1\rGET /x?q", "a b", "%zz", nil])
+        #expect(items.map(\.name) == ["q", "page", "bad", "\u{7F}"])
+        #expect(items.map(\.value) == ["abc", "2 HTTP/1.1\rGET /x?q=a b", "%zz", nil])
     }
 }
 

@@ -72,7 +72,7 @@ fuzz() {
     # -timeout: one input may take at most 10 s; -rss_limit_mb: a memory blow-up is a finding, not a swap storm.
     # SWIFT_BACKTRACE: the Swift runtime's own crash backtracer reads memory ASan then reports as an overflow; with
     # it off, a Swift trap reaches libFuzzer's handler, which saves the input and prints the stack.
-    TAPEDECK_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no \
+    TAPEDECK_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks ${ASAN_OPTIONS:-}" \
         "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=$leaks -print_final_stats=1 \
         -artifact_prefix=".build/crashes/$target-" "$@" "$work" "${sources[@]}" >"$log" 2>&1 || status=$?
     local runs time crash
