@@ -48,12 +48,20 @@ public struct RecordedRequest: Sendable, Hashable {
         self.matchedStubID = matchedStubID
     }
 
-    /// The decoded query items, in order (`+` is not treated as a space).
+    /// The decoded query items, in order (`+` is not treated as a space): `a=1&b&c=` gives `a` = `1`, `b` with no
+    /// value and `c` = empty. An escape that does not decode (`%zz`, bytes that are not UTF-8) is kept as written.
     public var queryItems: [URLQueryItem] {
-        guard let query else { return [] }
-        var components = URLComponents()
-        components.percentEncodedQuery = query
-        return components.queryItems ?? []
+        // Split here rather than through URLComponents.percentEncodedQuery, whose setter traps on characters a query
+        // may not contain (a space, a control character), and a client can send any bytes.
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return URLQueryItem(name: Self.percentDecoded(pieces[0]), value: pieces.count > 1 ? Self.percentDecoded(pieces[1]) : nil)
+        }
+    }
+
+    private static func percentDecoded(_ text: Substring) -> String {
+        text.removingPercentEncoding ?? String(text)
     }
 
     /// The path with percent-escapes decoded.
