@@ -123,7 +123,8 @@ struct InteractionCheck {
         var values: [String: [String]] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in
+            let decode = { (text: Substring) -> String in
+                guard text.contains("+") || text.contains("%") else { return String(text) }
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }

@@ -170,7 +170,7 @@ struct SchemaEvaluation {
 
     private mutating func checkNumber(_ node: SchemaNode, _ number: Double, _ pointer: String) -> Bool {
         var valid = true
-        let shown = JSONValue.number(number).compactText
+        var shown: String { JSONValue.number(number).compactText }
         if let bound = node.minimum, number < bound {
             valid = fail(pointer, "minimum", "\(shown) is less than \(JSONValue.number(bound).compactText)")
             if !collecting { return false }
