@@ -105,6 +105,7 @@ final class CurlTransfer {
         try easy.set(CURLOPT_HTTPHEADER, list: headerList.pointer)
         if routeList.pointer != nil { try easy.set(CURLOPT_RESOLVE, list: routeList.pointer) }
         if connectToList.pointer != nil { try easy.set(CURLOPT_CONNECT_TO, list: connectToList.pointer) }
+        if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
         if configuration.automaticDecompression { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         try easy.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
         try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.sendBufferSize)

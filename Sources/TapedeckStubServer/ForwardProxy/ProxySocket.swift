@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Blocking socket calls a ``ForwardProxy`` makes before a connection goes to a daemon or a tunnel: reading the
+/// first request head without taking it off the socket, taking exactly that many bytes, writing all of a reply.
+enum ProxySocket {
+    /// Why the head could not be read.
+    enum HeadFailure: Error, Equatable {
+        /// The peer closed (or reset) the connection first.
+        case closed
+        /// No whole head arrived in time.
+        case timedOut
+        /// Not an HTTP/1.x request head; the text says why.
+        case invalid(String)
+    }
+
+    /// Peeks at `socket` until a whole request head has arrived (`MSG_PEEK`: nothing is taken, so the socket can
+    /// be handed on untouched), at most until `deadline`.
+    static func peekHead(_ socket: Int32, deadline: ContinuousClock.Instant) -> Result<(ProxyRequestHead, length: Int), HeadFailure> {
+        var buffer = [UInt8](repeating: 0, count: ProxyRequestHead.maximumLength)
+        var seen = 0
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return .failure(.timedOut) }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: Int((remaining / .milliseconds(1)).rounded(.up)))
+            let ready = poll(&descriptor, 1, max(1, milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return .failure(.timedOut) }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return .failure(.closed) }
+            switch ProxyRequestHead.parse(Array(buffer[..<count])) {
+            case .complete(let head, let length): return .success((head, length))
+            case .invalid(let reason): return .failure(.invalid(reason))
+            case .incomplete:
+                // Peeked bytes stay readable, so poll would return at once: wait for more to arrive.
+                if count == seen { usleep(1_000) }
+                seen = count
+            }
+        }
+    }
+
+    /// Takes exactly `count` bytes off `socket` (ones already peeked at); `false` if the connection ended first.
+    static func consume(_ socket: Int32, count: Int) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var taken = 0
+        while taken < count {
+            let read = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + taken, count - taken, 0) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { return false }
+            taken += read
+        }
+        return true
+    }
+
+    /// Writes all of `bytes`; `false` if the connection ended first.
+    @discardableResult
+    static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            sent += written
+        }
+        return true
+    }
+
+    /// A complete response that closes the connection: `status reason`, a text body, `Connection: close`.
+    static func response(status: Int, reason: String, body: String) -> [UInt8] {
+        let payload = Array(body.utf8)
+        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + payload
+    }
+
+    /// The reply that opens a tunnel.
+    static let connectionEstablished = Array("HTTP/1.1 200 Connection Established\r\n\r\n".utf8)
+}
