@@ -161,7 +161,11 @@ final class CurlTransfer {
         }
         let anchors = configuration.trustedCertificates + tls.trustedCertificates
         if !anchors.isEmpty {
-            let bundle = anchors.reduce(into: Data()) { $0.append($1.pemData) }
+            // A newline after each, so a PEM without a final one does not run into the next.
+            let bundle = anchors.reduce(into: Data()) { bundle, anchor in
+                bundle.append(anchor.pemData)
+                bundle.append(UInt8(ascii: "\n"))
+            }
             try easy.set(CURLOPT_CAINFO_BLOB, blob: bundle)
         }
         if !tls.pinnedPublicKeyHashes.isEmpty {
