@@ -21,10 +21,10 @@ import TapedeckTestSupport
 
     /// What a serving command printed after it stopped, without the running count of recordings (its lines depend
     /// on when the counter looked) and with the folder and ports masked.
-    static func finalOutput(of process: Process, _ pipe: Pipe, folder: URL) -> String {
-        process.interrupt()
-        process.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    static func finalOutput(of served: CLIRunner.Served, folder: URL) -> String {
+        served.process.interrupt()
+        served.process.waitUntilExit()
+        let text = served.printed + String(decoding: served.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasSuffix("interaction(s) recorded") }
         return CLIRunner.mask(kept.joined(separator: "\n"), folder: folder)
     }
@@ -44,13 +44,14 @@ import TapedeckTestSupport
 
         let cassette = folder.appendingPathComponent("proxied.json")
         let ca = folder.appendingPathComponent("ca.pem")
-        let (recorder, recorderOut, proxyURL) = try CLIRunner.startServing([
+        let recorder = try CLIRunner.launch([
             "record", "--proxy", "--cassette", cassette.path, "--listen", "127.0.0.1:0", "--ca-out", ca.path,
             "--allow-host", "api.example.test", "--allow-host", "plain.example.test",
             "--connect-to", "api.example.test:443:127.0.0.1:\(secure.port)", "--connect-to", "plain.example.test:80:127.0.0.1:\(plain.port)",
             "--upstream-ca", upstreamCA.path,
         ])
-        defer { if recorder.isRunning { recorder.terminate() } }
+        defer { if recorder.process.isRunning { recorder.process.terminate() } }
+        let proxyURL = recorder.baseURL
         #expect(proxyURL.hasPrefix("http://127.0.0.1:"))
         let https = try Self.curl(["-x", proxyURL, "--cacert", ca.path, "-H", "Authorization: Bearer cli-secret-0123456789",
                                    "https://api.example.test/hello"])
@@ -59,22 +60,23 @@ import TapedeckTestSupport
         #expect(http.output == "hello over http", "\(http)")
         let refused = try Self.curl(["-x", proxyURL, "http://elsewhere.example.test/hello"])
         #expect(refused.output.contains("refused a request to elsewhere.example.test"), "\(refused)")
-        try CLIRunner.expectGolden(Self.finalOutput(of: recorder, recorderOut, folder: folder), "record-proxy.txt")
-        #expect(recorder.terminationStatus == 0)
+        try CLIRunner.expectGolden(Self.finalOutput(of: recorder, folder: folder), "record-proxy.txt")
+        #expect(recorder.process.terminationStatus == 0)
         #expect(try Data(contentsOf: cassette).range(of: Data("cli-secret-0123456789".utf8)) == nil)
 
         secure.stop()
         plain.stop()
         let replayCA = folder.appendingPathComponent("replay-ca.pem")
-        let (server, serverOut, servedURL) = try CLIRunner.startServing([
+        let server = try CLIRunner.launch([
             "serve", "--proxy", "--cassette", cassette.path, "--port", "0", "--ca-out", replayCA.path,
         ])
-        defer { if server.isRunning { server.terminate() } }
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let servedURL = server.baseURL
         let replayed = try Self.curl(["-x", servedURL, "--cacert", replayCA.path, "https://api.example.test/hello"])
         #expect(replayed.output == "hello over https", "\(replayed)")
         let replayedPlain = try Self.curl(["-x", servedURL, "http://plain.example.test/hello"])
         #expect(replayedPlain.output == "hello over http", "\(replayedPlain)")
-        try CLIRunner.expectGolden(Self.finalOutput(of: server, serverOut, folder: folder), "serve-proxy.txt")
+        try CLIRunner.expectGolden(Self.finalOutput(of: server, folder: folder), "serve-proxy.txt")
     }
 
     @Test func proxyOptionsNeedProxyAndProxyNeedsNoUpstream() throws {
