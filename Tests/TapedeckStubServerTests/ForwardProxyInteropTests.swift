@@ -87,13 +87,17 @@ extension OnLoopback {
 
             let recorder = try ForwardProxy(cassette: file, mode: .record(.all), configuration: upstreams.proxyConfiguration(log: log))
             try recorder.writeCertificateAuthority(to: ca)
-            let recorded = try client(recorder.proxyURL.absoluteString, ca.path, Self.urls)
+            // Credentials for the proxy itself: the client sends Proxy-Authorization, which is never recorded.
+            let withCredentials = "http://tapedeck:proxy-password@127.0.0.1:\(recorder.port)"
+            let recorded = try client(withCredentials, ca.path, Self.urls)
             #expect(recorded == Self.expected)
             try await recorder.finishRecording()
             recorder.stop()
             let bytes = try Data(contentsOf: file)
             #expect(bytes.range(of: Data(Self.bearer.utf8)) == nil)
             #expect(bytes.range(of: Data("interop-query-secret-42".utf8)) == nil)
+            #expect(String(decoding: bytes, as: UTF8.self).lowercased().contains("proxy-authorization") == false)
+            #expect(try CassetteFile.load(file).interactions.count == Self.urls.count)
 
             upstreams.stop()
             let replayer = try ForwardProxy(cassette: file, mode: .replay, configuration: upstreams.proxyConfiguration(log: log))

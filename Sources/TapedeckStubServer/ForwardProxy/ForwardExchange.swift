@@ -50,7 +50,9 @@ final class ForwardExchange: Sendable {
             return .now(.respond(Self.refusal(message)), delay: .zero)
         case .passthrough:
             // The transport exists exactly when the policy passes hosts through.
-            guard let transport = passthroughTransport else { return .now(.respond(Self.refusal("Tapedeck's forward proxy does not pass \(host) through")), delay: .zero) }
+            guard let transport = passthroughTransport else {
+                return .now(.respond(Self.refusal("Tapedeck's forward proxy does not pass \(host) through")), delay: .zero)
+            }
             return passThrough(request, to: url, over: transport)
         case .cassette:
             switch source {
