@@ -5,6 +5,9 @@ import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension OnLoopback {
     /// A client configured with a proxy records through `ForwardProxy` (plain requests and intercepted HTTPS) and
@@ -211,6 +214,46 @@ extension OnLoopback {
             let ipv6 = try ForwardProxy(cassette: directory.cassette(), mode: .record(.all), configuration: .init(host: "::1", environment: [:]))
             #expect(ipv6.proxyURL.absoluteString == "http://[::1]:\(ipv6.port)")
             ipv6.stop()
+        }
+
+        @Test func idleAndSlowClientsDoNotHoldUpOthersAndIdleOnesAreClosed() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let upstreams = try ProxyUpstreams()
+            defer { upstreams.stop() }
+            let log = Locked<[String]>([])
+            var configuration = upstreams.proxyConfiguration(log: log)
+            configuration.connectionTimeout = 2
+            let proxy = try ForwardProxy(cassette: directory.cassette(), mode: .record(.all), configuration: configuration)
+            defer { proxy.stop() }
+            let idle = (0..<200).map { _ in ServerFaultTests.connect(to: proxy.port) }
+            defer { for socket in idle where socket >= 0 { close(socket) } }
+            #expect(idle.allSatisfy { $0 >= 0 })
+            // A slow client: half of its request head now, the rest after another client has been answered.
+            let slow = ServerFaultTests.connect(to: proxy.port)
+            defer { close(slow) }
+            let head = Array("GET http://plain.example.test/hello HTTP/1.1\r\nHost: plain.example.test\r\n\r\n".utf8)
+            #expect(send(slow, head, 20, Int32(MSG_NOSIGNAL)) == 20)
+
+            let response = try await proxy.client().send(HTTPRequest(url: URL(string: "https://api.example.test/hello")!, timeoutInterval: 5))
+            #expect(response.text == "hello from api.example.test")
+
+            #expect(head.withUnsafeBufferPointer { send(slow, $0.baseAddress! + 20, head.count - 20, Int32(MSG_NOSIGNAL)) } == head.count - 20)
+            var answer = [UInt8](repeating: 0, count: 4096)
+            var received = 0
+            var waited = 0
+            while !String(decoding: answer[..<received], as: UTF8.self).contains("hello from plain.example.test"), waited < 50 {
+                var poller = pollfd(fd: slow, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, 100) > 0 {
+                    let count = answer.withUnsafeMutableBytes { recv(slow, $0.baseAddress! + received, 4096 - received, 0) }
+                    if count <= 0 { break }
+                    received += count
+                }
+                waited += 1
+            }
+            #expect(String(decoding: answer[..<received], as: UTF8.self).contains("hello from plain.example.test"))
+            // Sockets that never sent a head are closed after the connection timeout.
+            #expect(ServerFaultTests.isClosed(idle[0], within: 6) && ServerFaultTests.isClosed(idle[199], within: 6))
         }
 
         @Test func theAllowListComesFromTheEnvironmentWhenSet() async throws {

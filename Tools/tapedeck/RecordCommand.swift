@@ -14,10 +14,10 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Run a recording proxy: forward every request to --upstream (or, with --proxy, to the host it names) and record each exchange into --cassette.",
         discussion: """
-            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \\
-            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \\
-            Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette. With --proxy the client keeps \\
-            its URLs and uses the printed address as its HTTP and HTTPS proxy; HTTPS is intercepted with a CA made \\
+            Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \
+            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \
+            Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette. With --proxy the client keeps \
+            its URLs and uses the printed address as its HTTP and HTTPS proxy; HTTPS is intercepted with a CA made \
             for this run, written to --ca-out for the client to trust.
             """
     )

@@ -3,6 +3,9 @@ import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An HTTP/1.1 forward proxy that records into, or replays from, a cassette: point any client at it with
 /// `HTTP_PROXY`/`HTTPS_PROXY` (or its own proxy setting) and it records and replays with no code change.
@@ -43,6 +46,8 @@ public final class ForwardProxy: Sendable {
     public let mode: Mode
 
     private let acceptor: ConnectionAcceptor
+    private let heads: HeadWaiter
+    private let front: ProxyFront
     private let plain: DaemonGroup
     private let tunnels: TunnelDaemons
     private let exchange: ForwardExchange
@@ -82,9 +87,21 @@ public final class ForwardProxy: Sendable {
         core.fallback.install(.forward(exchange, origin: nil))
         do { plain = try DaemonGroup(core: core) } catch { throw StartError.daemonFailed(error.reason) }
         tunnels = TunnelDaemons(authority: certificateAuthority, exchange: exchange, configuration: configuration.daemons)
-        let front = ProxyFront(plain: plain, tunnels: tunnels, policy: policy,
-                               timeout: .seconds(max(1, configuration.connectionTimeout)), log: configuration.log)
-        acceptor.start { socket, peer, length in front.accept(socket, peer: peer, length: length) }
+        let timeout = Duration.seconds(max(1, configuration.connectionTimeout))
+        let front = ProxyFront(plain: plain, tunnels: tunnels, policy: policy, timeout: timeout, log: configuration.log)
+        self.front = front
+        let heads: HeadWaiter
+        do {
+            heads = try HeadWaiter(timeout: timeout) { [weak front] socket, peer, head in
+                guard let front else {
+                    close(socket)
+                    return
+                }
+                front.route(socket, peer: peer, head: head)
+            }
+        } catch { throw StartError.daemonFailed(error.reason) }
+        self.heads = heads
+        acceptor.start { socket, peer, length in heads.add(socket, peer: PeerSocketAddress(peer, length: length)) }
         self.acceptor = acceptor
         self.host = configuration.host
         self.port = acceptor.port
@@ -149,6 +166,7 @@ public final class ForwardProxy: Sendable {
     public func stop() {
         guard !stopped.withLock({ value in defer { value = true }; return value }) else { return }
         acceptor.stop()
+        heads.stop()
         plain.stop()
         tunnels.stopAll()
         if case .recording(let recorder) = exchange.source { _ = try? recorder.finishNow() }

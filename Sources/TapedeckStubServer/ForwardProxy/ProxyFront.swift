@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Where each connection to a ``ForwardProxy`` goes, decided by its first request head: an absolute-form request
+/// Where each connection to a ``ForwardProxy`` goes, decided by its first request head (read by a ``HeadWaiter``):
+/// an absolute-form request
 /// leaves the socket untouched for the plain daemons; `CONNECT host:port` takes exactly the head off the socket,
 /// answers `200 Connection Established` and hands the socket to the TLS daemons for that host (or a passthrough
 /// tunnel, or answers `403`).
@@ -12,7 +13,7 @@ final class ProxyFront: Sendable {
     let plain: DaemonGroup
     let tunnels: TunnelDaemons
     let policy: ProxyHostPolicy
-    /// How long a client may take to send its first request head, and a passthrough tunnel may idle.
+    /// How long a passthrough tunnel may idle.
     let timeout: Duration
     let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "tapedeck.forward-proxy.heads", attributes: .concurrent)
@@ -26,29 +27,26 @@ final class ProxyFront: Sendable {
         self.log = log
     }
 
-    /// Takes an accepted connection (on the accepting thread) and routes it off that thread.
-    func accept(_ socket: Int32, peer: UnsafePointer<sockaddr>, length: socklen_t) {
-        let address = PeerSocketAddress(peer, length: length)
-        queue.async { [self] in route(socket, peer: address) }
-    }
-
-    private func route(_ socket: Int32, peer: PeerSocketAddress) {
-        switch ProxySocket.peekHead(socket, deadline: .now + timeout) {
-        case .failure(.invalid(let reason)):
-            ProxySocket.send(socket, ProxySocket.response(status: 400, reason: "Bad Request", body: reason + "\n"))
-            close(socket)
-        case .failure(.closed), .failure(.timedOut):
-            close(socket)
-        case .success(let (head, length)):
-            guard case .connect(let host, let port) = head.target else {
-                _ = peer.withAddress { plain.add(socket, peer: $0, length: $1) }
-                return
-            }
-            guard ProxySocket.consume(socket, count: length) else {
+    /// Sends a connection where its first request head says, off the thread that waited for the head.
+    func route(_ socket: Int32, peer: PeerSocketAddress, head: Result<(ProxyRequestHead, length: Int), ProxySocket.HeadFailure>) {
+        queue.async { [self] in
+            switch head {
+            case .failure(.invalid(let reason)):
+                ProxySocket.send(socket, ProxySocket.response(status: 400, reason: "Bad Request", body: reason + "\n"))
                 close(socket)
-                return
+            case .failure(.closed), .failure(.timedOut):
+                close(socket)
+            case .success(let (head, length)):
+                guard case .connect(let host, let port) = head.target else {
+                    _ = peer.withAddress { plain.add(socket, peer: $0, length: $1) }
+                    return
+                }
+                guard ProxySocket.consume(socket, count: length) else {
+                    close(socket)
+                    return
+                }
+                openTunnel(socket, host: host, port: port, peer: peer)
             }
-            openTunnel(socket, host: host, port: port, peer: peer)
         }
     }
 

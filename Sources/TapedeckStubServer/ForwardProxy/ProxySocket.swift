@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Blocking socket calls a ``ForwardProxy`` makes before a connection goes to a daemon or a tunnel: reading the
-/// first request head without taking it off the socket, taking exactly that many bytes, writing all of a reply.
+/// Socket calls a ``ForwardProxy`` makes before a connection goes to a daemon or a tunnel: looking at the first
+/// request head without taking it off the socket, taking exactly that many bytes, writing all of a reply.
 enum ProxySocket {
     /// Why the head could not be read.
     enum HeadFailure: Error, Equatable {
@@ -16,30 +16,27 @@ enum ProxySocket {
         case invalid(String)
     }
 
-    /// Peeks at `socket` until a whole request head has arrived (`MSG_PEEK`: nothing is taken, so the socket can
-    /// be handed on untouched), at most until `deadline`.
-    static func peekHead(_ socket: Int32, deadline: ContinuousClock.Instant) -> Result<(ProxyRequestHead, length: Int), HeadFailure> {
-        var buffer = [UInt8](repeating: 0, count: ProxyRequestHead.maximumLength)
-        var seen = 0
-        while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return .failure(.timedOut) }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(clamping: Int((remaining / .milliseconds(1)).rounded(.up)))
-            let ready = poll(&descriptor, 1, max(1, milliseconds))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return .failure(.timedOut) }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return .failure(.closed) }
-            switch ProxyRequestHead.parse(Array(buffer[..<count])) {
-            case .complete(let head, let length): return .success((head, length))
-            case .invalid(let reason): return .failure(.invalid(reason))
-            case .incomplete:
-                // Peeked bytes stay readable, so poll would return at once: wait for more to arrive.
-                if count == seen { usleep(1_000) }
-                seen = count
-            }
+    /// What one look at a socket found.
+    enum Peeked {
+        /// Nothing to read yet.
+        case waiting
+        /// `count` bytes of a head that is not whole yet.
+        case partial(Int)
+        /// A whole head, `length` bytes.
+        case complete(ProxyRequestHead, length: Int)
+        case failure(HeadFailure)
+    }
+
+    /// Looks at what has arrived on `socket` without taking it (`MSG_PEEK`, without waiting), so the socket can be
+    /// handed on untouched; `buffer` holds at least ``ProxyRequestHead/maximumLength`` bytes.
+    static func peekHead(_ socket: Int32, into buffer: inout [UInt8]) -> Peeked {
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+        if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .waiting : .failure(.closed) }
+        guard count > 0 else { return .failure(.closed) }
+        switch ProxyRequestHead.parse(Array(buffer[..<count])) {
+        case .complete(let head, let length): return .complete(head, length: length)
+        case .invalid(let reason): return .failure(.invalid(reason))
+        case .incomplete: return .partial(count)
         }
     }
 
