@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Dispatch
 import Foundation
 import Synchronization

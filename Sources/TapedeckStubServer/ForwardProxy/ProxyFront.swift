@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Dispatch
 import Foundation
 #if canImport(Glibc)
@@ -82,6 +83,9 @@ final class ProxyFront: Sendable {
                 close(socket)
                 return
             }
+            // The TLS handshake is several small writes each way: with Nagle's algorithm each waits for the peer's
+            // delayed acknowledgement (40 ms) of the one before.
+            ProxySocket.disableNagle(socket)
             _ = peer.withAddress { group.add(socket, peer: $0, length: $1) }
         }
     }

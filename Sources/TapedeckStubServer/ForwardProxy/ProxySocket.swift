@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -72,6 +73,12 @@ enum ProxySocket {
         let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + payload
+    }
+
+    /// Sends small writes at once (`TCP_NODELAY`).
+    static func disableNagle(_ socket: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// The reply that opens a tunnel.
