@@ -74,5 +74,7 @@ import TapedeckCore
         #expect(TunnelDaemons.origin(host: "api.example.com", port: 443) == "https://api.example.com")
         #expect(TunnelDaemons.origin(host: "api.example.com", port: 8443) == "https://api.example.com:8443")
         #expect(TunnelDaemons.origin(host: "::1", port: 443) == "https://[::1]")
+        #expect(TunnelDaemons.origin(host: "plain.test", port: 80, tls: false) == "http://plain.test")
+        #expect(TunnelDaemons.origin(host: "plain.test", port: 443, tls: false) == "http://plain.test:443")
     }
 }

@@ -72,14 +72,23 @@ final class ProxyFront: Sendable {
                 Thread { PassthroughTunnel.relay(client: socket, upstream: upstream, idleTimeout: idle) }.start()
             }
         case .cassette:
-            let group: DaemonGroup?
-            do { group = try tunnels.group(host: host, port: port) } catch {
-                log(error.reason)
-                ProxySocket.send(socket, ProxySocket.response(status: 502, reason: "Bad Gateway", body: error.reason + "\n"))
+            guard ProxySocket.send(socket, ProxySocket.connectionEstablished) else {
                 close(socket)
                 return
             }
-            guard let group, ProxySocket.send(socket, ProxySocket.connectionEstablished) else {
+            // Most tunnels carry TLS (a handshake record starts 0x16); some clients (AsyncHTTPClient) tunnel plain
+            // HTTP too, which is then recorded as http://host/….
+            guard let first = ProxySocket.peekFirstByte(socket, within: timeout) else {
+                close(socket)
+                return
+            }
+            let group: DaemonGroup?
+            do { group = try tunnels.group(host: host, port: port, tls: first == 0x16) } catch {
+                log(error.reason)
+                close(socket)
+                return
+            }
+            guard let group else {
                 close(socket)
                 return
             }

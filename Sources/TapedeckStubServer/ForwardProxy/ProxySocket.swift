@@ -75,6 +75,15 @@ enum ProxySocket {
         return Array(head.utf8) + payload
     }
 
+    /// The first byte waiting on `socket`, left unread, or `nil` when none came within `timeout` or the peer closed.
+    static func peekFirstByte(_ socket: Int32, within timeout: Duration) -> UInt8? {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: Int((timeout / .milliseconds(1)).rounded(.up)))
+        guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { return nil }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1 ? byte : nil
+    }
+
     /// Sends small writes at once (`TCP_NODELAY`).
     static func disableNagle(_ socket: Int32) {
         var on: Int32 = 1

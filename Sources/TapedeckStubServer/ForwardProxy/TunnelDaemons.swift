@@ -23,16 +23,17 @@ final class TunnelDaemons: Sendable {
         let reason: String
     }
 
-    /// The daemons that terminate TLS for `host:port`, started on first use; `nil` once stopped.
-    func group(host: String, port: UInt16) throws(Failure) -> DaemonGroup? {
-        let key = "\(host):\(port)"
+    /// The daemons for a tunnel to `host:port`, started on first use: TLS ones presenting a leaf for `host`, or,
+    /// for a tunnel that carries plain HTTP, plain ones; `nil` once stopped.
+    func group(host: String, port: UInt16, tls: Bool) throws(Failure) -> DaemonGroup? {
+        let key = "\(host):\(port)" + (tls ? "" : " (plain)")
         return try groups.withLock { groups throws(Failure) -> DaemonGroup? in
             guard groups != nil else { return nil }
             if let running = groups?[key] { return running }
             var settings = configuration
-            settings.tls = try leaf(for: host)
+            if tls { settings.tls = try leaf(for: host) }
             let core = StubServerCore(configuration: settings)
-            core.fallback.install(.forward(exchange, origin: Self.origin(host: host, port: port)))
+            core.fallback.install(.forward(exchange, origin: Self.origin(host: host, port: port, tls: tls)))
             let group: DaemonGroup
             do { group = try DaemonGroup(core: core) } catch let error as DaemonGroup.StartError {
                 throw Failure(reason: "could not start the TLS daemons for \(key): \(error.reason)")
@@ -68,9 +69,10 @@ final class TunnelDaemons: Sendable {
         }
     }
 
-    /// `https://host[:port]` as a URL's origin: IPv6 in brackets, the default port left out. Pure logic.
-    static func origin(host: String, port: UInt16) -> String {
+    /// `https://host[:port]` (or `http://` for a plain tunnel) as a URL's origin: IPv6 in brackets, the scheme's
+    /// default port left out. Pure logic.
+    static func origin(host: String, port: UInt16, tls: Bool = true) -> String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return "https://" + name + (port == 443 ? "" : ":\(port)")
+        return (tls ? "https://" : "http://") + name + (port == (tls ? 443 : 80) ? "" : ":\(port)")
     }
 }

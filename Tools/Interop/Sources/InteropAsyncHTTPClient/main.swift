@@ -32,9 +32,13 @@ func fetch(through proxy: ForwardProxy) async throws -> [String] {
         for url in urls {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-            let response = try await client.execute(request, timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            lines.append("\(response.status.code) \(String(buffer: body))")
+            do {
+                let response = try await client.execute(request, timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                lines.append("\(response.status.code) \(String(buffer: body))")
+            } catch {
+                throw InteropFailure(description: "GET \(url) through \(proxy.proxyURL.absoluteString): \(error)")
+            }
         }
     } catch {
         try await client.shutdown()
