@@ -112,6 +112,22 @@ extension OnLoopback {
             try await recordThenReplay(with: Self.curl)
         }
 
+        @Test func aTunnelCarryingPlainHTTPIsRecordedAsHTTP() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let file = directory.cassette()
+            let upstreams = try ProxyUpstreams()
+            defer { upstreams.stop() }
+            let proxy = try ForwardProxy(cassette: file, mode: .record(.all), configuration: upstreams.proxyConfiguration(log: Locked([])))
+            // curl --proxytunnel sends CONNECT plain.example.test:80, then plain HTTP inside the tunnel.
+            let output = try Self.run("/usr/bin/curl", ["-s", "--max-time", "30", "-p", "-x", proxy.proxyURL.absoluteString,
+                                                         "http://plain.example.test/hello"])
+            #expect(output == "hello from plain.example.test")
+            try await proxy.finishRecording()
+            proxy.stop()
+            #expect(try CassetteFile.load(file).interactions.map(\.request.url) == ["http://plain.example.test/hello"])
+        }
+
         @Test func pythonRequestsRecordsAndReplays() async throws {
             try await recordThenReplay(with: Self.python)
         }
