@@ -105,6 +105,7 @@ final class CurlTransfer {
         try easy.set(CURLOPT_HTTPHEADER, list: headerList.pointer)
         if routeList.pointer != nil { try easy.set(CURLOPT_RESOLVE, list: routeList.pointer) }
         if connectToList.pointer != nil { try easy.set(CURLOPT_CONNECT_TO, list: connectToList.pointer) }
+        if let proxy = configuration.proxy { try easy.set(CURLOPT_PROXY, proxy) }
         if configuration.automaticDecompression { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         try easy.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
         try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.sendBufferSize)
@@ -160,7 +161,11 @@ final class CurlTransfer {
         }
         let anchors = configuration.trustedCertificates + tls.trustedCertificates
         if !anchors.isEmpty {
-            let bundle = anchors.reduce(into: Data()) { $0.append($1.pemData) }
+            // A newline after each, so a PEM without a final one does not run into the next.
+            let bundle = anchors.reduce(into: Data()) { bundle, anchor in
+                bundle.append(anchor.pemData)
+                bundle.append(UInt8(ascii: "\n"))
+            }
             try easy.set(CURLOPT_CAINFO_BLOB, blob: bundle)
         }
         if !tls.pinnedPublicKeyHashes.isEmpty {

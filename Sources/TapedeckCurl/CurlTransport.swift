@@ -36,6 +36,16 @@ public struct CurlTransport: HTTPTransport {
         public var receiveBufferSize: Int
         /// libcurl's upload buffer in bytes (`CURLOPT_UPLOAD_BUFFERSIZE`).
         public var sendBufferSize: Int
+        /// The forward proxy every request goes through (`CURLOPT_PROXY`), e.g. `http://127.0.0.1:8888`: an `https`
+        /// request then opens a `CONNECT` tunnel through it. `""` connects directly whatever the environment says;
+        /// `nil` (the default) leaves libcurl to read `http_proxy`, `HTTPS_PROXY`, `NO_PROXY` and friends.
+        /// A proxy that intercepts HTTPS (TapedeckStubServer's `ForwardProxy`) presents certificates of its own
+        /// CA: add it to ``trustedCertificates``.
+        ///
+        /// ```swift
+        /// let transport = CurlTransport(configuration: .init(trustedCertificates: [.pem(caPEM)], proxy: proxy.proxyURL.absoluteString))
+        /// ```
+        public var proxy: String?
 
         /// Creates a configuration.
         public init(
@@ -46,8 +56,10 @@ public struct CurlTransport: HTTPTransport {
             maximumConnectionsPerHost: Int? = nil,
             connectionCacheSize: Int = 64,
             receiveBufferSize: Int = 128 * 1024,
-            sendBufferSize: Int = 128 * 1024
+            sendBufferSize: Int = 128 * 1024,
+            proxy: String? = nil
         ) {
+            self.proxy = proxy
             self.resolve = resolve
             self.connectTo = connectTo
             self.trustedCertificates = trustedCertificates

@@ -42,7 +42,8 @@ extension StubServer {
     /// - Parameters:
     ///   - upstream: an `http` or `https` base URL with no query; request targets are appended to it.
     ///   - timeout: seconds an upstream exchange may stay idle (``HTTPRequest/timeoutInterval``).
-    ///   - upstreamConfiguration: the `CurlTransport` settings (trust anchors, connect-to routes, …).
+    ///   - upstreamConfiguration: the `CurlTransport` settings (trust anchors, connect-to routes, …). Unless it names a
+    ///     `proxy`, none from the environment (`http_proxy`, …) is used, so the proxy never forwards to itself.
     /// - Throws: ``RecordingProxyError`` for an unusable upstream; `CassetteError` when the cassette cannot be
     ///   opened (locked by another recorder, not a valid cassette, …).
     public func recordProxy(

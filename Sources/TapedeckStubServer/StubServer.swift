@@ -89,8 +89,8 @@ public final class StubServer: Sendable {
     }
 
     /// The running daemons (one libmicrohttpd daemon per thread) and the acceptor that feeds them.
-    private struct Daemons: @unchecked Sendable {
-        let pointers: [OpaquePointer]
+    private struct Daemons: Sendable {
+        let group: DaemonGroup
         let acceptor: ConnectionAcceptor
     }
 
@@ -139,11 +139,8 @@ public final class StubServer: Sendable {
             defer { current = nil }
             return current
         }) else { return }
-        core.beginStopping()
         running.acceptor.stop()
-        running.pointers.forEach { MHD_stop_daemon($0) }
-        core.fallback.finishAtStop()
-        Unmanaged.passUnretained(core).release()
+        running.group.stop()
     }
 
     /// Whether the server is still listening.
@@ -151,63 +148,27 @@ public final class StubServer: Sendable {
 
     // MARK: - Starting libmicrohttpd
 
-    /// Binds the listening socket, starts `threadCount` single-threaded daemons that do not listen themselves,
-    /// and has the acceptor hand them connections in turn. (One daemon with a thread pool would let whichever
-    /// worker wakes first accept a burst of up to ten connections, and place added ones by socket number, which an
-    /// in-process client's own sockets skew: either way, connections opened together can pile onto one thread.)
+    /// Binds the listening socket, starts `threadCount` daemons (a ``DaemonGroup``), and has the acceptor hand
+    /// them connections in turn.
     private static func startDaemons(configuration: Configuration, core: StubServerCore) throws -> Daemons {
-        let acceptor: ConnectionAcceptor
+        let acceptor = try listen(on: configuration.host, port: configuration.port)
+        let group: DaemonGroup
+        do { group = try DaemonGroup(core: core) } catch {
+            throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: error.reason)
+        }
+        acceptor.start(handingTo: group)
+        return Daemons(group: group, acceptor: acceptor)
+    }
+
+    /// A bound, listening socket on `host:port` (not yet accepting).
+    static func listen(on host: String, port: UInt16) throws -> ConnectionAcceptor {
         do {
-            acceptor = try withSocketAddress(configuration.host, port: configuration.port) { address, isIPv6 in
+            return try withSocketAddress(host, port: port) { address, isIPv6 in
                 try ConnectionAcceptor(address: address, isIPv6: isIPv6, backlog: 1024)
             }
         } catch let error as ConnectionAcceptor.SetupError {
-            throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: error.reason)
+            throw StartError.daemonFailed(host: host, port: port, reason: error.reason)
         }
-        // One reference for all the daemons, released by stop() after the last one has stopped.
-        let context = Unmanaged.passRetained(core).toOpaque()
-        var pointers: [OpaquePointer] = []
-        for _ in 0..<max(1, configuration.threadCount) {
-            guard let pointer = startDaemon(configuration: configuration, core: core, context: context) else {
-                let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
-                pointers.forEach { MHD_stop_daemon($0) }
-                Unmanaged<StubServerCore>.fromOpaque(context).release()
-                throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: reason)
-            }
-            pointers.append(pointer)
-        }
-        acceptor.start(handingTo: pointers)
-        return Daemons(pointers: pointers, acceptor: acceptor)
-    }
-
-    /// One daemon with its own epoll thread, fed connections by the acceptor (`MHD_add_connection`).
-    private static func startDaemon(configuration: Configuration, core: StubServerCore, context: UnsafeMutableRawPointer) -> OpaquePointer? {
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue
-        var options: [MHD_OptionItem] = []
-        if let tls = core.tlsStrings {
-            flags |= MHD_USE_TLS.rawValue
-            options += [
-                tdk_mhd_option_pointer(.HTTPS_MEM_CERT, tls.certificate),
-                tdk_mhd_option_pointer(.HTTPS_MEM_KEY, tls.key),
-            ]
-        }
-        options += [
-            tdk_mhd_option_int(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeout)),
-            tdk_mhd_option_int(.CONNECTION_LIMIT, Self.connectionsPerDaemon(configuration)),
-            tdk_mhd_option_uri_log(stubURICallback, context),
-            tdk_mhd_option_notify_completed(stubCompletedCallback, context),
-            tdk_mhd_option_end(),
-        ]
-        return options.withUnsafeMutableBufferPointer { buffer in
-            tdk_mhd_start(flags, 0, stubAccessHandler, context, buffer.baseAddress)
-        }
-    }
-
-    /// Each daemon thread's share of ``Configuration/connectionLimit``, rounded up.
-    static func connectionsPerDaemon(_ configuration: Configuration) -> Int {
-        let threads = max(1, configuration.threadCount)
-        return max(1, (max(1, configuration.connectionLimit) + threads - 1) / threads)
     }
 
     /// Calls `body` with a `sockaddr` for `host:port`, and whether it is IPv6.

@@ -55,6 +55,23 @@ enum CLIRunner {
     /// "Press Ctrl-C" line and returns the process, its output pipe and the last `http://127.0.0.1:PORT` it printed
     /// (empty when none came).
     static func startServing(_ arguments: [String]) throws -> (process: Process, output: Pipe, baseURL: String) {
+        let served = try launch(arguments)
+        return (served.process, served.output, served.baseURL)
+    }
+
+    /// A serving command started by ``launch(_:)``.
+    struct Served {
+        var process: Process
+        /// Its standard output, read up to ``printed``.
+        var output: Pipe
+        /// The last `http://127.0.0.1:PORT` in ``printed``, or empty.
+        var baseURL: String
+        /// What it printed up to its "Press Ctrl-C" line.
+        var printed: String
+    }
+
+    /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
+    static func launch(_ arguments: [String]) throws -> Served {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -69,7 +86,7 @@ enum CLIRunner {
             text += String(decoding: chunk, as: UTF8.self)
         }
         let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
-        return (process, out, matches.last ?? "")
+        return Served(process: process, output: out, baseURL: matches.last ?? "", printed: text)
     }
 
     /// `text` with the temporary folder, ports and timings replaced by placeholders.

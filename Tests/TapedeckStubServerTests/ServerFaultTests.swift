@@ -12,7 +12,7 @@ import Glibc
 /// others, idle connections are closed after the configured timeout, and the connection limit holds.
 @Suite(.serialized) struct ServerFaultTests {
     /// A TCP connection to `127.0.0.1:port` that sends nothing, or `-1`.
-    private static func connect(to port: UInt16) -> Int32 {
+    static func connect(to port: UInt16) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -1 }
         var address = sockaddr_in()
@@ -30,7 +30,7 @@ import Glibc
     }
 
     /// Whether the server closed `fd` within `seconds` (a read returns end of file or an error).
-    private static func isClosed(_ fd: Int32, within seconds: Double) -> Bool {
+    static func isClosed(_ fd: Int32, within seconds: Double) -> Bool {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return false }
         var byte: UInt8 = 0

@@ -93,6 +93,17 @@ let package = Package(
                 .product(name: "TapedeckCore", package: "Tapedeck"),
             ]
         ),
+        // Helper for Tools/bench/proxy.sh: the forward proxy's HTTPS replay throughput against the stub server's
+        // plain HTTP, and the cost of intercepting a new host.
+        .executableTarget(
+            name: "tapedeck-bench-proxy",
+            dependencies: [
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
+            ]
+        ),
         // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.
         .executableTarget(
             name: "tapedeck-bench-reachability",

@@ -5,6 +5,14 @@ cd "$(dirname "$0")/../.."
 # nghttp2-server provides nghttpd, the HTTP/2 peer of the HTTP/2 tests; iproute2 provides `ip`, with which the
 # reachability tests build private network namespaces.
 bash Tools/dev/install-system-packages.sh nghttp2-server iproute2
+# Python `requests` is one of the clients that drive the forward proxy (ForwardProxyInteropTests), with the python3
+# on PATH; pip refuses a system Python's site-packages unless told it may.
+if ! command -v python3 >/dev/null; then
+    bash Tools/dev/install-system-packages.sh python3 python3-requests
+elif ! python3 -c 'import requests' 2>/dev/null; then
+    python3 -m pip --version >/dev/null 2>&1 || bash Tools/dev/install-system-packages.sh python3-pip
+    python3 -m pip install --quiet requests 2>/dev/null || python3 -m pip install --quiet --break-system-packages requests
+fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -7,23 +7,26 @@ import TapedeckStubServer
 import Glibc
 #endif
 
-/// `tapedeck record --upstream URL --cassette FILE`: a recording reverse proxy any HTTP client can point at.
+/// `tapedeck record --upstream URL --cassette FILE`: a recording reverse proxy any HTTP client can point at; with
+/// `--proxy` instead of `--upstream`, a recording forward proxy (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Run a recording reverse proxy: forward every request to --upstream and record each exchange into --cassette.",
+        abstract: "Run a recording proxy: forward every request to --upstream (or, with --proxy, to the host it names) and record each exchange into --cassette.",
         discussion: """
             Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \
             Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \
             A request carrying a redaction placeholder ([REDACTED]) goes upstream with the placeholder filled \
             (--secret, --secrets-file, TAPEDECK_SECRET_<NAME>), and --header-env/--bearer-env add credentials per \
             host; the cassette keeps the placeholder and never the secret. \
-            Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette.
+            Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette. With --proxy the client keeps \
+            its URLs and uses the printed address as its HTTP and HTTPS proxy; HTTPS is intercepted with a CA made \
+            for this run, written to --ca-out for the client to trust.
             """
     )
 
     @Option(name: .long, help: "The base URL requests are forwarded to, e.g. https://api.example.com/v1.")
-    var upstream: String
+    var upstream: String?
 
     @Option(name: .long, help: "The cassette to record into.")
     var cassette: String
@@ -34,42 +37,54 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .long, help: "newEpisodes (keep what is recorded, add what is new) or all (re-record everything).")
     var mode: String = "newEpisodes"
 
+    @OptionGroup var proxyOptions: ProxyOptions
+
     @OptionGroup var secrets: SecretOptions
 
-    func run() async throws {
-        guard let upstreamURL = URL(string: upstream), upstreamURL.scheme != nil, upstreamURL.host != nil else {
-            throw CLIError("--upstream \(upstream) is not an absolute http(s) URL")
+    func validate() throws {
+        if proxyOptions.proxy == (upstream != nil) {
+            throw ValidationError("give either --upstream URL (a reverse proxy) or --proxy (a forward proxy)")
         }
+        if !proxyOptions.givenWithoutProxy.isEmpty {
+            throw ValidationError(proxyOptions.givenWithoutProxy.joined(separator: ", ") + " only apply with --proxy")
+        }
+    }
+
+    func run() async throws {
         guard let recordMode = RecordMode(name: mode), recordMode == .newEpisodes || recordMode == .all else {
             throw CLIError("--mode \(mode): record with newEpisodes or all")
         }
         let (host, port) = try Self.parse(listen: listen)
-        let secretSource = try secrets.resolve()
+        let cassetteConfiguration = CassetteConfiguration(secrets: try secrets.resolve())
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
+        guard let upstream else {
+            let proxy = try proxyOptions.start(cassette: cassette, mode: .record(recordMode), host: host, port: port,
+                                               configuration: cassetteConfiguration)
+            Console.out("Press Ctrl-C to stop and save.")
+            let received = await Self.reportRecordings(until: waiter) { proxy.recordedInteractionCount }
+            do {
+                let summary = try await proxy.finishRecording()
+                proxy.stop()
+                Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
+                            + "interaction(s) in \(cassette).")
+            } catch {
+                proxy.stop()
+                throw CLIError("\(error)")
+            }
+            return
+        }
+        guard let upstreamURL = URL(string: upstream), upstreamURL.scheme != nil, upstreamURL.host != nil else {
+            throw CLIError("--upstream \(upstream) is not an absolute http(s) URL")
+        }
         let server: StubServer
         do {
             server = try StubServer(configuration: StubServer.Configuration(host: host, port: port))
             try server.recordProxy(upstream: upstreamURL, cassette: URL(fileURLWithPath: cassette), mode: recordMode,
-                                   configuration: CassetteConfiguration(secrets: secretSource))
+                                   configuration: cassetteConfiguration)
         } catch { throw CLIError("\(error)") }
         Console.out("Recording \(upstreamURL.absoluteString) into \(cassette) through \(server.baseURL.absoluteString)")
         Console.out("Press Ctrl-C to stop and save.")
-        let live = isatty(STDOUT_FILENO) == 1
-        let counter = Task {
-            var last = -1
-            while !Task.isCancelled {
-                let count = server.recordedInteractionCount
-                if count != last {
-                    let line = live ? "\r\(count) interaction(s) recorded" : "\(count) interaction(s) recorded\n"
-                    FileHandle.standardOutput.write(Data(line.utf8))
-                    last = count
-                }
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        let received = await waiter.next()
-        counter.cancel()
-        if live { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        let received = await Self.reportRecordings(until: waiter) { server.recordedInteractionCount }
         do {
             let summary = try await server.finishRecording()
             server.stop()
@@ -79,6 +94,28 @@ struct RecordCommand: AsyncParsableCommand {
             server.stop()
             throw CLIError("\(error)")
         }
+    }
+
+    /// Prints the number of interactions recorded whenever it changes (in place on a terminal) until SIGINT or
+    /// SIGTERM, and returns the signal.
+    static func reportRecordings(until waiter: SignalWaiter, count: @escaping @Sendable () -> Int) async -> Int32 {
+        let live = isatty(STDOUT_FILENO) == 1
+        let counter = Task {
+            var last = -1
+            while !Task.isCancelled {
+                let current = count()
+                if current != last {
+                    let line = live ? "\r\(current) interaction(s) recorded" : "\(current) interaction(s) recorded\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                    last = current
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        let received = await waiter.next()
+        counter.cancel()
+        if live { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        return received
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `PORT`.

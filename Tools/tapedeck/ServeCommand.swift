@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 /// `tapedeck serve [CASSETTE] [--stubs FILE]`: serve a cassette over HTTP(S) with the in-process replayer's
-/// semantics, and/or a JSON stub-definition file (stubs answer first), until Ctrl-C or SIGTERM.
+/// semantics, and/or a JSON stub-definition file (stubs answer first), until Ctrl-C or SIGTERM. With `--proxy`, the
+/// cassette is replayed by a forward proxy (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -19,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
             holds one stub definition, an array of them, or {"stubs": [...]} (see the TapedeckStubServer \
             documentation, "Stub definitions in JSON"). With --tls a certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
-            (printed), for example for curl --cacert.
+            (printed), for example for curl --cacert. With --proxy the cassette is replayed by a forward proxy: \
+            clients keep their URLs and use the printed address as their HTTP and HTTPS proxy, trusting the CA \
+            written to --ca-out; no host is contacted.
             """
     )
 
@@ -32,9 +35,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
     var allowPlaybackRepeats = false
 
+    @Option(name: .customLong("cassette"), help: "The cassette to serve (the same as the argument; --proxy reads it this way too).")
+    var cassetteOption: String?
+
+    @OptionGroup var proxyOptions: ProxyOptions
+
+    /// The cassette, given as the argument or with `--cassette`.
+    var cassetteFile: String? { cassetteOption ?? cassette }
+
     func validate() throws {
-        if cassette == nil && stubs == nil {
+        if cassette != nil && cassetteOption != nil {
+            throw ValidationError("give the cassette once, as the argument or with --cassette")
+        }
+        if cassetteFile == nil && stubs == nil {
             throw ValidationError("give a cassette to serve, --stubs FILE, or both")
+        }
+        if proxyOptions.proxy && (cassetteFile == nil || stubs != nil || tls) {
+            throw ValidationError("--proxy replays one cassette (--cassette FILE), without --stubs or --tls")
+        }
+        if !proxyOptions.givenWithoutProxy.isEmpty {
+            throw ValidationError(proxyOptions.givenWithoutProxy.joined(separator: ", ") + " only apply with --proxy")
         }
     }
 
@@ -54,6 +74,10 @@ struct ServeCommand: AsyncParsableCommand {
     var caFile: String?
 
     func run() async throws {
+        if proxyOptions.proxy, let cassette = cassetteFile {
+            try await replayThroughProxy(cassette)
+            return
+        }
         var prepared: [Stub] = []
         if let stubs {
             let data: Data
@@ -74,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch { throw CLIError("\(error)") }
         for stub in prepared { server.add(stub) }
         if let stubs { Console.out("Serving \(prepared.count) stub(s) from \(stubs) on \(server.baseURL.absoluteString)") }
-        if let cassette {
+        if let cassette = cassetteFile {
             do {
                 try server.serve(cassette: URL(fileURLWithPath: cassette),
                                  configuration: CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats))
@@ -99,6 +123,23 @@ struct ServeCommand: AsyncParsableCommand {
         server.stop()
         Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); stopped after \(server.journal.entries.count) request(s).")
         if let summary = summary ?? nil {
+            Console.out("Cassette: \(summary.playedCount) of \(summary.interactionCount) interaction(s) played, "
+                        + "\(summary.unmatched.count) request(s) unmatched.")
+        }
+    }
+}
+
+extension ServeCommand {
+    /// `serve --proxy`: replays `cassette` through a forward proxy until SIGINT or SIGTERM.
+    private func replayThroughProxy(_ cassette: String) async throws {
+        let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let proxy = try proxyOptions.start(cassette: cassette, mode: .replay, host: host, port: port)
+        Console.out("Press Ctrl-C to stop.")
+        let received = await waiter.next()
+        let summary = proxy.servingSummary()
+        proxy.stop()
+        Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); stopped.")
+        if let summary {
             Console.out("Cassette: \(summary.playedCount) of \(summary.interactionCount) interaction(s) played, "
                         + "\(summary.unmatched.count) request(s) unmatched.")
         }

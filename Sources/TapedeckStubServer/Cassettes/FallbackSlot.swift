@@ -2,10 +2,12 @@ import Foundation
 import Synchronization
 import TapedeckCore
 
-/// What answers the requests no stub matches: a served cassette, or a recording proxy.
+/// What answers the requests no stub matches: a served cassette, a recording proxy, or a forward proxy's exchanges
+/// (for requests sent to `origin`, or in absolute form when it is `nil`).
 enum UnmatchedFallback: Sendable {
     case cassette(ServedCassette)
     case proxy(RecordingProxy)
+    case forward(ForwardExchange, origin: String?)
 }
 
 /// How the daemon answers a request no stub matches.
@@ -57,6 +59,8 @@ final class FallbackSlot: Sendable {
             return cassette.answer(request, stubReport: { stubs.all.isEmpty ? nil : stubs.notFoundResponse(for: request) })
         case .proxy(let proxy):
             return proxy.answer(request)
+        case .forward(let exchange, let origin):
+            return exchange.answer(request, origin: origin)
         case nil:
             return nil
         }

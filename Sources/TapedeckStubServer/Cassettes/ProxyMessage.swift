@@ -38,6 +38,11 @@ enum ProxyMessage {
     /// so the client sees them.
     static func upstreamRequest(for request: RecordedRequest, base: URL, timeout: TimeInterval) -> HTTPRequest? {
         guard let url = upstreamURL(base: base, path: request.path, query: request.query) else { return nil }
+        return upstreamRequest(for: request, url: url, timeout: timeout)
+    }
+
+    /// The request to send to `url`, as ``upstreamRequest(for:base:timeout:)`` builds it.
+    static func upstreamRequest(for request: RecordedRequest, url: URL, timeout: TimeInterval) -> HTTPRequest {
         let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         var headers = HTTPHeaders(request.headers.fields.filter { field in

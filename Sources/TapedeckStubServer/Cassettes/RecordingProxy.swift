@@ -4,9 +4,9 @@ import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
 
-/// The recording proxy behind a stub server's unmatched-request path: each request goes through a recording
-/// `CassetteTransport` whose upstream is a `CurlTransport`, so redaction, the order of recordings, atomic saving
-/// and the recorder lock all come from the cassette module.
+/// The recording proxy behind a stub server's unmatched-request path (and a ``ForwardProxy``'s): each request goes
+/// through a recording `CassetteTransport` whose upstream is a `CurlTransport`, so redaction, the order of
+/// recordings, atomic saving and the recorder lock all come from the cassette module.
 final class RecordingProxy: Sendable {
     private struct State {
         var recorded = 0
@@ -15,29 +15,44 @@ final class RecordingProxy: Sendable {
         var summary: CassetteSummary?
     }
 
-    let upstream: URL
+    /// The base URL request targets are appended to; `nil` for a forward proxy, which names each request's URL.
+    let upstream: URL?
     let cassette: CassetteTransport
     let timeout: TimeInterval
     private let state = Mutex(State())
 
-    init(upstream: URL, cassette url: URL, mode: RecordMode, configuration: CassetteConfiguration,
+    init(upstream: URL?, cassette url: URL, mode: RecordMode, configuration: CassetteConfiguration,
          upstreamConfiguration: CurlTransport.Configuration, timeout: TimeInterval) throws {
-        if let problem = ProxyMessage.problem(with: upstream) { throw StubServer.RecordingProxyError.invalidUpstream(problem) }
-        var curl = upstreamConfiguration
-        // Bodies are recorded decoded, as an in-process CurlTransport records them; gzip is the only coding asked
-        // for (see ProxyMessage), and is encoded again for the client.
-        curl.automaticDecompression = true
+        if let upstream, let problem = ProxyMessage.problem(with: upstream) {
+            throw StubServer.RecordingProxyError.invalidUpstream(problem)
+        }
         self.upstream = upstream
         self.timeout = timeout
-        cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: CurlTransport(configuration: curl)),
+        let curl = CurlTransport(configuration: Self.forwarding(upstreamConfiguration))
+        cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: curl),
                                          configuration: configuration, environment: [:])
+    }
+
+    /// The settings of a proxy's own upstream transport: bodies are decoded, as an in-process `CurlTransport`
+    /// records them (gzip is the only coding asked for, see ``ProxyMessage``, and is encoded again for the client),
+    /// and no proxy from the environment is used, so a proxy never forwards to itself.
+    static func forwarding(_ configuration: CurlTransport.Configuration) -> CurlTransport.Configuration {
+        var curl = configuration
+        curl.automaticDecompression = true
+        if curl.proxy == nil { curl.proxy = "" }
+        return curl
     }
 
     /// Interactions recorded (forwarded upstream and committed to the cassette) so far.
     var recordedCount: Int { state.withLock { $0.recorded } }
 
-    /// Forwards `request` upstream off the daemon's threads.
+    /// Forwards `request` to its target appended to ``upstream``, off the daemon's threads.
     func answer(_ request: RecordedRequest) -> FallbackAnswer {
+        answer(request, to: upstream.flatMap { ProxyMessage.upstreamURL(base: $0, path: request.path, query: request.query) })
+    }
+
+    /// Forwards `request` to `url` (`nil`: the target could not be made into one) off the daemon's threads.
+    func answer(_ request: RecordedRequest, to url: URL?) -> FallbackAnswer {
         .later { [self] completion in
             let admitted = state.withLock { state -> Bool in
                 guard !state.closing else { return false }
@@ -49,21 +64,23 @@ final class RecordingProxy: Sendable {
                 return
             }
             Task {
-                let action = await forward(request)
+                let action = await forward(request, to: url)
                 state.withLock { $0.inFlight -= 1 }
                 completion(action)
             }
         }
     }
 
-    private func forward(_ request: RecordedRequest) async -> StubAction {
+    private func forward(_ request: RecordedRequest, to url: URL?) async -> StubAction {
         if request.bodyTruncated {
             return .respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
                 + "so the recording proxy cannot forward it whole; raise StubServer.Configuration.maximumBodyInMemory.\n", status: 413))
         }
-        guard let outgoing = ProxyMessage.upstreamRequest(for: request, base: upstream, timeout: timeout) else {
-            return .respond(.text("The request target \(request.path) cannot be appended to the upstream \(upstream.absoluteString).\n", status: 400))
+        guard let url else {
+            let base = upstream?.absoluteString ?? "the proxy's upstream"
+            return .respond(.text("The request target \(request.path) cannot be appended to the upstream \(base).\n", status: 400))
         }
+        let outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
         let flag = ForwardFlag()
         do {
             let response = try await ForwardFlag.$current.withValue(flag) { try await cassette.send(outgoing) }

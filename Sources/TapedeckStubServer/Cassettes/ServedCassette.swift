@@ -57,14 +57,15 @@ final class ServedCassette: Sendable {
     }
 
     /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by
-    /// the stubs' own report from `stubReport` when the server has stubs).
-    func answer(_ request: RecordedRequest, stubReport: () -> StubResponse?) -> FallbackAnswer {
+    /// the stubs' own report from `stubReport` when the server has stubs). The request is matched as sent to `url`
+    /// when given (a forward proxy knows it), else to the URL ``liveRequest(_:url:)`` works out.
+    func answer(_ request: RecordedRequest, url target: String? = nil, stubReport: () -> StubResponse?) -> FallbackAnswer {
         enum Outcome {
             case played(CassettePlayer.Playback, ReplayFault.Action?)
             case retried(StubAction)
             case missed(CassetteError)
         }
-        let live = liveRequest(request)
+        let live = liveRequest(request, url: target)
         let outcome = state.withLock { state -> Outcome in
             switch state.player.play(live) {
             case .success(let playback):
@@ -128,16 +129,16 @@ final class ServedCassette: Sendable {
         }
     }
 
-    /// The request as the in-process replayer would have seen it: the recorded origin it was meant for (the one its
-    /// `Host` names, else the default), the path and query as sent, and the headers minus those the client's
-    /// transport adds for the connection.
-    func liveRequest(_ request: RecordedRequest) -> Interaction.Request {
+    /// The request as the in-process replayer would have seen it: `url` when given, else the recorded origin it was
+    /// meant for (the one its `Host` names, else the default) with the path and query as sent; and the headers minus
+    /// those the client's transport adds for the connection.
+    func liveRequest(_ request: RecordedRequest, url given: String? = nil) -> Interaction.Request {
         var origin = defaultOrigin
         if let host = request.headers["Host"].map(Self.normalizedAuthority),
            let named = origins.first(where: { $0.authority == host }) {
             origin = named.origin
         }
-        let url = origin + request.path + (request.query.map { "?" + $0 } ?? "")
+        let url = given ?? origin + request.path + (request.query.map { "?" + $0 } ?? "")
         let headers = HTTPHeaders(request.headers.fields.filter { !Self.connectionHeaders.contains($0.name.lowercased()) })
         return Interaction.Request(method: request.method.rawValue, url: url, headers: headers, body: CassetteBody(request.body))
     }

@@ -6,8 +6,9 @@ import TapedeckCurl
 import Glibc
 #endif
 
-/// The listening socket of a ``StubServer``: it accepts connections on its own thread and hands them to the
-/// server's daemons in turn (`MHD_add_connection`), so connections spread evenly over the daemon threads.
+/// The listening socket of a ``StubServer`` (or a ``ForwardProxy``): it accepts connections on its own thread and
+/// hands them to the server's daemons in turn (`MHD_add_connection`), so connections spread evenly over the daemon
+/// threads.
 ///
 /// Left to itself, a libmicrohttpd worker accepts up to ten pending connections in one go. A client that opens its
 /// connections together (a load generator, a connection pool warming up) then often lands on one thread while the
@@ -66,18 +67,20 @@ final class ConnectionAcceptor: Sendable {
     /// The accepting thread's name.
     static let threadName = "MHD-accept"
 
-    private struct DaemonPointers: @unchecked Sendable {
-        let pointers: [OpaquePointer]
+    /// Starts accepting for `daemons`, which take connections in turn.
+    func start(handingTo daemons: DaemonGroup) {
+        start { socket, peer, length in
+            daemons.add(socket, peer: peer, length: length)
+        }
     }
 
-    /// Starts accepting for `daemons` (started with `MHD_USE_NO_LISTEN_SOCKET`), which take connections in turn.
-    func start(handingTo daemons: [OpaquePointer]) {
-        precondition(!daemons.isEmpty, "an acceptor needs a daemon to hand connections to")
-        let targets = DaemonPointers(pointers: daemons)
+    /// Starts accepting on its own thread; `handle` gets each accepted socket (blocking, close-on-exec) and its
+    /// peer's address, on the accepting thread, and owns the socket from then on.
+    func start(_ handle: @escaping @Sendable (_ socket: Int32, _ peer: UnsafePointer<sockaddr>, _ length: socklen_t) -> Void) {
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in
             ThreadName.setCurrent(Self.threadName)
-            acceptUntilStopped(into: targets.pointers)
+            acceptUntilStopped(handle)
             exited.signal()
         }
         thread.start()
@@ -91,8 +94,7 @@ final class ConnectionAcceptor: Sendable {
         if running.load(ordering: .acquiring) { exited.wait() }
     }
 
-    private func acceptUntilStopped(into daemons: [OpaquePointer]) {
-        var next = 0
+    private func acceptUntilStopped(_ handle: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void) {
         while !stopping.load(ordering: .acquiring) {
             var peer = sockaddr_storage()
             var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -111,11 +113,8 @@ final class ConnectionAcceptor: Sendable {
                     continue
                 }
             }
-            // libmicrohttpd closes the socket itself when it cannot take the connection.
-            let daemon = daemons[next]
-            next = (next + 1) % daemons.count
-            _ = withUnsafePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, connection, $0, peerLength) }
+            withUnsafePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { handle(connection, $0, peerLength) }
             }
         }
     }

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds the interop package (AsyncHTTPClient, with Tapedeck by path) and runs its check: AsyncHTTPClient configured
+# with Tapedeck's forward proxy records plain and intercepted HTTPS requests from local upstreams, then replays them
+# with the upstreams stopped. Everything runs on 127.0.0.1. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")"
+bash ../dev/install-system-packages.sh
+swift build --product InteropAsyncHTTPClient
+"$(swift build --show-bin-path)/InteropAsyncHTTPClient"
