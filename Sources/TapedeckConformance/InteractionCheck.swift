@@ -88,7 +88,7 @@ struct InteractionCheck {
         let mediaType: String
         if let contentType = headers["Content-Type"] {
             mediaType = MediaTypeMatching.essence(contentType)
-        } else if rule.mediaTypes.count == 1, !rule.mediaTypes[0].range.contains("*") {
+        } else if rule.mediaTypes.count == 1, !rule.mediaTypes[0].range.utf8.contains(UInt8(ascii: "*")) {
             mediaType = rule.mediaTypes[0].range
         } else {
             violations.append(ConformanceViolation(place: place, rule: "mediaType",
@@ -124,7 +124,7 @@ struct InteractionCheck {
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) -> String in
-                guard text.contains("+") || text.contains("%") else { return String(text) }
+                guard text.utf8.contains(UInt8(ascii: "+")) || text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }

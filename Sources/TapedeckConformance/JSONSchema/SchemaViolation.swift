@@ -28,7 +28,7 @@ public struct SchemaViolation: Hashable, Sendable, CustomStringConvertible {
 enum JSONPointer {
     /// `pointer` extended by one reference token, escaped (`~` as `~0`, `/` as `~1`).
     static func appending(_ token: String, to pointer: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return pointer + "/" + token }
+        guard token.utf8.contains(UInt8(ascii: "~")) || token.utf8.contains(UInt8(ascii: "/")) else { return pointer + "/" + token }
         return pointer + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 

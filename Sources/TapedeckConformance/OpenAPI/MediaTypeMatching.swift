@@ -3,7 +3,8 @@ enum MediaTypeMatching {
     /// `application/json; charset=utf-8` → `application/json`.
     static func essence(_ contentType: String) -> String {
         let end = contentType.firstIndex(of: ";") ?? contentType.endIndex
-        return contentType[..<end].trimmingCharacters(in: .whitespaces).lowercased()
+        let type = contentType[..<end].drop(while: \.isWhitespace)
+        return String(type.prefix(type.lastIndex(where: { !$0.isWhitespace }).map { type.distance(from: type.startIndex, to: $0) + 1 } ?? 0)).lowercased()
     }
 
     /// The most specific documented range matching `mediaType`: the exact type, then `type/*`, then `*/*`.

@@ -1,6 +1,6 @@
 /// What one OpenAPI operation allows, read once from the document, with schemas compiled into the document's
-/// ``SchemaProgram``.
-struct OperationRules: Sendable {
+/// ``SchemaProgram``. A class, so scanning the operations for a request's path copies references, not rules.
+final class OperationRules: Sendable {
     /// `GET`, `POST`, …
     let method: String
     let path: PathTemplate
@@ -9,6 +9,16 @@ struct OperationRules: Sendable {
     let parameters: [ParameterRule]
     let requestBody: BodyRule?
     let responses: [ResponseKey: ResponseRule]
+
+    init(method: String, path: PathTemplate, label: String, parameters: [ParameterRule], requestBody: BodyRule?,
+         responses: [ResponseKey: ResponseRule]) {
+        self.method = method
+        self.path = path
+        self.label = label
+        self.parameters = parameters
+        self.requestBody = requestBody
+        self.responses = responses
+    }
 
     /// The response rules for `status`: the exact code, else its range (`4XX`), else `default`.
     func response(for status: Int) -> ResponseRule? {

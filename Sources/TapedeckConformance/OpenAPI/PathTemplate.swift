@@ -45,12 +45,12 @@ struct PathTemplate: Sendable {
         for (segment, piece) in zip(segments, pieces) {
             switch segment {
             case .literal(let literal):
-                guard literal == piece || (piece.contains("%") && literal == piece.removingPercentEncoding) else { return nil }
+                guard literal == piece || (piece.utf8.contains(UInt8(ascii: "%")) && literal == piece.removingPercentEncoding) else { return nil }
             case .parameter(let name, let prefix, let suffix):
                 guard piece.count >= prefix.count + suffix.count, piece.hasPrefix(prefix), piece.hasSuffix(suffix) else { return nil }
                 let value = piece.dropFirst(prefix.count).dropLast(suffix.count)
                 guard !value.isEmpty else { return nil }
-                values[name] = value.contains("%") ? String(value).removingPercentEncoding ?? String(value) : String(value)
+                values[name] = value.utf8.contains(UInt8(ascii: "%")) ? String(value).removingPercentEncoding ?? String(value) : String(value)
             }
         }
         return values
