@@ -68,7 +68,9 @@ import Glibc
                 let response = try await transport.send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 5))
                 #expect(response.statusCode == 200)
             }
-            #expect(started.duration(to: .now) < .seconds(10), "other clients are answered while the sockets are held")
+            // A server held up by the sockets would time each request out (5 s); the bound leaves room for a full suite
+            // running beside this test on 2 cores.
+            #expect(started.duration(to: .now) < .seconds(30), "other clients are answered while the sockets are held")
             await dribble.value
             // With nothing more from them, the idle connections and the slow client are closed after the timeout.
             #expect(Self.isClosed(idle[0], within: 6) && Self.isClosed(idle[999], within: 6), "idle connections are closed")

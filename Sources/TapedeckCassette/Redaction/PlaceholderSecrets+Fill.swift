@@ -34,7 +34,7 @@ extension PlaceholderSecrets {
             return nil
         }
         result.filled.append(placeholder)
-        Redaction.addSecret(value, to: &result.secrets)
+        Redaction.addSecret(value, to: &result.secrets, minimumLength: Redaction.minimumKnownSecretLength)
         return value
     }
 
@@ -59,7 +59,7 @@ extension PlaceholderSecrets {
                 guard let secret = resolve(found, &result) else { continue }
                 let filled = Self.credential(secret, scheme: scheme)
                 fields[index].value = filled
-                Redaction.addSecret(filled.dropFirst(scheme.count + 1), to: &result.secrets)
+                Redaction.addSecret(filled.dropFirst(scheme.count + 1), to: &result.secrets, minimumLength: Redaction.minimumKnownSecretLength)
             }
         }
         result.request.headers = HTTPHeaders(fields)

@@ -127,8 +127,8 @@ public struct HostCredential: Sendable, Hashable {
     /// The secret texts the value carries (the whole value and, after a scheme word, the token), for scrubbing.
     var secretTexts: [String] {
         var texts: [String] = []
-        Redaction.addSecret(value, to: &texts)
-        if let space = value.firstIndex(of: " ") { Redaction.addSecret(value[value.index(after: space)...], to: &texts) }
+        Redaction.addSecret(value, to: &texts, minimumLength: Redaction.minimumKnownSecretLength)
+        if let space = value.firstIndex(of: " ") { Redaction.addSecret(value[value.index(after: space)...], to: &texts, minimumLength: Redaction.minimumKnownSecretLength) }
         return texts
     }
 }

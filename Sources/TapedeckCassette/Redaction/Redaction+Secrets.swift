@@ -9,6 +9,9 @@ extension Redaction {
     /// for: a short value (`dark`, `en-US`, `1234`) would match unrelated text.
     public static let minimumCopiedSecretLength = 8
 
+    /// The shortest secret supplied for a placeholder (``PlaceholderSecrets``) whose copies are scrubbed and masked.
+    public static let minimumKnownSecretLength = 4
+
     /// The literal secret values an interaction carries in the places the built-in rules redact: the request's
     /// (``secretValues(of:responseHeaders:)``) and the response's (the cookies it sets, sensitive headers, and
     /// sensitive members and fields of an inline JSON or form body), so that their copies anywhere in a cassette can
@@ -86,11 +89,13 @@ extension Redaction {
         Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// Adds `value`, trimmed, to `values` when it is long enough to search for (``minimumCopiedSecretLength``) and is
-    /// not a placeholder.
-    static func addSecret(_ value: some StringProtocol, to values: inout [String]) {
+    /// Adds `value`, trimmed, to `values` when it is long enough to search for and is not a placeholder. A value
+    /// guessed to be a secret from where it appears must have ``minimumCopiedSecretLength`` bytes (shorter ones would
+    /// match ordinary text); a secret known for sure (a value filled into a placeholder) needs
+    /// ``minimumKnownSecretLength``.
+    static func addSecret(_ value: some StringProtocol, to values: inout [String], minimumLength: Int = minimumCopiedSecretLength) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard trimmed.utf8.count >= minimumCopiedSecretLength, !trimmed.hasSuffix(Redaction.placeholder),
+        guard trimmed.utf8.count >= minimumLength, !trimmed.hasSuffix(Redaction.placeholder),
               !trimmed.hasSuffix(Redaction.encodedPlaceholder) else { return }
         values.append(trimmed)
     }
