@@ -117,19 +117,11 @@ struct InteractionCheck {
         }
     }
 
-    /// Query values by name, in order, percent-decoded with `+` as a space (form encoding).
+    /// Query values by name, in order, decoded as a form (`+` is a space).
     static func queryValues(_ url: String) -> [String: [String]] {
         guard let query = URLComponents(string: url)?.percentEncodedQuery, !query.isEmpty else { return [:] }
         var values: [String: [String]] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) -> String in
-                guard text.utf8.contains(UInt8(ascii: "+")) || text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            values[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
-        }
+        for (name, value) in URLEncodedForm.pairs(Data(query.utf8)) { values[name, default: []].append(value) }
         return values
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckConformance
 import TapedeckCore
+import TapedeckTestSupport
 
 /// Tapedeck's JSON Schema verdicts against Python's `jsonschema` (installed with pip when missing) on generated
 /// schema/value pairs and on a real schema: the cassette format's own, over the committed cassettes and broken copies.
@@ -101,9 +102,9 @@ struct JSONSchemaDifferentialTests {
 
 /// Random schemas over the keywords Tapedeck validates, and values shaped to hit both sides of each rule.
 struct SchemaCaseGenerator {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func nextCase() -> (schema: JSONValue, instance: JSONValue) {
         let schema = self.schema(depth: 0)
@@ -118,15 +119,7 @@ struct SchemaCaseGenerator {
         return (withDefinitions, value(depth: 0))
     }
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    private mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
     private mutating func chance(_ oneIn: Int) -> Bool { below(oneIn) == 0 }
     private mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 

@@ -183,21 +183,8 @@ extension Redaction {
     /// An interaction with every copy of `secrets` scrubbed (URLs, headers, bodies, error messages), whatever the
     /// policy: for secrets put into a request on its way out (``PlaceholderSecrets``), which must never be written.
     func scrub(_ interaction: inout Interaction, secrets: [String]) {
-        guard !secrets.isEmpty else { return }
-        interaction.request.url = scrub(interaction.request.url, secrets: secrets, placeholder: Redaction.encodedPlaceholder)
-        interaction.request.headers = scrub(interaction.request.headers, secrets: secrets)
-        interaction.request.body = scrub(interaction.request.body, secrets: secrets, headers: &interaction.request.headers)
-        switch interaction.outcome {
-        case .response(var response):
-            response.headers = scrub(response.headers, secrets: secrets)
-            response.url = response.url.map { scrub($0, secrets: secrets, placeholder: Redaction.encodedPlaceholder) }
-            response.body = scrub(response.body, secrets: secrets, headers: &response.headers)
-            interaction.outcome = .response(response)
-        case .failure(var failure):
-            failure.message = scrub(failure.message, secrets: secrets)
-            failure.transportMessage = failure.transportMessage.map { scrub($0, secrets: secrets) }
-            interaction.outcome = .failure(failure)
-        }
+        scrub(&interaction.request, secrets: secrets)
+        scrubOutcome(&interaction, secrets: secrets)
     }
 
     /// Header values with copies of `secrets` scrubbed.
@@ -230,8 +217,7 @@ extension Redaction {
     func scrubCopies(in interaction: inout Interaction, of secrets: [String]) -> Bool {
         guard !secrets.isEmpty else { return false }
         let before = interaction
-        scrub(&interaction.request, secrets: secrets)
-        scrubOutcome(&interaction, secrets: secrets)
+        scrub(&interaction, secrets: secrets)
         return interaction != before
     }
 
