@@ -77,6 +77,12 @@ extension Loopback {
                 server.stop()  // idempotent
                 #expect(!server.isRunning)
             }
+            // stop() returns once each thread has signalled its end; the thread itself may take a moment more to
+            // leave /proc/self/task on a loaded machine.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while threadNames().filter({ $0.hasPrefix("MHD") }).count > threadsBefore, ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
             #expect(threadNames().filter { $0.hasPrefix("MHD") }.count == threadsBefore, "\(threadNames())")
             #expect(openDescriptorCount() == descriptorsBefore)
             for port in ports {

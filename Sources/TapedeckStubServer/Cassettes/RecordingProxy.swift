@@ -19,6 +19,9 @@ final class RecordingProxy: Sendable {
     let upstream: URL?
     let cassette: CassetteTransport
     let timeout: TimeInterval
+    /// Where exchanges run: the upstream's curl event loop (a `TaskExecutor`), not the global pool, so the proxy
+    /// answers even while the client's own threads (a test waiting synchronously on a subprocess, say) fill the pool.
+    let executor: any TaskExecutor
     private let state = Mutex(State())
 
     init(upstream: URL?, cassette url: URL, mode: RecordMode, configuration: CassetteConfiguration,
@@ -29,6 +32,7 @@ final class RecordingProxy: Sendable {
         self.upstream = upstream
         self.timeout = timeout
         let curl = CurlTransport(configuration: Self.forwarding(upstreamConfiguration))
+        executor = curl.executor
         cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: curl),
                                          configuration: configuration, environment: [:])
     }
@@ -63,7 +67,7 @@ final class RecordingProxy: Sendable {
                 completion(.respond(.text("The recording proxy has finished; nothing more is forwarded.\n", status: 503)))
                 return
             }
-            Task {
+            Task(executorPreference: executor) { [self] in
                 let action = await forward(request, to: url)
                 state.withLock { $0.inFlight -= 1 }
                 completion(action)

@@ -19,6 +19,10 @@ final class StubServerCore: Sendable {
     /// What answers requests no stub matches: a served cassette or a recording proxy.
     let fallback: FallbackSlot
     private let suspended = Mutex<Set<ConnectionHandle>?>([])
+    /// Resumes paused connections when their time comes. A serial queue of its own gets a thread of its own, so
+    /// pacing keeps time even when the tests around the server block every thread of the global pool (two on a
+    /// 2-core machine) in synchronous waits.
+    private let timers = DispatchQueue(label: "tapedeck.stub-server.timers")
     /// The TLS identity as C strings, alive as long as the daemon that reads them.
     let tlsStrings: TLSStrings?
 
@@ -48,7 +52,7 @@ final class StubServerCore: Sendable {
         guard accepted else { return }
         let delay = ContinuousClock.now.duration(to: deadline)
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        timers.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
             resume(connection)
         }
     }

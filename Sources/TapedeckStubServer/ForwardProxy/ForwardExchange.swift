@@ -95,11 +95,12 @@ final class ForwardExchange: Sendable {
         return response
     }
 
-    /// Sends `request` to `url` unrecorded, off the daemon's threads.
+    /// Sends `request` to `url` unrecorded, off the daemon's threads, on the transport's event loop (see
+    /// `RecordingProxy.executor`).
     private func passThrough(_ request: RecordedRequest, to url: URL, over transport: CurlTransport) -> FallbackAnswer {
         .later { [timeout] completion in
             let outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
-            Task {
+            Task(executorPreference: transport.executor) {
                 do {
                     completion(.respond(ProxyMessage.answer(from: try await transport.send(outgoing))))
                 } catch let error as URLError {

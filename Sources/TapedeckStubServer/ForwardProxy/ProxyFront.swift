@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +16,6 @@ final class ProxyFront: Sendable {
     /// How long a passthrough tunnel may idle.
     let timeout: Duration
     let log: @Sendable (String) -> Void
-    private let queue = DispatchQueue(label: "tapedeck.forward-proxy.heads", attributes: .concurrent)
 
     init(plain: DaemonGroup, tunnels: TunnelDaemons, policy: ProxyHostPolicy, timeout: Duration,
          log: @escaping @Sendable (String) -> Void) {
@@ -28,26 +26,28 @@ final class ProxyFront: Sendable {
         self.log = log
     }
 
-    /// Sends a connection where its first request head says, off the thread that waited for the head.
+    /// Sends a connection where its first request head says. Plain requests and refusals are settled at once on
+    /// the calling thread; a `CONNECT`, which may wait up to ``timeout`` for the tunnel's first byte, gets a
+    /// thread of its own (not the global pool, which the client's own threads may be filling).
     func route(_ socket: Int32, peer: PeerSocketAddress, head: Result<(ProxyRequestHead, length: Int), ProxySocket.HeadFailure>) {
-        queue.async { [self] in
-            switch head {
-            case .failure(.invalid(let reason)):
-                ProxySocket.send(socket, ProxySocket.response(status: 400, reason: "Bad Request", body: reason + "\n"))
-                close(socket)
-            case .failure(.closed), .failure(.timedOut):
-                close(socket)
-            case .success(let (head, length)):
-                guard case .connect(let host, let port) = head.target else {
-                    _ = peer.withAddress { plain.add(socket, peer: $0, length: $1) }
-                    return
-                }
+        switch head {
+        case .failure(.invalid(let reason)):
+            ProxySocket.send(socket, ProxySocket.response(status: 400, reason: "Bad Request", body: reason + "\n"))
+            close(socket)
+        case .failure(.closed), .failure(.timedOut):
+            close(socket)
+        case .success(let (head, length)):
+            guard case .connect(let host, let port) = head.target else {
+                _ = peer.withAddress { plain.add(socket, peer: $0, length: $1) }
+                return
+            }
+            Thread { [self] in
                 guard ProxySocket.consume(socket, count: length) else {
                     close(socket)
                     return
                 }
                 openTunnel(socket, host: host, port: port, peer: peer)
-            }
+            }.start()
         }
     }
 
