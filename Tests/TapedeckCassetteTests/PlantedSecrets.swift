@@ -1,6 +1,7 @@
 import Foundation
 import TapedeckCassette
 import TapedeckTestSupport
+import TapedeckCore
 
 /// Generated interactions with planted secrets and benign look-alikes, for the property tests of redaction across a
 /// cassette: each secret is learned in one place of one interaction (a bearer header, a cookie a response sets, a

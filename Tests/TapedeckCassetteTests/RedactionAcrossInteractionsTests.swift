@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCassette
 import TapedeckTestSupport
+import TapedeckCore
 
 /// Exact redaction across a cassette: a secret learned in any place of any interaction is scrubbed from every part of
 /// every interaction, before or after it, sidecar files included (no false negatives), and benign look-alikes

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCassette
 import TapedeckTestSupport
+import TapedeckCore
 
 /// Redaction by meaning: a listed name is always redacted; a name that only contains a sensitive word is redacted
 /// unless the name is on the allow-list or its value cannot be a secret. No false positives, no false negatives.

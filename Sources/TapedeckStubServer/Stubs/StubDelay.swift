@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TapedeckCore
 
 /// How long a stub waits before answering: a fixed time, or a time drawn from a range by a seeded generator, so a
 /// run's sequence of delays is the same every time. The connection is suspended meanwhile; no thread blocks.
@@ -65,19 +66,13 @@ extension Duration {
     }
 }
 
-/// SplitMix64 behind a lock: a small, well-mixed generator whose sequence depends only on its seed.
+/// TapedeckCore's `SplitMix64` behind a lock, for delays drawn by concurrent connections.
 final class SeededGenerator: Sendable {
-    private let state: Mutex<UInt64>
+    private let state: Mutex<SplitMix64>
 
-    init(seed: UInt64) { state = Mutex(seed) }
+    init(seed: UInt64) { state = Mutex(SplitMix64(seed: seed)) }
 
     func next() -> UInt64 {
-        state.withLock { state in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        state.withLock { $0.next() }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Tapedeck
 import Testing
 import TapedeckTestSupport
+import TapedeckCore
 
 @Suite struct MultipartStreamingTests {
     typealias Support = RequestSerializationTestSupport

@@ -1,5 +1,5 @@
-/// SplitMix64: a small, well-mixed random number generator whose sequence depends only on its seed, for test data
-/// that is arbitrary but the same in every run.
+/// SplitMix64: a small, well-mixed random number generator whose sequence depends only on its seed, for values
+/// that are arbitrary but the same in every run (test data, seeded delays, values generated from a schema).
 ///
 /// ```swift
 /// var generator = SplitMix64(seed: 42)
