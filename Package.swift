@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "TapedeckConformance",
             dependencies: [
-                "TapedeckCore", "TapedeckCassette",
+                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),

@@ -11,17 +11,20 @@ struct InteractionCheck {
     /// Request headers the OpenAPI specification says are described elsewhere and must be ignored as parameters.
     private static let ignoredHeaderParameters: Set<String> = ["accept", "content-type", "authorization"]
 
-    /// Checks `interaction` against `match` (when the request matched an operation) and returns the operation label.
-    mutating func run(_ interaction: Interaction, operations match: (OperationRules, [String: String])?) -> String? {
-        guard let (operation, pathValues) = match else { return nil }
-        checkParameters(operation, interaction.request, pathValues: pathValues)
-        if let rule = operation.requestBody {
-            checkBody(interaction.request.body, headers: interaction.request.headers, rule: rule, place: .requestBody)
-        }
+    /// Checks `interaction` against the operation its request matched.
+    mutating func run(_ interaction: Interaction, operation: OperationRules, pathValues: [String: String]) {
+        checkRequest(interaction.request, operation: operation, pathValues: pathValues)
         if let response = interaction.response {
             checkResponse(response, operation: operation, method: interaction.request.method)
         }
-        return operation.label
+    }
+
+    /// Checks a request's parameters and body against the operation it matched.
+    mutating func checkRequest(_ request: Interaction.Request, operation: OperationRules, pathValues: [String: String]) {
+        checkParameters(operation, request, pathValues: pathValues)
+        if let rule = operation.requestBody {
+            checkBody(request.body, headers: request.headers, rule: rule, place: .requestBody)
+        }
     }
 
     private mutating func checkParameters(_ operation: OperationRules, _ request: Interaction.Request, pathValues: [String: String]) {

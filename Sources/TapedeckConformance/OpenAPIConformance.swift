@@ -23,6 +23,8 @@ import TapedeckCore
 public struct OpenAPIConformance: Sendable {
     let operations: [OperationRules]
     let program: SchemaProgram
+    /// What schemas' `$ref`s point into.
+    let schemaRoot: JSONValue
     /// Server base paths (`/v1`), longest first.
     let basePaths: [String]
 
@@ -43,6 +45,7 @@ public struct OpenAPIConformance: Sendable {
         let document = try OpenAPIDocumentReader.read(data, source: source)
         var builder = try OperationRulesBuilder(document: document, source: source)
         (operations, program) = try builder.build()
+        schemaRoot = builder.schemaRoot
         basePaths = Self.basePaths(of: document)
     }
 
@@ -58,8 +61,13 @@ public struct OpenAPIConformance: Sendable {
     ) -> (operation: String?, violations: [ConformanceViolation]) {
         withoutActuallyEscaping(bodyData) { bodyData in
             var check = InteractionCheck(program: program, bodyData: bodyData)
-            let operation = check.run(interaction, operations: find(interaction.request, into: &check))
-            return (operation, check.violations)
+            switch lookUp(interaction.request) {
+            case .found(let operation, let pathValues):
+                check.run(interaction, operation: operation, pathValues: pathValues)
+                return (operation.label, check.violations)
+            case let missing:
+                return (nil, missing.violation.map { [$0] } ?? [])
+            }
         }
     }
 
@@ -88,9 +96,32 @@ public struct OpenAPIConformance: Sendable {
         return "\(interaction.request.method) \(interaction.request.url) → \(outcome)"
     }
 
-    /// The operations whose path and method match, most specific first, with the path parameters; records an
-    /// `operation` violation when there are none.
-    private func find(_ request: Interaction.Request, into check: inout InteractionCheck) -> (OperationRules, [String: String])? {
+    /// What a request's path and method find in the document.
+    enum Lookup {
+        /// The most specific operation for the path and method, with the path parameters' values.
+        case found(OperationRules, pathValues: [String: String])
+        /// No path template matches `path`.
+        case noPath(String)
+        /// Path templates match, but none has the method; `allowed` are the methods they have.
+        case noMethod(String, templates: [String], allowed: [String])
+
+        /// Why nothing was found, as an `operation` violation.
+        var violation: ConformanceViolation? {
+            switch self {
+            case .found: return nil
+            case .noPath(let path):
+                return ConformanceViolation(place: .operation, rule: "path", message: "no path in the document matches \(path)")
+            case .noMethod(let method, let templates, let allowed):
+                return ConformanceViolation(
+                    place: .operation, rule: "method",
+                    message: "\(templates.joined(separator: ", ")) has no \(method) operation (documented: \(allowed.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// The operation for `request`'s path (under a server's base path) and method: the matching template with the
+    /// most literal segments.
+    func lookUp(_ request: Interaction.Request) -> Lookup {
         let path = URLComponents(string: request.url)?.percentEncodedPath ?? request.url
         var pathMatches: [(OperationRules, [String: String])] = []
         for base in basePaths where base.isEmpty || path == base || path.hasPrefix(base + "/") {
@@ -100,20 +131,13 @@ public struct OpenAPIConformance: Sendable {
             }
             if !pathMatches.isEmpty { break }
         }
-        guard !pathMatches.isEmpty else {
-            check.violations.append(ConformanceViolation(place: .operation, rule: "path",
-                                                         message: "no path in the document matches \(path)"))
-            return nil
-        }
+        guard !pathMatches.isEmpty else { return .noPath(path) }
         let method = request.method.uppercased()
         guard let best = pathMatches.filter({ $0.0.method == method }).max(by: { $0.0.path.literalCount < $1.0.path.literalCount }) else {
-            let templates = Set(pathMatches.map(\.0.path.text)).sorted().joined(separator: ", ")
-            let methods = Set(pathMatches.map(\.0.method)).sorted().joined(separator: ", ")
-            check.violations.append(ConformanceViolation(
-                place: .operation, rule: "method", message: "\(templates) has no \(method) operation (documented: \(methods))"))
-            return nil
+            return .noMethod(method, templates: Set(pathMatches.map(\.0.path.text)).sorted(),
+                             allowed: Set(pathMatches.map(\.0.method)).sorted())
         }
-        return best
+        return .found(best.0, pathValues: best.1)
     }
 
     /// The path of each server URL; `""` when the document names no server (OpenAPI's default server is `/`).

@@ -28,18 +28,8 @@ struct SchemaCompiler {
         guard reference.hasPrefix("#") else {
             throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' is not a local reference (only '#/...' is supported)")
         }
-        var target = root
-        for token in JSONPointer.tokens(reference.dropFirst()) {
-            let next: JSONValue?
-            if case .array(let elements) = target, let position = Int(token) {
-                next = elements.indices.contains(position) ? elements[position] : nil
-            } else {
-                next = target[token]
-            }
-            guard let next else {
-                throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' points at nothing in the document")
-            }
-            target = next
+        guard let target = SchemaReference.target(of: reference, in: root) else {
+            throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' points at nothing in the document")
         }
         let index = program.nodes.count
         program.nodes.append(SchemaNode())

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// What one OpenAPI operation allows, read once from the document, with schemas compiled into the document's
 /// ``SchemaProgram``. A class, so scanning the operations for a request's path copies references, not rules.
 final class OperationRules: Sendable {
@@ -43,6 +45,8 @@ struct ParameterRule: Sendable {
     let required: Bool
     /// The compiled schema, when the parameter has one (`content`-described parameters are checked as JSON).
     let schema: Int?
+    /// The schema as written, for values generated from it (response headers of a mock).
+    let schemaSource: JSONValue?
     /// Whether several values are written as repeated `name=value` pairs (`form` + `explode`) rather than joined.
     let exploded: Bool
     /// The separator of a joined array value: `,` (form, simple), ` ` (spaceDelimited), `|` (pipeDelimited).
@@ -60,6 +64,10 @@ struct MediaTypeRule: Sendable {
     /// The media range, lowercased without parameters: `application/json`, `image/*`, `*/*`.
     let range: String
     let schema: Int?
+    /// The schema as written (`$ref`s unresolved), for values generated from it.
+    let schemaSource: JSONValue?
+    /// The documented examples: `example` (named `""`), then each of `examples` with a value, in document order.
+    let examples: [(name: String, value: JSONValue)]
 }
 
 /// A response: its headers and its content.

@@ -9,6 +9,8 @@ struct OperationRulesBuilder {
     private let source: String
     private var compiler: SchemaCompiler
     private let encoder = JSONEncoder()
+    /// What `$ref`s point into: `{"components": …}`.
+    let schemaRoot: JSONValue
 
     init(document: OpenAPI.Document, source: String) throws(OpenAPIDocumentError) {
         self.document = document
@@ -19,7 +21,8 @@ struct OperationRulesBuilder {
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "its components cannot be read: \(error)")
         }
-        compiler = SchemaCompiler(root: ["components": components])
+        schemaRoot = ["components": components]
+        compiler = SchemaCompiler(root: schemaRoot)
     }
 
     /// The rules of every operation, and the program their schema indices point into.
@@ -86,13 +89,14 @@ struct OperationRulesBuilder {
             case .pipeDelimited: separator = "|"
             default: separator = ","
             }
+            let (schema, source) = try compile(context.schema, at: parameterPlace)
             return ParameterRule(name: parameter.name, location: location, required: parameter.required,
-                                 schema: try compile(context.schema, at: parameterPlace),
+                                 schema: schema, schemaSource: source,
                                  exploded: context.style == .form && context.explode, separator: separator)
         case .b(let content):
-            let schema = try mediaTypes(content, at: parameterPlace).first?.schema
-            return ParameterRule(name: parameter.name, location: location, required: parameter.required, schema: schema,
-                                 exploded: false, separator: ",")
+            let media = try mediaTypes(content, at: parameterPlace).first
+            return ParameterRule(name: parameter.name, location: location, required: parameter.required,
+                                 schema: media?.schema, schemaSource: media?.schemaSource, exploded: false, separator: ",")
         }
     }
 
@@ -100,13 +104,16 @@ struct OperationRulesBuilder {
         var headers: [ParameterRule] = []
         for (name, maybeHeader) in response.headers ?? [:] {
             let header = try resolve(maybeHeader, at: "\(place).headers.\(name)")
-            let schema: Int?
+            let schema: (index: Int, source: JSONValue)?
             switch header.schemaOrContent {
             case .a(let context): schema = try compile(context.schema, at: "\(place).headers.\(name)")
-            case .b(let content): schema = try mediaTypes(content, at: "\(place).headers.\(name)").first?.schema
+            case .b(let content):
+                schema = try mediaTypes(content, at: "\(place).headers.\(name)").first.flatMap { media in
+                    media.schema.flatMap { index in media.schemaSource.map { (index, $0) } }
+                }
             }
-            headers.append(ParameterRule(name: name, location: .header, required: header.required, schema: schema,
-                                         exploded: false, separator: ","))
+            headers.append(ParameterRule(name: name, location: .header, required: header.required, schema: schema?.index,
+                                         schemaSource: schema?.source, exploded: false, separator: ","))
         }
         return ResponseRule(headers: headers, content: BodyRule(required: false, mediaTypes: try mediaTypes(response.content, at: place)))
     }
@@ -115,25 +122,44 @@ struct OperationRulesBuilder {
         var rules: [MediaTypeRule] = []
         for (contentType, maybeContent) in content {
             let range = contentType.typeAndSubtype.lowercased()
-            let entry = try resolve(maybeContent, at: "\(place).content.\(range)")
-            let schema = try entry.schema.map { schema throws(OpenAPIDocumentError) in try compile(schema, at: "\(place).content.\(range)") }
-            rules.append(MediaTypeRule(range: range, schema: schema))
+            let entryPlace = "\(place).content.\(range)"
+            let entry = try resolve(maybeContent, at: entryPlace)
+            let schema = try entry.schema.map { schema throws(OpenAPIDocumentError) in try compile(schema, at: entryPlace) }
+            rules.append(MediaTypeRule(range: range, schema: schema?.index, schemaSource: schema?.source,
+                                       examples: try examples(of: entry, at: entryPlace)))
         }
         return rules
     }
 
-    /// Compiles a schema (or a reference to one) found at `place`.
-    private mutating func compile(_ schema: some Encodable, at place: String) throws(OpenAPIDocumentError) -> Int {
-        let json: JSONValue
+    /// Compiles a schema (or a reference to one) found at `place`; returns its index and its JSON as written.
+    private mutating func compile(_ schema: some Encodable, at place: String) throws(OpenAPIDocumentError) -> (index: Int, source: JSONValue) {
+        let json = try self.json(schema, at: place)
         do {
-            json = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(schema))
-        } catch {
-            throw OpenAPIDocumentError(source: source, reason: "the schema at \(place) cannot be read: \(error)")
-        }
-        do {
-            return try compiler.compile(json, at: "")
+            return (try compiler.compile(json, at: ""), json)
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "the schema at \(place): \(error)")
+        }
+    }
+
+    /// A media type's `example` and `examples` (`value`, or 3.2's `dataValue`; references into `components.examples`
+    /// resolved; an example given only as an `externalValue` or `serializedValue` has no value here and is left out).
+    private func examples(of content: OpenAPI.Content, at place: String) throws(OpenAPIDocumentError) -> [(name: String, value: JSONValue)] {
+        let entry = try json(content, at: place)
+        var found: [(name: String, value: JSONValue)] = []
+        if let example = entry["example"] { found.append(("", example)) }
+        for (name, maybeExample) in content.examples ?? [:] {
+            let example = try resolve(maybeExample, at: "\(place).examples.\(name)")
+            if let value = example.dataOrLegacyValue { found.append((name, try json(value, at: "\(place).examples.\(name)"))) }
+        }
+        return found
+    }
+
+    /// Part of the document as JSON.
+    private func json(_ part: some Encodable, at place: String) throws(OpenAPIDocumentError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(part))
+        } catch {
+            throw OpenAPIDocumentError(source: source, reason: "\(place) cannot be read: \(error)")
         }
     }
 
