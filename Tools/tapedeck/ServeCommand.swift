@@ -2,23 +2,29 @@ import ArgumentParser
 import Foundation
 import TapedeckCLICore
 import TapedeckCassette
+import TapedeckConformance
 import TapedeckStubServer
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `tapedeck serve [CASSETTE] [--stubs FILE]`: serve a cassette over HTTP(S) with the in-process replayer's
-/// semantics, and/or a JSON stub-definition file (stubs answer first), until Ctrl-C or SIGTERM. With `--proxy`, the
-/// cassette is replayed by a forward proxy (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
+/// `tapedeck serve [CASSETTE] [--stubs FILE] [--openapi SPEC]`: serve a cassette over HTTP(S) with the in-process
+/// replayer's semantics, and/or a JSON stub-definition file (stubs answer first), or the answers an OpenAPI document
+/// describes, until Ctrl-C or SIGTERM. With `--proxy`, the cassette is replayed by a forward proxy
+/// (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a cassette and/or a JSON stub-definition file with the embedded stub server until Ctrl-C or SIGTERM.",
+        abstract: "Serve a cassette, a JSON stub-definition file or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
         discussion: """
             A cassette is served with exactly the matching, ordering and redaction of the in-process replayer; a \
             request no stub or interaction answers gets a 404 listing the nearest recorded requests. The stub file \
             holds one stub definition, an array of them, or {"stubs": [...]} (see the TapedeckStubServer \
-            documentation, "Stub definitions in JSON"). With --tls a certificate authority is made for this run, \
+            documentation, "Stub definitions in JSON"). With --openapi every request the stubs do not answer is \
+            answered as the document describes: checked against it (400 with the violations, 404 and 405 for \
+            paths and methods it lacks), then answered with the first documented success, in the media type Accept \
+            allows, with the documented example or a value generated from the schema (the same for the same \
+            --seed); Prefer: code=404 and Prefer: example=NAME choose another documented answer. With --tls a certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
             (printed), for example for curl --cacert. With --proxy the cassette is replayed by a forward proxy: \
             clients keep their URLs and use the printed address as their HTTP and HTTPS proxy, trusting the CA \
@@ -31,6 +37,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "A JSON stub-definition file to serve.")
     var stubs: String?
+
+    @Option(name: .long, help: "An OpenAPI document (3.0 or 3.1, JSON or YAML) to answer from.")
+    var openapi: String?
+
+    @Option(name: .long, help: "With --openapi, the seed of values generated from schemas.")
+    var seed: UInt64 = 0
 
     @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
     var allowPlaybackRepeats = false
@@ -47,11 +59,14 @@ struct ServeCommand: AsyncParsableCommand {
         if cassette != nil && cassetteOption != nil {
             throw ValidationError("give the cassette once, as the argument or with --cassette")
         }
-        if cassetteFile == nil && stubs == nil {
-            throw ValidationError("give a cassette to serve, --stubs FILE, or both")
+        if cassetteFile == nil && stubs == nil && openapi == nil {
+            throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, or a cassette with stubs")
         }
-        if proxyOptions.proxy && (cassetteFile == nil || stubs != nil || tls) {
-            throw ValidationError("--proxy replays one cassette (--cassette FILE), without --stubs or --tls")
+        if openapi != nil && cassetteFile != nil {
+            throw ValidationError("--openapi answers every request the stubs do not, so it is served without a cassette")
+        }
+        if proxyOptions.proxy && (cassetteFile == nil || stubs != nil || openapi != nil || tls) {
+            throw ValidationError("--proxy replays one cassette (--cassette FILE), without --stubs, --openapi or --tls")
         }
         if !proxyOptions.givenWithoutProxy.isEmpty {
             throw ValidationError(proxyOptions.givenWithoutProxy.joined(separator: ", ") + " only apply with --proxy")
@@ -89,6 +104,11 @@ struct ServeCommand: AsyncParsableCommand {
             } catch { throw CLIError("\(stubs): \(error.description)") }
         }
 
+        var mock: OpenAPIMock?
+        if let openapi {
+            do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed) } catch { throw CLIError("\(error)") }
+        }
+
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         let configuration = StubServer.Configuration(host: host, port: port)
         let server: StubServer
@@ -98,6 +118,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch { throw CLIError("\(error)") }
         for stub in prepared { server.add(stub) }
         if let stubs { Console.out("Serving \(prepared.count) stub(s) from \(stubs) on \(server.baseURL.absoluteString)") }
+        if let mock {
+            server.serve(mock)
+            Console.out("Serving \(mock.conformance.operationCount) operation(s) of \(openapi ?? "") on \(server.baseURL.absoluteString)")
+            for problem in mock.problems { Console.err("warning: \(problem) (answered with 500)") }
+        }
         if let cassette = cassetteFile {
             do {
                 try server.serve(cassette: URL(fileURLWithPath: cassette),
