@@ -84,13 +84,16 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
-        // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`.
+        // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`;
+        // `tapedeck-bench-conformance mock [REQUESTS] [PAIRS]`: the OpenAPI mock against a fixed stub over loopback.
         .executableTarget(
             name: "tapedeck-bench-conformance",
             dependencies: [
                 .product(name: "TapedeckConformance", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
         // Helper for Tools/bench/proxy.sh: the forward proxy's HTTPS replay throughput against the stub server's

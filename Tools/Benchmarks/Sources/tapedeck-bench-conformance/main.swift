@@ -8,8 +8,11 @@ import TapedeckCore
 // Builds a 100-operation OpenAPI 3.1 document (50 resources, each with GET /resourcesN/{id} and POST /resourcesN,
 // shared component schemas by $ref) and INTERACTIONS recorded exchanges spread over its operations (JSON bodies of
 // about 400 bytes, query and path parameters), then times checking all of them on one thread, ROUNDS times.
+// With `mock` first (tapedeck-bench-conformance mock [REQUESTS] [PAIRS]) it times the OpenAPI mock instead: see
+// MockBenchmark.swift.
 
-let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let mockMode = CommandLine.arguments.dropFirst().first == "mock"
+let arguments = CommandLine.arguments.dropFirst(mockMode ? 2 : 1).compactMap { Int($0) }
 let interactionCount = arguments.first ?? 20_000
 let rounds = arguments.dropFirst().first ?? 7
 
@@ -72,6 +75,10 @@ func interactions(count: Int, resources: Int) -> [Interaction] {
 
 let contract = try OpenAPIConformance(document: document(resources: 50), source: "bench")
 precondition(contract.operationCount == 100)
+if mockMode {
+    try await MockBenchmark(contract: contract, requests: arguments.first ?? 2_000, pairs: arguments.dropFirst().first ?? 9).run()
+    exit(0)
+}
 let exchanges = interactions(count: interactionCount, resources: 50)
 let failing = exchanges.prefix(200).filter { !contract.check($0).violations.isEmpty }
 if let first = failing.first {
