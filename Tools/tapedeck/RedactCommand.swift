@@ -9,8 +9,10 @@ struct RedactCommand: ParsableCommand {
         commandName: "redact",
         abstract: "Apply the default redaction, plus any filters given, to an existing cassette in place.",
         discussion: """
-            The file is rewritten atomically (temporary file and rename) and only when something changed. Each changed \
-            place is printed, never the secret itself. Running it twice changes nothing the second time.
+            The file is rewritten atomically (temporary file and rename) and only when something changed. Bodies kept \
+            in sidecar files are redacted too: a changed one is written under its new content name before the \
+            cassette is saved, and the old file is removed after. Each changed place is printed, never the secret \
+            itself. Running it twice changes nothing the second time.
             """
     )
 
@@ -43,15 +45,16 @@ struct RedactCommand: ParsableCommand {
             }
         }
         let redaction = Redaction(filters: filters, redactsDefaults: !noDefaults)
-        let url = URL(fileURLWithPath: file)
-        var cassette: Cassette
-        do { cassette = try CassetteFile.load(url) } catch { throw CLIError(error.description) }
-        let original = cassette
-        redaction.redact(&cassette)  // as a whole: a secret found in one interaction is scrubbed from all
+        // As a whole: a secret found in one interaction (or sidecar body) is scrubbed from all.
+        let result: CassetteFileRedaction
+        do { result = try redaction.redactFile(at: URL(fileURLWithPath: file), writing: !dryRun) } catch {
+            throw CLIError(error.description)
+        }
         var places: [String] = []
-        for (index, (before, after)) in zip(original.interactions, cassette.interactions).enumerated() {
+        for (index, (before, after)) in zip(result.original.interactions, result.redacted.interactions).enumerated() {
             places += RedactionChanges.places(before: before, after: after, base: "interactions[\(index)]")
         }
+        places = places.map { place in result.sidecars.first { $0.place == place }.map { "\(place) (sidecar \($0.to))" } ?? place }
         for place in places { Console.out("redacted \(place)") }
         guard !places.isEmpty else {
             Console.out("\(file): nothing to redact")
@@ -61,7 +64,6 @@ struct RedactCommand: ParsableCommand {
             Console.out("\(file): \(places.count) place(s) would change (dry run, file not written)")
             return
         }
-        do { try CassetteFile.save(cassette, to: url) } catch { throw CLIError(error.description) }
         Console.out("\(file): \(places.count) place(s) redacted")
     }
 }

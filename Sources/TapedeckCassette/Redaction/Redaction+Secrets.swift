@@ -53,9 +53,23 @@ extension Redaction {
         if let space = field.value.firstIndex(of: " ") { add(field.value[field.value.index(after: space)...]) }
     }
 
+    /// The values of sensitive members (JSON) or fields (a form) of a body's bytes (a sidecar file's, say), so that
+    /// their copies elsewhere in the cassette can be scrubbed.
+    func secretValues(ofBody data: Data, contentType: String?) -> [String] {
+        guard redactsDefaults else { return [] }
+        var values: [String] = []
+        collectBodySecrets(data, contentType: contentType) { Self.addSecret($0, to: &values) }
+        return Self.ordered(values)
+    }
+
     /// The values of sensitive members (JSON) or fields (a form) of an inline body.
     private func collectBodySecrets(_ body: CassetteBody, contentType: String?, add: (Substring) -> Void) {
-        guard let data = body.inlineData, !data.isEmpty else { return }
+        guard let data = body.inlineData else { return }
+        collectBodySecrets(data, contentType: contentType, add: add)
+    }
+
+    private func collectBodySecrets(_ data: Data, contentType: String?, add: (Substring) -> Void) {
+        guard !data.isEmpty else { return }
         if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
             // Compact JSON with no secret member name (checked in place): no secret to collect from it.
         } else if let json = CassetteJSON.parseBody(data) {
