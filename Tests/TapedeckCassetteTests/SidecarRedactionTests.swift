@@ -42,4 +42,32 @@ import TapedeckTestSupport
         #expect(replayed.statusCode == 200)
         #expect(String(decoding: replayed.data ?? Data(), as: UTF8.self).contains("[REDACTED]"))
     }
+
+    @Test func aSecretFoundInASidecarBodyIsScrubbedFromEveryOtherInteraction() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try StubServer()
+        defer { server.stop() }
+        let token = "tok-sidecar-3f9a77c1d2"
+        let filler = String(repeating: "x", count: 2 << 20)
+        // The token is seen first where no rule finds it (a plain text echo), then in a large JSON body's `token`.
+        server.route(.get, "/echo") { _ in .text("your session is \(token)") }
+        server.route(.post, "/login") { _ in .json(Data(#"{"token":"\#(token)","padding":"\#(filler)"}"#.utf8)) }
+        server.route(.get, "/later") { _ in .text("still \(token)") }
+        let cassette = directory.cassette("echo.json")
+        let recorder = try openCassette(cassette, mode: .once, upstream: CurlTransport())
+        _ = try await recorder.send(HTTPRequest(url: server.url("/echo")))
+        _ = try await recorder.send(HTTPRequest(method: .post, url: server.url("/login")))
+        _ = try await recorder.send(HTTPRequest(url: server.url("/later")))
+        try recorder.finish()
+
+        for file in try FileManager.default.subpathsOfDirectory(atPath: directory.url.path) {
+            let bytes = (try? Data(contentsOf: directory.url.appendingPathComponent(file))) ?? Data()
+            #expect(bytes.range(of: Data(token.utf8)) == nil, "\(file) holds the token")
+        }
+        let saved = try CassetteFile.load(cassette)
+        #expect(saved.interactions.map { $0.response?.body.inlineData.map { String(decoding: $0, as: UTF8.self) } } == [
+            "your session is [REDACTED]", nil, "still [REDACTED]",
+        ])
+    }
 }

@@ -225,7 +225,10 @@ struct Recorder {
         let exchange = Interaction(request: recordedRequest(request, body: .empty),
                                    outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
         return { data in
-            let secrets = Redaction.ordered(session.learnedSecrets + redaction.secretValues(of: exchange))
+            // The body's own secrets are redacted here and, through the session, scrubbed from everything else.
+            let own = redaction.secretValues(ofBody: data, contentType: contentType)
+            session.notePendingSecrets(own)
+            let secrets = Redaction.ordered(session.learnedSecrets + redaction.secretValues(of: exchange) + own)
             return redaction.redactBody(data, contentType: contentType, scrubbing: secrets)
         }
     }

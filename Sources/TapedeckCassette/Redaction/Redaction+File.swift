@@ -40,69 +40,24 @@ extension Redaction {
     public func redactFile(at url: URL, writing: Bool = true) throws(CassetteError) -> CassetteFileRedaction {
         let original = try CassetteFile.load(url)
         var cassette = original
-        let sidecars = try sidecarBodies(of: original, at: url)
+        var rewrite = SidecarRewrite(cassette: url)
+        var sidecars: [(body: SidecarRewrite.Body, data: Data)] = []
+        for body in SidecarRewrite.bodies(of: original) { sidecars.append((body, try rewrite.data(of: body))) }
 
         var ledger = SecretLedger()
         _ = ledger.learn(secrets(in: cassette))
-        for body in sidecars { _ = ledger.learn(secretValues(ofBody: body.data, contentType: body.contentType)) }
+        for (body, data) in sidecars { _ = ledger.learn(secretValues(ofBody: data, contentType: body.contentType)) }
         for index in cassette.interactions.indices { _ = redact(&cassette.interactions[index], ledger: &ledger) }
-
-        var changes: [CassetteFileRedaction.SidecarChange] = []
-        for body in sidecars {
-            let redacted = redactBody(body.data, contentType: body.contentType, scrubbing: ledger.secrets)
-            guard redacted != body.data else { continue }
-            let name = CassetteFile.sidecarFolder(url) + "/" + ContentHash.of(redacted) + ".bin"
-            if writing { try AtomicFile.write(redacted, to: CassetteFile.sidecarURL(name, cassette: url)) }
-            body.replace(in: &cassette, with: CassetteBody(sidecar: name, byteCount: Int64(redacted.count),
-                                                           contentEncoding: body.contentEncoding))
-            changes.append(.init(place: body.place, from: body.path, to: name))
+        for (body, data) in sidecars {
+            let redacted = redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
+            _ = try rewrite.replace(body, original: data, with: redacted, in: &cassette.interactions, writing: writing)
         }
-        let result = CassetteFileRedaction(original: original, redacted: cassette, sidecars: changes)
+
+        let result = CassetteFileRedaction(original: original, redacted: cassette,
+                                           sidecars: rewrite.replaced.map { .init(place: $0.place, from: $0.from, to: $0.to) })
         guard writing, result.changed else { return result }
         try CassetteFile.save(cassette, to: url)
-        let stillUsed = Set(try sidecarBodies(of: cassette, at: url, reading: false).map(\.path))
-        for change in changes where !stillUsed.contains(change.from) {
-            try? FileManager.default.removeItem(at: CassetteFile.sidecarURL(change.from, cassette: url))
-        }
+        rewrite.removeReplaced(keepingThoseOf: cassette.interactions)
         return result
-    }
-
-    /// A body kept in a sidecar file, with where it sits in the cassette.
-    private struct SidecarBody {
-        let index: Int
-        let isRequest: Bool
-        let path: String
-        let contentType: String?
-        let contentEncoding: String?
-        let data: Data
-
-        var place: String { "interactions[\(index)].\(isRequest ? "request" : "response").body" }
-
-        func replace(in cassette: inout Cassette, with body: CassetteBody) {
-            if isRequest {
-                cassette.interactions[index].request.body = body
-            } else if case .response(var response) = cassette.interactions[index].outcome {
-                response.body = body
-                cassette.interactions[index].outcome = .response(response)
-            }
-        }
-    }
-
-    /// Every sidecar body of `cassette`, read from beside `url` (or with empty bytes when `reading` is false).
-    private func sidecarBodies(of cassette: Cassette, at url: URL, reading: Bool = true) throws(CassetteError) -> [SidecarBody] {
-        var bodies: [SidecarBody] = []
-        for (index, interaction) in cassette.interactions.enumerated() {
-            var parts: [(isRequest: Bool, body: CassetteBody, contentType: String?)] = [
-                (true, interaction.request.body, interaction.request.headers["Content-Type"]),
-            ]
-            if let response = interaction.response { parts.append((false, response.body, response.headers["Content-Type"])) }
-            for (isRequest, body, contentType) in parts {
-                guard case .sidecar(let path, _) = body.storage else { continue }
-                bodies.append(SidecarBody(index: index, isRequest: isRequest, path: path, contentType: contentType,
-                                          contentEncoding: body.contentEncoding,
-                                          data: reading ? try CassetteFile.bodyData(body, cassette: url) : Data()))
-            }
-        }
-        return bodies
     }
 }

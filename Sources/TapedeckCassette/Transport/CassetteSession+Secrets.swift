@@ -25,33 +25,18 @@ extension CassetteSession {
     static func scrubSidecars(_ state: inout State, url: URL, redaction: Redaction) throws(CassetteError) -> Bool {
         let secrets = state.secrets.secrets
         guard !secrets.isEmpty, !state.sidecarPositions.isEmpty else { return false }
-        var replaced: Set<String> = []
-        func scrubbed(_ body: CassetteBody) throws(CassetteError) -> CassetteBody? {
-            guard let path = body.sidecarPath, body.byteCount <= Int64(BodyCapture.redactableLimit) else { return nil }
-            let data = try CassetteFile.bodyData(body, cassette: url)
-            let clean = redaction.scrubBytes(data, secrets: secrets)
-            guard clean != data else { return nil }
-            let name = CassetteFile.sidecarFolder(url) + "/" + ContentHash.of(clean) + ".bin"
-            try AtomicFile.write(clean, to: CassetteFile.sidecarURL(name, cassette: url))
-            replaced.insert(path)
-            return CassetteBody(sidecar: name, byteCount: Int64(clean.count), contentEncoding: body.contentEncoding)
-        }
-        var changed = false
-        for position in state.sidecarPositions where state.player.cassette.interactions.indices.contains(position) {
-            var interaction = state.player.cassette.interactions[position]
-            let before = interaction
-            if let body = try scrubbed(interaction.request.body) { interaction.request.body = body }
-            if case .response(var response) = interaction.outcome, let body = try scrubbed(response.body) {
-                response.body = body
-                interaction.outcome = .response(response)
-            }
-            if interaction != before {
-                state.player.rescrub(position, to: interaction)
-                changed = true
+        var rewrite = SidecarRewrite(cassette: url)
+        var interactions = state.player.cassette.interactions
+        var positions = Set<Int>()
+        for body in SidecarRewrite.bodies(of: state.player.cassette, at: state.sidecarPositions)
+        where body.byteCount <= Int64(BodyCapture.redactableLimit) {
+            let data = try rewrite.data(of: body)
+            if try rewrite.replace(body, original: data, with: redaction.scrubBytes(data, secrets: secrets), in: &interactions) {
+                positions.insert(body.index)
             }
         }
-        let stillUsed = Set(state.player.cassette.interactions.flatMap { [$0.request.body.sidecarPath, $0.response?.body.sidecarPath].compactMap { $0 } })
-        CassettePruning.removeSidecars(replaced.subtracting(stillUsed), cassette: url)
-        return changed
+        for position in positions.sorted() { state.player.rescrub(position, to: interactions[position]) }
+        rewrite.removeReplaced(keepingThoseOf: state.player.cassette.interactions)
+        return !positions.isEmpty
     }
 }

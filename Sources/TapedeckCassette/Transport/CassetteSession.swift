@@ -24,6 +24,9 @@ final class CassetteSession: Sendable {
         var conflict: CassetteError?
         /// The secrets learned from the interactions recorded so far, scrubbed from every interaction.
         var secrets = SecretLedger()
+        /// Secrets found in sidecar bodies as they were redacted (before their interaction is committed): the next
+        /// commit, or the finish, learns them into ``secrets``.
+        var pendingSecrets: [String] = []
         /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
         /// learned after their bodies were written.
         var sidecarPositions: [Int] = []
@@ -155,6 +158,13 @@ final class CassetteSession: Sendable {
         state.withLock { $0.secrets.secrets }
     }
 
+    /// Notes secrets a sidecar body held where a rule redacted it (a large JSON body's `password`), so that their
+    /// copies in other interactions and parts are scrubbed from the next commit on.
+    func notePendingSecrets(_ values: [String]) {
+        guard !values.isEmpty else { return }
+        state.withLock { $0.pendingSecrets += values }
+    }
+
     /// Whether recordings go to the journal: the cassette file itself has been written once.
     var isJournaling: Bool {
         state.withLock { $0.baseWritten && !$0.closed }
@@ -174,7 +184,8 @@ final class CassetteSession: Sendable {
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }
-            let learned = state.secrets.learn(own)
+            let learned = state.secrets.learn(own + state.pendingSecrets)
+            state.pendingSecrets = []
             _ = configuration.redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
             let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
             let position = state.player.cassette.interactions.count
@@ -239,7 +250,10 @@ final class CassetteSession: Sendable {
                 throw conflict
             }
             if !state.closed {
-                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: configuration.redaction)
+                let pending = state.secrets.learn(state.pendingSecrets)
+                state.pendingSecrets = []
+                let scrubbedStored = Self.scrubStored(&state, of: pending, redaction: configuration.redaction)
+                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: configuration.redaction) || scrubbedStored
                 if configuration.pruneUnplayed, records, replays {
                     pruned = try Self.pruneUnplayed(&state, url: url)
                 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Changing the bytes of sidecar bodies in place, safely: a changed body is written to a new file named by its new
+/// content (the old file stays until the cassette that points at the new one is saved), so a run cut short leaves
+/// either the old cassette with its old sidecars or the new one with its new sidecars. Used by redaction of a
+/// cassette file and by a recording session scrubbing the bodies it wrote.
+struct SidecarRewrite {
+    /// A sidecar body of one interaction.
+    struct Body {
+        let index: Int
+        let isRequest: Bool
+        let path: String
+        let contentType: String?
+        let contentEncoding: String?
+        let byteCount: Int64
+
+        /// `interactions[3].response.body`
+        var place: String { "interactions[\(index)].\(isRequest ? "request" : "response").body" }
+    }
+
+    let cassette: URL
+    /// The sidecar paths replaced so far, to remove once the cassette no longer refers to them.
+    private(set) var replaced: [(place: String, from: String, to: String)] = []
+
+    init(cassette: URL) {
+        self.cassette = cassette
+    }
+
+    /// The sidecar bodies of the interactions at `positions` (all when `nil`), in cassette order.
+    static func bodies(of cassette: Cassette, at positions: [Int]? = nil) -> [Body] {
+        var bodies: [Body] = []
+        for index in positions ?? Array(cassette.interactions.indices) where cassette.interactions.indices.contains(index) {
+            let interaction = cassette.interactions[index]
+            var parts: [(isRequest: Bool, body: CassetteBody, contentType: String?)] = [
+                (true, interaction.request.body, interaction.request.headers["Content-Type"]),
+            ]
+            if let response = interaction.response { parts.append((false, response.body, response.headers["Content-Type"])) }
+            for part in parts {
+                guard let path = part.body.sidecarPath else { continue }
+                bodies.append(Body(index: index, isRequest: part.isRequest, path: path, contentType: part.contentType,
+                                   contentEncoding: part.body.contentEncoding, byteCount: part.body.byteCount))
+            }
+        }
+        return bodies
+    }
+
+    /// The bytes of `body`.
+    func data(of body: Body) throws(CassetteError) -> Data {
+        try CassetteFile.bodyData(CassetteBody(sidecar: body.path, byteCount: body.byteCount), cassette: cassette)
+    }
+
+    /// Points `body` at `data` in `interactions` when the bytes differ from what the file holds (`original`),
+    /// writing the new file first unless `writing` is false. Returns whether it changed.
+    mutating func replace(_ body: Body, original: Data, with data: Data, in interactions: inout [Interaction],
+                          writing: Bool = true) throws(CassetteError) -> Bool {
+        guard data != original else { return false }
+        let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(data) + ".bin"
+        if writing { try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette)) }
+        let stored = CassetteBody(sidecar: name, byteCount: Int64(data.count), contentEncoding: body.contentEncoding)
+        if body.isRequest {
+            interactions[body.index].request.body = stored
+        } else if case .response(var response) = interactions[body.index].outcome {
+            response.body = stored
+            interactions[body.index].outcome = .response(response)
+        }
+        replaced.append((body.place, body.path, name))
+        return true
+    }
+
+    /// Removes the replaced files that `interactions` (as saved) no longer refer to.
+    func removeReplaced(keepingThoseOf interactions: [Interaction]) {
+        let stillUsed = Set(interactions.flatMap { [$0.request.body.sidecarPath, $0.response?.body.sidecarPath].compactMap { $0 } })
+        CassettePruning.removeSidecars(Set(replaced.map(\.from)).subtracting(stillUsed), cassette: cassette)
+    }
+}
