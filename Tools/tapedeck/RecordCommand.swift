@@ -60,17 +60,8 @@ struct RecordCommand: AsyncParsableCommand {
         guard let upstream else {
             let proxy = try proxyOptions.start(cassette: cassette, mode: .record(recordMode), host: host, port: port,
                                                configuration: cassetteConfiguration)
-            Console.out("Press Ctrl-C to stop and save.")
-            let received = await Self.reportRecordings(until: waiter) { proxy.recordedInteractionCount }
-            do {
-                let summary = try await proxy.finishRecording()
-                proxy.stop()
-                Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
-                            + "interaction(s) in \(cassette).")
-            } catch {
-                proxy.stop()
-                throw CLIError("\(error)")
-            }
+            try await recordUntilSignalled(waiter, count: { proxy.recordedInteractionCount },
+                                           finish: { try await proxy.finishRecording() }, stop: proxy.stop)
             return
         }
         guard let upstreamURL = URL(string: upstream), upstreamURL.scheme != nil, upstreamURL.host != nil else {
@@ -83,15 +74,25 @@ struct RecordCommand: AsyncParsableCommand {
                                    configuration: cassetteConfiguration)
         } catch { throw CLIError("\(error)") }
         Console.out("Recording \(upstreamURL.absoluteString) into \(cassette) through \(server.baseURL.absoluteString)")
+        try await recordUntilSignalled(waiter, count: { server.recordedInteractionCount },
+                                       finish: { try await server.finishRecording() }, stop: server.stop)
+    }
+
+    /// Reports recordings until SIGINT or SIGTERM, then saves the cassette with `finish`, stops with `stop`, and
+    /// says how many interactions were saved.
+    private func recordUntilSignalled(
+        _ waiter: SignalWaiter, count: @escaping @Sendable () -> Int,
+        finish: () async throws -> CassetteSummary?, stop: () -> Void
+    ) async throws {
         Console.out("Press Ctrl-C to stop and save.")
-        let received = await Self.reportRecordings(until: waiter) { server.recordedInteractionCount }
+        let received = await Self.reportRecordings(until: waiter, count: count)
         do {
-            let summary = try await server.finishRecording()
-            server.stop()
+            let summary = try await finish()
+            stop()
             Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
                         + "interaction(s) in \(cassette).")
         } catch {
-            server.stop()
+            stop()
             throw CLIError("\(error)")
         }
     }
