@@ -92,25 +92,13 @@ public enum PactExport {
         }
         if response.interruption != nil { return .failure(.init("its response body was cut short, which Pact cannot express")) }
         if response.isTemplated { return .failure(.init("its response is a template filled at replay, which Pact cannot express")) }
-        let request = interaction.request
-        var requestMembers: [CassetteJSON.Member] = [.init("method", .string(request.method.uppercased()))]
-        let target = WireMockExport.pathAndQuery(request.url)
-        let questionMark = target.firstIndex(of: "?")
-        requestMembers.append(.init("path", .string(decodedPath(String(target[..<(questionMark ?? target.endIndex)])))))
-        if let questionMark {
-            let query = self.query(target[target.index(after: questionMark)...])
-            if !query.isEmpty { requestMembers.append(.init("query", .object(query))) }
-        }
-        let requestHeaders = headers(request.headers, leavingOut: requestOnlyHeaders)
-        if !requestHeaders.isEmpty { requestMembers.append(.init("headers", .object(requestHeaders))) }
-        if let refusal = addBody(try bodyData(request.body), headers: request.headers, of: "request", to: &requestMembers) {
+        var requestMembers = pactRequestHead(interaction.request)
+        if let refusal = addBody(try bodyData(interaction.request.body), headers: interaction.request.headers, of: "request", to: &requestMembers) {
             return .failure(refusal)
         }
-
         var responseMembers: [CassetteJSON.Member] = [.init("status", .integer(response.statusCode))]
-        let leftOut = response.body.contentEncoding == nil ? responseOnlyHeaders : responseOnlyHeaders.union(["content-encoding"])
-        let responseHeaders = headers(response.headers, leavingOut: leftOut)
-        if !responseHeaders.isEmpty { responseMembers.append(.init("headers", .object(responseHeaders))) }
+        let leftOut = response.body.contentEncoding == nil ? responseHeadersLeftOut : responseHeadersLeftOut.union(["content-encoding"])
+        addHeaders(response.headers, leavingOut: leftOut, to: &responseMembers)
         if let refusal = addBody(try bodyData(response.body), headers: response.headers, of: "response", to: &responseMembers) {
             return .failure(refusal)
         }
@@ -121,10 +109,30 @@ public enum PactExport {
         ]))
     }
 
-    /// Request headers the verifier's HTTP client sets itself.
-    private static let requestOnlyHeaders = WireMockExport.connectionHeaders.union(["host", "accept-encoding"])
-    /// Response headers that differ on every answer.
-    private static let responseOnlyHeaders = WireMockExport.connectionHeaders.union(["date"])
+    /// The request's `method`, `path`, `query` and `headers` members.
+    private static func pactRequestHead(_ request: Interaction.Request) -> [CassetteJSON.Member] {
+        var members: [CassetteJSON.Member] = [.init("method", .string(request.method.uppercased()))]
+        let target = WireMockExport.pathAndQuery(request.url)
+        let questionMark = target.firstIndex(of: "?")
+        members.append(.init("path", .string(decodedPath(String(target[..<(questionMark ?? target.endIndex)])))))
+        if let questionMark {
+            let query = self.query(target[target.index(after: questionMark)...])
+            if !query.isEmpty { members.append(.init("query", .object(query))) }
+        }
+        addHeaders(request.headers, leavingOut: requestHeadersLeftOut, to: &members)
+        return members
+    }
+
+    /// Request headers left out: those of the connection, and those the verifier's HTTP client sets itself.
+    private static let requestHeadersLeftOut = WireMockExport.connectionHeaders.union(["host", "accept-encoding"])
+    /// Response headers left out: those of the connection, and `Date`, which differs on every answer.
+    private static let responseHeadersLeftOut = WireMockExport.connectionHeaders.union(["date"])
+
+    /// Adds the `headers` member, unless no header is left.
+    private static func addHeaders(_ headers: HTTPHeaders, leavingOut leftOut: Set<String>, to members: inout [CassetteJSON.Member]) {
+        let map = self.headers(headers, leavingOut: leftOut)
+        if !map.isEmpty { members.append(.init("headers", .object(map))) }
+    }
 
     /// The headers as a map from name (its first spelling) to value: each a string, or, when any header of the
     /// message was sent on several lines, each the list of its lines (v3 allows either form, not a mix). Pact's
