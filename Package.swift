@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
-            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
             exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(

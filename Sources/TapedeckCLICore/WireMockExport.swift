@@ -19,28 +19,43 @@ import TapedeckCassette
 public enum WireMockExport {
     /// The mappings document for `cassette`; `bodyData` reads a body's bytes (sidecar files included).
     public static func mappings(for cassette: Cassette, bodyData: (CassetteBody) throws -> Data) rethrows -> CassetteJSON {
-        var seen: [String: Int] = [:]
-        var totals: [String: Int] = [:]
-        for interaction in cassette.interactions { totals[key(interaction.request), default: 0] += 1 }
         var stubs: [CassetteJSON] = []
-        for interaction in cassette.interactions {
-            let key = key(interaction.request)
-            let position = seen[key, default: 0] + 1
-            seen[key] = position
+        for (interaction, place) in zip(cassette.interactions, places(in: cassette)) {
             var members: [CassetteJSON.Member] = [
-                .init("name", .string("\(interaction.request.method.uppercased()) \(interaction.request.url)"
-                                      + (totals[key]! > 1 ? " (\(position) of \(totals[key]!))" : ""))),
+                .init("name", .string("\(interaction.request.method.uppercased()) \(interaction.request.url)" + place.suffix)),
                 .init("request", request(interaction.request)),
                 .init("response", try response(interaction.outcome, bodyData: bodyData)),
             ]
-            if totals[key]! > 1 {
-                members.append(.init("scenarioName", .string(key)))
-                members.append(.init("requiredScenarioState", .string(position == 1 ? "Started" : String(position))))
-                if position < totals[key]! { members.append(.init("newScenarioState", .string(String(position + 1)))) }
+            if place.total > 1 {
+                members.append(.init("scenarioName", .string(place.key)))
+                members.append(.init("requiredScenarioState", .string(place.position == 1 ? "Started" : String(place.position))))
+                if place.position < place.total { members.append(.init("newScenarioState", .string(String(place.position + 1)))) }
             }
             stubs.append(.object(members))
         }
         return .object([.init("mappings", .array(stubs))])
+    }
+
+    /// Where an interaction stands among those that share its ``key(_:)``: the `position`th of `total`.
+    struct Place {
+        var key: String
+        var position: Int
+        var total: Int
+
+        /// ` (2 of 3)` for a repeated request, empty for one made once: what tells repeated requests' names apart.
+        var suffix: String { total > 1 ? " (\(position) of \(total))" : "" }
+    }
+
+    /// The ``Place`` of each interaction of `cassette`, in order.
+    static func places(in cassette: Cassette) -> [Place] {
+        let keys = cassette.interactions.map { key($0.request) }
+        var totals: [String: Int] = [:]
+        for key in keys { totals[key, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        return keys.map { key in
+            seen[key, default: 0] += 1
+            return Place(key: key, position: seen[key]!, total: totals[key]!)
+        }
     }
 
     /// `METHOD /path?query`: what a stub matches, and the scenario of requests that share it.
@@ -61,8 +76,9 @@ public enum WireMockExport {
         .object([.init("method", .string(request.method.uppercased())), .init("url", .string(pathAndQuery(request.url)))])
     }
 
-    /// Header names WireMock sets itself, or that describe the recorded connection rather than the answer.
-    private static let connectionHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+    /// Header names WireMock (and a Pact verifier's HTTP client) sets itself, or that describe the recorded
+    /// connection rather than the message.
+    static let connectionHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
     private static func response(_ outcome: Interaction.Outcome, bodyData: (CassetteBody) throws -> Data) rethrows -> CassetteJSON {
         switch outcome {

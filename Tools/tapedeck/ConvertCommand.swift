@@ -3,11 +3,11 @@ import Foundation
 import TapedeckCassette
 import TapedeckCLICore
 
-/// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har] [-o OUT]`.
+/// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har|wiremock|pact] [--consumer NAME] [--provider NAME] [-o OUT]`.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings.",
+        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings and Pact contracts.",
         discussion: """
             A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
             a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
@@ -17,7 +17,12 @@ struct ConvertCommand: ParsableCommand {
             the matchers the VCR cassette was used with to Tapedeck's matching rules (printed, since matching is \
             configured in code). --to wiremock writes WireMock stub mappings ({"mappings": [...]}) that match each \
             request by method and URL, answer repeated requests in recorded order through a scenario, and turn a \
-            recorded transport error into a fault. Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
+            recorded transport error into a fault. --to pact writes a Pact specification v3 consumer contract between \
+            --consumer (default: the file's name without its extension) and --provider (default: the first request's \
+            host): one interaction per recorded one, described as METHOD /path?query and numbered when repeated, with \
+            JSON bodies as JSON, text as text and other media types as base64; recorded transport errors, bodies cut \
+            short, templated responses and bodies Pact v3 cannot express are left out with a warning on stderr. \
+            Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
             written atomically.
             """
     )
@@ -27,7 +32,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case har, cassette, wiremock
+        case har, cassette, wiremock, pact
     }
 
     @Argument(help: "The cassette, HAR or VCR file to read.")
@@ -36,8 +41,14 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "The input format: cassette, har or vcr (default: from the file).")
     var from: Source?
 
-    @Option(name: .long, help: "The output format: cassette, har, or wiremock (WireMock stub mappings).")
+    @Option(name: .long, help: "The output format: cassette, har, wiremock (WireMock stub mappings) or pact (a Pact v3 contract).")
     var to: Format = .cassette
+
+    @Option(name: .long, help: "With --to pact, the consumer's name (default: the input file's name without its extension).")
+    var consumer: String?
+
+    @Option(name: .long, help: "With --to pact, the provider's name (default: the host of the first recorded request).")
+    var provider: String?
 
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
     var matchOn: String?
@@ -47,6 +58,10 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
+        if (consumer != nil || provider != nil) && to != .pact { throw ValidationError("--consumer and --provider apply to --to pact") }
+        for (option, name) in [("--consumer", consumer), ("--provider", provider)] where name?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            throw ValidationError("\(option) must not be empty")
+        }
     }
 
     /// The input format: as given, else VCR for a YAML file, else whatever the loader recognises.
@@ -59,11 +74,21 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let (cassette, bodyData) = try load()
         let data: Data
+        var written = cassette.interactions.count
         switch to {
         case .har:
             data = try HARCodec.export(cassette) { body in try bodyData(body) }
         case .wiremock:
             data = CassetteJSON.serialize(try WireMockExport.mappings(for: cassette, bodyData: bodyData), style: .pretty)
+        case .pact:
+            guard let provider = provider ?? PactExport.defaultProvider(for: cassette) else {
+                throw CLIError("\(file) has no request with a host to name the provider after; give --provider NAME")
+            }
+            let contract = try PactExport.contract(for: cassette, consumer: consumer ?? PactExport.defaultConsumer(cassettePath: file),
+                                                   provider: provider, bodyData: bodyData)
+            for skipped in contract.skipped { Console.err("warning: left out \(skipped)") }
+            written -= contract.skipped.count
+            data = CassetteJSON.serialize(contract.json, style: .pretty)
         case .cassette:
             // Sidecar bodies are inlined so the new file stands alone.
             var inlined = cassette
@@ -89,7 +114,7 @@ struct ConvertCommand: ParsableCommand {
             return
         }
         try write(data, to: output)
-        Console.err("Wrote \(cassette.interactions.count) interaction(s) as \(to.rawValue) to \(output)")
+        Console.err("Wrote \(written) interaction(s) as \(to.rawValue) to \(output)")
     }
 
     /// The input as a cassette, and how to read the bytes of one of its bodies.
