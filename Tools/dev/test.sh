@@ -13,6 +13,9 @@ elif ! python3 -c 'import requests' 2>/dev/null; then
     python3 -m pip --version >/dev/null 2>&1 || bash Tools/dev/install-system-packages.sh python3-pip
     python3 -m pip install --quiet requests 2>/dev/null || python3 -m pip install --quiet --break-system-packages requests
 fi
+# Pact's reference verifier (PactVerifierTests, Tools/Interop/pact-verify.sh) installs into a virtual environment,
+# which Debian's python3 makes only with python3-venv (its ensurepip).
+python3 -c 'import ensurepip' 2>/dev/null || bash Tools/dev/install-system-packages.sh python3-venv
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
