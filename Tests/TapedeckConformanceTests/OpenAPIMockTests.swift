@@ -112,6 +112,8 @@ import TapedeckCore
         #expect(mock.problems.count == 1)
         #expect(mock.problems.first?.hasPrefix("listTags 200 application/json: no generated value conforms (/: pattern:") == true,
                 "\(mock.problems)")
+        #expect(JSONValue(parsing: mock.respond(to: Self.request("GET", "/v1/pets/1")).body.inlineData ?? Data())?["code"]?
+            .stringValue?.count ?? 0 >= 8, "a pattern of the common kind is sampled")
         let answer = mock.respond(to: Self.request("GET", "/v1/tags"))
         #expect(answer.statusCode == 500)
         #expect(Self.body(answer)?["detail"]?.stringValue?.hasSuffix("document an example") == true)

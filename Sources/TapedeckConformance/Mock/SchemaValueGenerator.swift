@@ -9,8 +9,8 @@ import TapedeckCore
 /// only near the top, so recursive schemas end) and enough members for `minProperties`; arrays get `minItems`
 /// elements (at least one near the top); strings follow `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6,
 /// hostname, byte) and the length bounds; numbers stay within `minimum`/`maximum` and on `multipleOf`. `allOf` parts
-/// are merged, and `oneOf`/`anyOf` pick one alternative. The caller checks the result against the compiled schema
-/// (a `pattern` is matched by trying candidates, not by building a string from the expression).
+/// are merged, and `oneOf`/`anyOf` pick one alternative; a `pattern` of the common kind is sampled
+/// (``PatternSampler``). The caller checks the result against the compiled schema.
 struct SchemaValueGenerator {
     /// What `$ref`s point into.
     let root: JSONValue
@@ -183,6 +183,9 @@ struct SchemaValueGenerator {
     }
 
     private mutating func string(_ keywords: [String: JSONValue]) -> String {
+        if let pattern = keywords["pattern"]?.stringValue, let sampled = PatternSampler.sample(pattern, using: &random) {
+            return sampled
+        }
         var text: String
         let n = random.next()
         switch keywords["format"]?.stringValue {
