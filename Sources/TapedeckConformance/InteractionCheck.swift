@@ -122,7 +122,7 @@ struct InteractionCheck {
 
     /// Query values by name, in order, decoded as a form (`+` is a space).
     static func queryValues(_ url: String) -> [String: [String]] {
-        guard let query = URLComponents(string: url)?.percentEncodedQuery, !query.isEmpty else { return [:] }
+        guard let query = URLParts(url).query, !query.isEmpty else { return [:] }
         var values: [String: [String]] = [:]
         for (name, value) in URLEncodedForm.pairs(Data(query.utf8)) { values[name, default: []].append(value) }
         return values

@@ -122,7 +122,7 @@ public struct OpenAPIConformance: Sendable {
     /// The operation for `request`'s path (under a server's base path) and method: the matching template with the
     /// most literal segments.
     func lookUp(_ request: Interaction.Request) -> Lookup {
-        let path = URLComponents(string: request.url)?.percentEncodedPath ?? request.url
+        let path = String(URLParts(request.url).path)
         var pathMatches: [(OperationRules, [String: String])] = []
         for base in basePaths where base.isEmpty || path == base || path.hasPrefix(base + "/") {
             let pieces = PathTemplate.pieces(of: String(path.dropFirst(base.count)))

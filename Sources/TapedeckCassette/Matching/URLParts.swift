@@ -1,18 +1,19 @@
 import TapedeckCore
 
 /// The parts of an absolute URL string that matching looks at, split without Foundation so that replay stays cheap.
-/// Scheme and host are lowercased; the query is kept raw, as `name=value` items in order.
-struct URLParts: Hashable, Sendable {
-    var scheme: Substring
-    var host: Substring
-    var port: Substring
-    var path: Substring
-    var query: Substring?
+/// Scheme and host are lowercased; the query is kept raw, as `name=value` items in order. A path with a query and no
+/// scheme or host (`/pets?limit=2`) splits as well. Shared with the package's other modules (OpenAPI checking).
+package struct URLParts: Hashable, Sendable {
+    package var scheme: Substring
+    package var host: Substring
+    package var port: Substring
+    package var path: Substring
+    package var query: Substring?
     /// Whether scheme or host contain upper-case letters, or a fragment or default port is present, so that the
     /// normalized URL differs from the text.
     var needsNormalization: Bool
 
-    init(_ url: String) {
+    package init(_ url: String) {
         // Searches run on the UTF-8 view: these are ASCII delimiters, and Character iteration would pay for
         // grapheme breaking on every replayed request.
         let bytes = url.utf8

@@ -1,26 +1,44 @@
+import Foundation
 import TapedeckCore
 
 /// One documented media type of a response, ready to answer with: its examples and, when it has none, a value
-/// generated from its schema once, when the mock is made.
+/// generated from its schema once, when the mock is made; each encoded once too.
 struct MockContent: Sendable {
+    /// A value to answer with, and its JSON text.
+    struct Prepared: Sendable {
+        let value: JSONValue
+        let json: Data
+
+        init(_ value: JSONValue) {
+            self.value = value
+            json = value.encoded
+        }
+
+        /// The body in `mediaType`: the JSON text, or a string value's own text for a media type that is not JSON.
+        func body(as mediaType: String) -> Data {
+            if !MediaTypeMatching.isJSON(mediaType), case .string(let text) = value { return Data(text.utf8) }
+            return json
+        }
+    }
+
     /// The documented media range: `application/json`, `image/*`.
     let range: String
     /// The documented examples, `example` first (named `""`).
-    let examples: [(name: String, value: JSONValue)]
+    let examples: [(name: String, prepared: Prepared)]
     /// The value generated from the schema: `nil` when there are examples or no schema; a failure says why no
     /// conforming value could be made.
-    let generated: Result<JSONValue, GenerationFailure>?
+    let generated: Result<Prepared, GenerationFailure>?
 
     /// Why a value for a schema could not be made.
     struct GenerationFailure: Error, Sendable {
         let reason: String
     }
 
-    /// The value to answer with: the named example when asked for and documented, else the first example, else the
+    /// What to answer with: the named example when asked for and documented, else the first example, else the
     /// generated value; `nil` for no body.
-    func value(named name: String?) -> Result<JSONValue, GenerationFailure>? {
-        if let name, let example = examples.first(where: { $0.name == name }) { return .success(example.value) }
-        if let first = examples.first { return .success(first.value) }
+    func value(named name: String?) -> Result<Prepared, GenerationFailure>? {
+        if let name, let example = examples.first(where: { $0.name == name }) { return .success(example.prepared) }
+        if let first = examples.first { return .success(first.prepared) }
         return generated
     }
 }
@@ -37,12 +55,12 @@ extension MockContent {
     /// own per place, so adding an operation does not change the values of the others.
     init(_ rule: MediaTypeRule, place: String, seed: UInt64, root: JSONValue, program: SchemaProgram) {
         range = rule.range
-        examples = rule.examples
+        examples = rule.examples.map { ($0.name, Prepared($0.value)) }
         guard examples.isEmpty, let source = rule.schemaSource, let schema = rule.schema else {
             generated = nil
             return
         }
-        generated = Self.generate(source, schema: schema, seed: seed ^ Self.hash(place), root: root, program: program)
+        generated = Self.generate(source, schema: schema, seed: seed ^ Self.hash(place), root: root, program: program).map(Prepared.init)
     }
 
     /// A value for `source` that the compiled `schema` accepts: up to eight draws, then the reason the last failed.

@@ -120,11 +120,9 @@ public struct OpenAPIMock: Sendable {
         case .failure(let failure)?:
             return Self.problem(500, title: "No value could be made for the response",
                                 detail: "\(operation.label) \(key) \(content.range): \(failure.reason)")
-        case .success(let value)?:
+        case .success(let prepared)?:
             headers["Content-Type"] = mediaType
-            let isJSON = MediaTypeMatching.isJSON(mediaType)
-            let body = !isJSON && value.stringValue != nil ? Data(value.stringValue!.utf8) : value.encoded
-            return Interaction.Response(statusCode: status, headers: headers, body: CassetteBody(body))
+            return Interaction.Response(statusCode: status, headers: headers, body: CassetteBody(prepared.body(as: mediaType)))
         }
     }
 
