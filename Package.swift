@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
-            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
             exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(
@@ -122,7 +122,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckStubServerTests",
-            dependencies: ["TapedeckStubServer", "TapedeckCassette", "TapedeckCurl", "TapedeckTestSupport"]
+            dependencies: ["TapedeckStubServer", "TapedeckCassette", "TapedeckCurl", "TapedeckTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "TapedeckCassetteTests",

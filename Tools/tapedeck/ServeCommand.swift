@@ -3,28 +3,41 @@ import Foundation
 import TapedeckCLICore
 import TapedeckCassette
 import TapedeckConformance
+import TapedeckCore
 import TapedeckStubServer
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `tapedeck serve [CASSETTE] [--stubs FILE] [--openapi SPEC]`: serve a cassette over HTTP(S) with the in-process
-/// replayer's semantics, and/or a JSON stub-definition file (stubs answer first), or the answers an OpenAPI document
-/// describes, until Ctrl-C or SIGTERM. With `--proxy`, the cassette is replayed by a forward proxy
-/// (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
+/// `tapedeck serve [CASSETTE] [--stubs FILE_OR_DIR] [--openapi SPEC]`: serve a cassette over HTTP(S) with the
+/// in-process replayer's semantics, and/or a JSON stub-definition file or WireMock mappings (stubs answer first), or
+/// the answers an OpenAPI document describes, until Ctrl-C or SIGTERM. With `--proxy`, the cassette is replayed by a
+/// forward proxy (HTTP_PROXY / HTTPS_PROXY) that intercepts HTTPS.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a cassette, a JSON stub-definition file or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
+        abstract: "Serve a cassette, JSON stubs (Tapedeck's or WireMock's) or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
         discussion: """
             A cassette is served with exactly the matching, ordering and redaction of the in-process replayer; a \
             request no stub or interaction answers gets a 404 listing the nearest recorded requests. The stub file \
             holds one stub definition, an array of them, or {"stubs": [...]} (see the TapedeckStubServer \
-            documentation, "Stub definitions in JSON"). With --openapi every request the stubs do not answer is \
+            documentation, "Stub definitions in JSON"), or WireMock stub mappings: one mapping, an array, or \
+            {"mappings": [...]}, recognised by a "mappings" key or by fields only WireMock uses (request url, \
+            urlPath, urlPattern, urlPathPattern, urlPathTemplate, queryParameters, bodyPatterns; response \
+            bodyFileName, fixedDelayMilliseconds, delayDistribution, statusMessage; scenarioName); \
+            --stubs-format tapedeck|wiremock overrides the guess. A folder given to --stubs is read as WireMock's \
+            mappings folder (every *.json file in it, in path order; or the folder holding mappings/), with body \
+            files from the __files folder beside it; a mapping file's bodyFileName is read from the __files folder \
+            beside its mappings folder, or beside the file. A WireMock feature the stub server cannot reproduce \
+            (proxying, response templating and other transformers, webhooks, XML or date matchers, JSONPath \
+            filters, lognormal delays, ...) stops serve with the mapping and the JSON path named, rather than being \
+            ignored (see "Serving WireMock mappings" in the TapedeckStubServer documentation). \
+            With --openapi every request the stubs do not answer is \
             answered as the document describes: checked against it (400 with the violations, 404 and 405 for \
             paths and methods it lacks), then answered with the first documented success, in the media type Accept \
             allows, with the documented example or a value generated from the schema (the same for the same \
-            --seed); Prefer: code=404 and Prefer: example=NAME choose another documented answer. With --tls a certificate authority is made for this run, \
+            --seed); Prefer: code=404 and Prefer: example=NAME choose another documented answer. With --tls a \
+            certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
             (printed), for example for curl --cacert. With --proxy the cassette is replayed by a forward proxy: \
             clients keep their URLs and use the printed address as their HTTP and HTTPS proxy, trusting the CA \
@@ -35,7 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "A cassette to serve (a requests keeps the recorded URL's path; the first recorded origin answers).")
     var cassette: String?
 
-    @Option(name: .long, help: "A JSON stub-definition file to serve.")
+    @Option(name: .long, help: ArgumentHelp("A JSON stub-definition file, WireMock mappings file, or WireMock mappings folder to serve.",
+                                            valueName: "file-or-folder"))
     var stubs: String?
 
     @Option(name: .long, help: "An OpenAPI document (3.0 or 3.1, JSON or YAML) to answer from.")
@@ -43,6 +57,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "With --openapi, the seed of values generated from schemas.")
     var seed: UInt64 = 0
+
+    /// How `--stubs` is read.
+    enum StubsFormat: String, ExpressibleByArgument, CaseIterable {
+        case tapedeck, wiremock
+    }
+
+    @Option(name: .customLong("stubs-format"),
+            help: "Read --stubs as Tapedeck stub definitions or WireMock mappings (default: recognised from the content; a folder is WireMock's).")
+    var stubsFormat: StubsFormat?
 
     @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
     var allowPlaybackRepeats = false
@@ -58,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if cassette != nil && cassetteOption != nil {
             throw ValidationError("give the cassette once, as the argument or with --cassette")
+        }
+        if stubsFormat != nil && stubs == nil {
+            throw ValidationError("--stubs-format applies to --stubs")
         }
         if cassetteFile == nil && stubs == nil && openapi == nil {
             throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, or a cassette with stubs")
@@ -94,15 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
             return
         }
         var prepared: [Stub] = []
-        if let stubs {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: stubs)) } catch {
-                throw CLIError("could not read \(stubs): \(error.localizedDescription)")
-            }
-            do {
-                prepared = try Stub.decodeList(data)
-            } catch { throw CLIError("\(stubs): \(error.description)") }
-        }
+        var format = StubsFormat.tapedeck
+        if let stubs { (prepared, format) = try loadStubs(stubs) }
 
         var mock: OpenAPIMock?
         if let openapi {
@@ -117,7 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
                          : try StubServer(configuration: configuration)
         } catch { throw CLIError("\(error)") }
         for stub in prepared { server.add(stub) }
-        if let stubs { Console.out("Serving \(prepared.count) stub(s) from \(stubs) on \(server.baseURL.absoluteString)") }
+        if let stubs {
+            Console.out("Serving \(prepared.count) stub(s) from \(stubs)\(format == .wiremock ? " (WireMock mappings)" : "") on \(server.baseURL.absoluteString)")
+        }
         if let mock {
             server.serve(mock)
             Console.out("Serving \(mock.conformance.operationCount) operation(s) of \(openapi ?? "") on \(server.baseURL.absoluteString)")
@@ -155,6 +176,37 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// The stubs of `path`: a folder is WireMock's mappings folder; a file is read as `--stubs-format` says, or as
+    /// its content looks.
+    private func loadStubs(_ path: String) throws -> ([Stub], StubsFormat) {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if stubsFormat == .tapedeck {
+                throw CLIError("\(path) is a folder: only WireMock mappings are read from a folder (--stubs-format wiremock)")
+            }
+            do { return (try WireMockMappings.stubs(inDirectory: url), .wiremock) } catch { throw CLIError(error.description) }
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CLIError("could not read \(path): \(error.localizedDescription)")
+        }
+        // Parsed once: to tell the formats apart, then to read WireMock's.
+        let document = stubsFormat == .tapedeck ? nil : try? WireMockMappings.parse(data)
+        let format = stubsFormat ?? (document.map(WireMockMappings.looksLikeMappings) == true ? .wiremock : .tapedeck)
+        switch format {
+        case .tapedeck:
+            do { return (try Stub.decodeList(data), format) } catch { throw CLIError("\(path): \(error.description)") }
+        case .wiremock:
+            do {
+                let files = WireMockMappings.filesDirectory(forMappingFile: url)
+                let parsed: JSONValue
+                if let document { parsed = document } else { parsed = try WireMockMappings.parse(data) }
+                return (try WireMockMappings.stubs(from: parsed, filesDirectory: files), format)
+            } catch { throw CLIError("\(path): \(error.description)") }
+        }
+    }
+
     /// `serve --proxy`: replays `cassette` through a forward proxy until SIGINT or SIGTERM.
     private func replayThroughProxy(_ cassette: String) async throws {
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])

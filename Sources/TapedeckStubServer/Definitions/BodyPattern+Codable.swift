@@ -2,12 +2,17 @@ import Foundation
 import TapedeckCore
 
 /// A body pattern's JSON form: an object with exactly one of `equalTo` (text), `base64`, `contains`, `matches`,
-/// `json` (equal JSON), `jsonPartial` (contained JSON), `form` (name → ``ValuePattern``) and `multipart` (an array
-/// of ``MultipartPartPattern``s).
+/// `json` (equal JSON; with `ignoreArrayOrder: true` and/or `ignoreExtraElements: true`, equal but for those),
+/// `jsonPartial` (contained JSON), `jsonPath` (a ``JSONPath``, with an optional `value` ``ValuePattern``), `form`
+/// (name → ``ValuePattern``), `multipart` (an array of ``MultipartPartPattern``s) and `allOf` (an array of body
+/// patterns that must all match).
 extension BodyPattern: Codable {
-    private enum CodingKeys: String, CodingKey { case equalTo, base64, contains, matches, json, jsonPartial, form, multipart }
+    private enum CodingKeys: String, CodingKey {
+        case equalTo, base64, contains, matches, json, jsonPartial, form, multipart, jsonPath, allOf
+        case ignoreArrayOrder, ignoreExtraElements, value
+    }
 
-    private static let choices = "equalTo, base64, contains, matches, json, jsonPartial, form, multipart"
+    private static let choices = "equalTo, base64, contains, matches, json, jsonPartial, jsonPath, form, multipart, allOf"
 
     /// Decodes the one condition given.
     public init(from decoder: any Decoder) throws {
@@ -20,6 +25,17 @@ extension BodyPattern: Codable {
         let jsonPartial = try container.decodeIfPresent(JSONValue.self, forKey: .jsonPartial)
         let form = try container.decodeIfPresent([String: ValuePattern].self, forKey: .form)
         let multipart = try container.decodeIfPresent([MultipartPartPattern].self, forKey: .multipart)
+        let jsonPath = try container.decodeIfPresent(String.self, forKey: .jsonPath)
+        let allOf = try container.decodeIfPresent([BodyPattern].self, forKey: .allOf)
+        let ignoreArrayOrder = try container.decodeIfPresent(Bool.self, forKey: .ignoreArrayOrder)
+        let ignoreExtraElements = try container.decodeIfPresent(Bool.self, forKey: .ignoreExtraElements)
+        let value = try container.decodeIfPresent(ValuePattern.self, forKey: .value)
+        if (ignoreArrayOrder != nil || ignoreExtraElements != nil) && json == nil {
+            throw DecodingError.definition("ignoreArrayOrder and ignoreExtraElements apply to json only", at: decoder.codingPath)
+        }
+        if value != nil && jsonPath == nil {
+            throw DecodingError.definition("value applies to jsonPath only", at: decoder.codingPath)
+        }
         var found: [BodyPattern] = []
         if let equalTo { found.append(.text(equalTo)) }
         if let base64 {
@@ -34,7 +50,15 @@ extension BodyPattern: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .matches, in: container, debugDescription: error.description)
             }
         }
-        if let json { found.append(.json(json)) }
+        if let json {
+            found.append(.json(json, ignoringArrayOrder: ignoreArrayOrder ?? false, ignoringExtraElements: ignoreExtraElements ?? false))
+        }
+        if let jsonPath {
+            do { found.append(.jsonPath(try JSONPath(jsonPath), value)) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .jsonPath, in: container, debugDescription: error.description)
+            }
+        }
+        if let allOf { found.append(.all(allOf)) }
         if let jsonPartial { found.append(.jsonPartial(jsonPartial)) }
         if let form { found.append(.form(form)) }
         if let multipart { found.append(.multipart(multipart)) }
@@ -60,6 +84,14 @@ extension BodyPattern: Codable {
         case .jsonPartial(let json): try container.encode(json, forKey: .jsonPartial)
         case .form(let fields): try container.encode(fields, forKey: .form)
         case .multipart(let parts): try container.encode(parts, forKey: .multipart)
+        case .jsonEquivalent(let json, let ignoringArrayOrder, let ignoringExtraElements):
+            try container.encode(json, forKey: .json)
+            try container.encode(ignoringArrayOrder, forKey: .ignoreArrayOrder)
+            try container.encode(ignoringExtraElements, forKey: .ignoreExtraElements)
+        case .jsonPath(let path, let value):
+            try container.encode(path.expression, forKey: .jsonPath)
+            try container.encodeIfPresent(value, forKey: .value)
+        case .all(let patterns): try container.encode(patterns, forKey: .allOf)
         }
     }
 }

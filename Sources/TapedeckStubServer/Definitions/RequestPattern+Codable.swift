@@ -2,14 +2,14 @@ import Foundation
 import TapedeckCore
 
 /// A request pattern's JSON form: `method` (any when absent), at most one of `path` (exact), `pathTemplate` and
-/// `pathRegex` (any path when none), `query` and `headers` (name → ``ValuePattern``), and `body` (a
-/// ``BodyPattern``).
+/// `pathRegex` (any path when none), `url` (a ``ValuePattern`` on the path and query together, as sent), `query`,
+/// `headers` and `cookies` (name → ``ValuePattern``), and `body` (a ``BodyPattern``).
 ///
 /// ```json
 /// {"method": "POST", "pathTemplate": "/users/{id}", "query": {"dryRun": {"absent": true}}, "body": {"jsonPartial": {"name": "Ada"}}}
 /// ```
 extension RequestPattern: Codable {
-    private enum CodingKeys: String, CodingKey { case method, path, pathTemplate, pathRegex, query, headers, body }
+    private enum CodingKeys: String, CodingKey { case method, path, pathTemplate, pathRegex, url, query, headers, cookies, body }
 
     /// Decodes a pattern, refusing a second path condition, a path without a leading `/` and a regular expression
     /// that does not compile.
@@ -42,6 +42,8 @@ extension RequestPattern: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .pathRegex, in: container, debugDescription: error.description)
             }
         }
+        url = try container.decodeIfPresent(ValuePattern.self, forKey: .url)
+        cookies = try container.decodeIfPresent([String: ValuePattern].self, forKey: .cookies) ?? [:]
         query = try container.decodeIfPresent([String: ValuePattern].self, forKey: .query) ?? [:]
         headers = try container.decodeIfPresent([String: ValuePattern].self, forKey: .headers) ?? [:]
         body = try container.decodeIfPresent(BodyPattern.self, forKey: .body)
@@ -57,8 +59,10 @@ extension RequestPattern: Codable {
         case .regex(let regex): try container.encode(regex.pattern, forKey: .pathRegex)
         case nil: break
         }
+        try container.encodeIfPresent(url, forKey: .url)
         if !query.isEmpty { try container.encode(query, forKey: .query) }
         if !headers.isEmpty { try container.encode(headers, forKey: .headers) }
+        if !cookies.isEmpty { try container.encode(cookies, forKey: .cookies) }
         try container.encodeIfPresent(body, forKey: .body)
     }
 }

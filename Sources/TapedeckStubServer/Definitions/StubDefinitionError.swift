@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// do { _ = try Stub.decodeList(data) } catch { print(error) }
-/// // invalid stub definition at [1].request.query.q: give one of equalTo, contains, matches, present: true, absent: true (or a plain string)
+/// // invalid stub definition at [1].request.query.q: give one of equalTo, contains, matches, doesNotContain, doesNotMatch, present: true, absent: true (or a plain string)
 /// ```
 public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Where, e.g. `stubs[2].request.query.page` (`$` for the whole document).

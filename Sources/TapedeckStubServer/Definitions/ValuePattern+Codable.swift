@@ -1,9 +1,12 @@
 import Foundation
 
 /// A value pattern's JSON form: a string (equal to it), or an object with exactly one of `equalTo`, `contains`,
-/// `matches` (a regular expression for the whole value), `present: true` and `absent: true`.
+/// `matches` (a regular expression for the whole value), `doesNotContain`, `doesNotMatch` (both also satisfied by an
+/// absent field), `present: true` and `absent: true`.
 extension ValuePattern: Codable {
-    private enum CodingKeys: String, CodingKey { case equalTo, contains, matches, present, absent }
+    private enum CodingKeys: String, CodingKey { case equalTo, contains, matches, doesNotContain, doesNotMatch, present, absent }
+
+    private static let choices = "equalTo, contains, matches, doesNotContain, doesNotMatch, present"
 
     /// Decodes a plain string or the object form.
     public init(from decoder: any Decoder) throws {
@@ -15,6 +18,8 @@ extension ValuePattern: Codable {
         let equalTo = try container.decodeIfPresent(String.self, forKey: .equalTo)
         let contains = try container.decodeIfPresent(String.self, forKey: .contains)
         let matches = try container.decodeIfPresent(String.self, forKey: .matches)
+        let doesNotContain = try container.decodeIfPresent(String.self, forKey: .doesNotContain)
+        let doesNotMatch = try container.decodeIfPresent(String.self, forKey: .doesNotMatch)
         let present = try container.decodeIfPresent(Bool.self, forKey: .present)
         let absent = try container.decodeIfPresent(Bool.self, forKey: .absent)
         var found: [ValuePattern] = []
@@ -25,11 +30,17 @@ extension ValuePattern: Codable {
                 throw DecodingError.definition(error.description, at: decoder.codingPath)
             }
         }
+        if let doesNotContain { found.append(.doesNotContain(doesNotContain)) }
+        if let doesNotMatch {
+            do { found.append(.doesNotMatch(try StubRegex(doesNotMatch))) } catch {
+                throw DecodingError.definition(error.description, at: decoder.codingPath)
+            }
+        }
         if present == true { found.append(.present) }
         if absent == true { found.append(.absent) }
         guard found.count == 1 else {
-            throw DecodingError.definition(found.isEmpty ? "give one of equalTo, contains, matches, present: true, absent: true (or a plain string)"
-                                                         : "give only one of equalTo, contains, matches, present, absent",
+            throw DecodingError.definition(found.isEmpty ? "give one of \(Self.choices): true, absent: true (or a plain string)"
+                                                         : "give only one of \(Self.choices), absent",
                                            at: decoder.codingPath)
         }
         self = found[0]
@@ -44,6 +55,8 @@ extension ValuePattern: Codable {
         case .matches(let regex): try container.encode(regex.pattern, forKey: .matches)
         case .present: try container.encode(true, forKey: .present)
         case .absent: try container.encode(true, forKey: .absent)
+        case .doesNotContain(let text): try container.encode(text, forKey: .doesNotContain)
+        case .doesNotMatch(let regex): try container.encode(regex.pattern, forKey: .doesNotMatch)
         }
     }
 }

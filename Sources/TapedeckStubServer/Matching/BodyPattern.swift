@@ -24,9 +24,29 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     case form([String: ValuePattern])
     /// The body is `multipart/form-data` and each described part is present and matches.
     case multipart([MultipartPartPattern])
+    /// The body is JSON equal to this value, with array order and extra members and elements ignored as asked:
+    /// WireMock's `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``json(_:)`` is neither,
+    /// ``jsonPartial(_:)`` both; ``json(_:ignoringArrayOrder:ignoringExtraElements:)`` picks the simplest case).
+    case jsonEquivalent(JSONValue, ignoringArrayOrder: Bool, ignoringExtraElements: Bool)
+    /// The body is JSON and the path finds something (see ``JSONPath/hasMatch(in:)``), or, with a value pattern,
+    /// the text of what it selects satisfies it (see ``JSONPath/texts(in:)``; ``ValuePattern/absent`` when nothing
+    /// is selected): WireMock's `matchesJsonPath`.
+    case jsonPath(JSONPath, ValuePattern?)
+    /// Every one of these patterns matches.
+    case all([BodyPattern])
 
     /// Exactly this UTF-8 text.
     public static func text(_ text: String) -> BodyPattern { .equalTo(Data(text.utf8)) }
+
+    /// JSON equal to `value` but for what is ignored: ``json(_:)`` when nothing is, ``jsonPartial(_:)`` when both
+    /// are, ``jsonEquivalent(_:ignoringArrayOrder:ignoringExtraElements:)`` otherwise.
+    public static func json(_ value: JSONValue, ignoringArrayOrder: Bool, ignoringExtraElements: Bool) -> BodyPattern {
+        switch (ignoringArrayOrder, ignoringExtraElements) {
+        case (false, false): return .json(value)
+        case (true, true): return .jsonPartial(value)
+        default: return .jsonEquivalent(value, ignoringArrayOrder: ignoringArrayOrder, ignoringExtraElements: ignoringExtraElements)
+        }
+    }
 
     /// `nil` when `request`'s body matches, or a sentence saying how it differs.
     func difference(_ request: RecordedRequest) -> String? {
@@ -50,6 +70,21 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             for name in fields.keys.sorted() {
                 let values = pairs.filter { $0.name == name }.map(\.value)
                 if let difference = fields[name]!.difference(values: values) { return "form field \(name): \(difference)" }
+            }
+            return nil
+        case .jsonEquivalent(let expected, let ignoringArrayOrder, let ignoringExtraElements):
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            return JSONPartialMatch.difference(expected: expected, actual: actual, ignoringArrayOrder: ignoringArrayOrder,
+                                               ignoringExtraElements: ignoringExtraElements).map { "JSON at \($0)" }
+        case .jsonPath(let path, let value):
+            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let value else {
+                return path.hasMatch(in: actual) ? nil : "expected JSON with something at \(path), got \(actual.templateText)"
+            }
+            return value.difference(values: path.texts(in: actual)).map { "JSON at \(path): \($0)" }
+        case .all(let patterns):
+            for pattern in patterns {
+                if let difference = pattern.difference(request) { return difference }
             }
             return nil
         case .multipart(let expectedParts):
@@ -86,6 +121,11 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
         case .jsonPartial(let json): return "JSON body containing \(json.templateText)"
         case .form(let fields): return "form " + fields.keys.sorted().map { "\($0) \(fields[$0]!)" }.joined(separator: ", ")
         case .multipart(let parts): return "multipart parts " + parts.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        case .jsonEquivalent(let json, let ignoringArrayOrder, let ignoringExtraElements):
+            let ignored = [ignoringArrayOrder ? "array order" : nil, ignoringExtraElements ? "extra elements" : nil].compactMap { $0 }
+            return "JSON body \(json.templateText) ignoring \(ignored.joined(separator: " and "))"
+        case .jsonPath(let path, let value): return "JSON body with \(path)" + (value.map { " \($0)" } ?? "")
+        case .all(let patterns): return patterns.map(\.description).joined(separator: " and ")
         }
     }
 }

@@ -3,8 +3,10 @@ import TapedeckCore
 
 /// Which requests a stub answers or a verification counts: every condition given must hold.
 ///
-/// Header names compare case-insensitively; a query or header condition holds when any value of that name
-/// satisfies it (``ValuePattern/absent`` when there is none).
+/// Header names compare case-insensitively; a query, header or cookie condition holds when any value of that name
+/// satisfies it (``ValuePattern/absent`` when there is none). ``url`` is a condition on the request target as sent,
+/// path and query together (`/users?page=1`), for matchers that cannot split the two (WireMock's `url` and
+/// `urlPattern`).
 ///
 /// ```swift
 /// let pattern = RequestPattern(.post, "/users/{id}")
@@ -23,17 +25,25 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public var headers: [String: ValuePattern]
     /// A condition on the body.
     public var body: BodyPattern?
+    /// A condition on the request target as sent, path and query together (`/users?page=1`; the path alone when the
+    /// target has no query), also tried with the path percent-decoded.
+    public var url: ValuePattern?
+    /// Conditions on the cookies of the `Cookie` header fields, by name.
+    public var cookies: [String: ValuePattern]
 
     /// Creates a pattern; with no arguments it matches every request.
     public init(
         _ method: HTTPMethod? = nil, _ path: PathPattern? = nil, query: [String: ValuePattern] = [:],
-        headers: [String: ValuePattern] = [:], body: BodyPattern? = nil
+        headers: [String: ValuePattern] = [:], body: BodyPattern? = nil, url: ValuePattern? = nil,
+        cookies: [String: ValuePattern] = [:]
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.url = url
+        self.cookies = cookies
     }
 
     /// This pattern with a condition on the query parameter `name`.
@@ -91,6 +101,15 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             found.append(Difference(field: "path", explanation: "expected \(path), got \(request.path)", weight: 8))
             if stopAtFirst { return found }
         }
+        if let url {
+            let query = request.query.map { "?" + $0 } ?? ""
+            let decoded = request.decodedPath
+            let targets = decoded == request.path ? [request.path + query] : [request.path + query, decoded + query]
+            if let explanation = url.difference(values: targets) {
+                found.append(Difference(field: "url", explanation: explanation, weight: 8))
+                if stopAtFirst { return found }
+            }
+        }
         if !query.isEmpty {
             let items = request.queryItems
             for name in query.keys.sorted() {
@@ -107,17 +126,40 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
                 if stopAtFirst { return found }
             }
         }
+        if !cookies.isEmpty {
+            let jar = Self.cookies(of: request)
+            for name in cookies.keys.sorted() {
+                if let explanation = cookies[name]!.difference(values: jar.filter { $0.name == name }.map(\.value)) {
+                    found.append(Difference(field: "cookie \(name)", explanation: explanation, weight: 2))
+                    if stopAtFirst { return found }
+                }
+            }
+        }
         if let body, let explanation = body.difference(request) {
             found.append(Difference(field: "body", explanation: explanation, weight: 2))
         }
         return found
     }
 
+    /// The cookies of `request`'s `Cookie` header fields (`a=1; b=2`), in order.
+    static func cookies(of request: RecordedRequest) -> [(name: String, value: String)] {
+        request.headers.values(for: "Cookie").flatMap { field in
+            field.split(separator: ";").compactMap { pair -> (name: String, value: String)? in
+                let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = pieces[0].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { return nil }
+                return (name, pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : "")
+            }
+        }
+    }
+
     /// A one-line summary such as `POST /users/{id} query dryRun absent, header Content-Type containing "json"`.
     public var description: String {
         var text = "\(method?.rawValue ?? "ANY") \(path?.text ?? "any path")"
-        var conditions = query.keys.sorted().map { "query \($0) \(query[$0]!)" }
+        var conditions = url.map { ["url \($0)"] } ?? []
+        conditions += query.keys.sorted().map { "query \($0) \(query[$0]!)" }
         conditions += headers.keys.sorted().map { "header \($0) \(headers[$0]!)" }
+        conditions += cookies.keys.sorted().map { "cookie \($0) \(cookies[$0]!)" }
         if let body { conditions.append(body.description) }
         if !conditions.isEmpty { text += " with " + conditions.joined(separator: ", ") }
         return text

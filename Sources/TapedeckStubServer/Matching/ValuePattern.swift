@@ -16,6 +16,10 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     case present
     /// The field is absent.
     case absent
+    /// No value contains this text (an absent field satisfies it too).
+    case doesNotContain(String)
+    /// No value matches this regular expression as a whole (an absent field satisfies it too).
+    case doesNotMatch(StubRegex)
 
     /// A literal is ``equalTo(_:)``.
     public init(stringLiteral value: String) { self = .equalTo(value) }
@@ -28,6 +32,8 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         case .matches(let regex): return regex.matchesWhole(value)
         case .present: return true
         case .absent: return false
+        case .doesNotContain(let part): return !value.contains(part)
+        case .doesNotMatch(let regex): return !regex.matchesWhole(value)
         }
     }
 
@@ -36,8 +42,17 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         if case .absent = self {
             return values.isEmpty ? nil : "expected absent, got \(Self.quoted(values))"
         }
-        if values.isEmpty { return "expected \(self), but it is absent" }
+        if values.isEmpty { return isNegative ? nil : "expected \(self), but it is absent" }
         return values.contains(where: accepts) ? nil : "expected \(self), got \(Self.quoted(values))"
+    }
+
+    /// Whether the pattern only rules values out (``doesNotContain(_:)``, ``doesNotMatch(_:)``), so an absent field
+    /// satisfies it, as in WireMock.
+    var isNegative: Bool {
+        switch self {
+        case .doesNotContain, .doesNotMatch: return true
+        default: return false
+        }
     }
 
     private static func quoted(_ values: [String]) -> String {
@@ -51,6 +66,8 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         case .matches(let regex): return "matching \(regex)"
         case .present: return "present"
         case .absent: return "absent"
+        case .doesNotContain(let text): return "not containing \"\(text)\""
+        case .doesNotMatch(let regex): return "not matching \(regex)"
         }
     }
 }
