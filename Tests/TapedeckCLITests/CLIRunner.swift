@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TapedeckTestSupport
 
 /// Runs the built `tapedeck` binary and compares its output with golden files.
 enum CLIRunner {
@@ -24,7 +25,7 @@ enum CLIRunner {
     /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` and `environment` set (over the test's own
     /// environment, without its `TAPEDECK_SECRET_` variables), and waits (at most 60 s) for it to exit.
     static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -54,14 +55,14 @@ enum CLIRunner {
     /// Starts `tapedeck arguments…` (a command that serves until stopped), waits at most 20 s for its
     /// "Press Ctrl-C" line and returns the process, its output pipe and the last `http://127.0.0.1:PORT` it printed
     /// (empty when none came).
-    static func startServing(_ arguments: [String]) throws -> (process: Process, output: Pipe, baseURL: String) {
+    static func startServing(_ arguments: [String]) throws -> (process: ChildProcess, output: Pipe, baseURL: String) {
         let served = try launch(arguments)
         return (served.process, served.output, served.baseURL)
     }
 
     /// A serving command started by ``launch(_:)``.
     struct Served {
-        var process: Process
+        var process: ChildProcess
         /// Its standard output, read up to ``printed``.
         var output: Pipe
         /// The last `http://127.0.0.1:PORT` in ``printed``, or empty.
@@ -72,7 +73,7 @@ enum CLIRunner {
 
     /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
     static func launch(_ arguments: [String]) throws -> Served {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()

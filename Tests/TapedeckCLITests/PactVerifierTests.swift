@@ -56,7 +56,7 @@ import TapedeckTestSupport
             served.process.waitUntilExit()
         }
         try #require(!served.baseURL.isEmpty, "serve printed no base URL")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [Self.script.path, contract.path, served.baseURL, "api.example.com"]
         let output = Pipe()

@@ -8,7 +8,7 @@ import TapedeckTestSupport
 @Suite(.serialized) struct ProxyEndToEndTests {
     /// Runs `/usr/bin/curl arguments…` (at most 30 s) and returns its exit status and standard output.
     static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "--max-time", "30"] + arguments
         let out = Pipe()

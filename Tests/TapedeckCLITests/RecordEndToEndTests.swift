@@ -22,7 +22,7 @@ import TapedeckTestSupport
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout == "world")
         // A client nobody here wrote: the curl command-line tool, through the same proxy.
-        let curl = Process()
+        let curl = ChildProcess()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-s", "-H", "Authorization: Bearer t-abcdef0123456789", "\(proxyURL)/hello"]
         let curlOut = Pipe()

@@ -110,7 +110,7 @@ import TapedeckTestSupport
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cassette = directory.cassette("crash.json")
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildRecordsUntilKilled"]
         child.environment = ProcessInfo.processInfo.environment.merging(["TAPEDECK_CASSETTE_CRASH_CHILD": cassette.path]) { $1 }

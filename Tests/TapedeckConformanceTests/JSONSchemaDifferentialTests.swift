@@ -81,7 +81,7 @@ struct JSONSchemaDifferentialTests {
     }
 
     private static func run(_ arguments: [String], input: Data = Data()) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         let stdin = Pipe(), stdout = Pipe()

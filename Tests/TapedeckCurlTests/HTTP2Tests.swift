@@ -10,12 +10,12 @@ import TapedeckTestSupport
 final class NGHTTPDServer {
     let port: UInt16
     private let documents: TemporaryDirectory
-    private let process: Process
+    private let process: ChildProcess
 
     init(tls: Bool) throws {
         documents = try TemporaryDirectory()
         port = try unusedLoopbackPort()
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nghttpd")
         var arguments = ["--address=127.0.0.1", "--htdocs=\(documents.url.path)", "\(port)"]
         if tls {

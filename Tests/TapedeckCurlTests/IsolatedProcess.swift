@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TapedeckTestSupport
 
 /// Runs a test's body in a fresh copy of the test process, filtered to that one test, so process-wide accounting
 /// (peak RSS, threads, descriptors) sees nothing but it, whatever other test targets run meanwhile.
@@ -12,7 +13,7 @@ func inIsolatedProcess(_ testName: String, _ body: () async throws -> Void) asyn
         try await body()
         return
     }
-    let child = Process()
+    let child = ChildProcess()
     child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     child.arguments = ["--testing-library", "swift-testing", "--filter", testName]
     child.environment = ProcessInfo.processInfo.environment.merging([marker: testName]) { _, new in new }

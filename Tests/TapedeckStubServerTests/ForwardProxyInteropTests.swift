@@ -53,7 +53,7 @@ extension OnLoopback {
 
         /// Runs a program (at most 60 s) and returns its standard output; a failure is an error with its stderr.
         static func run(_ program: String, _ arguments: [String]) throws -> String {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
             let out = Pipe(), err = Pipe()

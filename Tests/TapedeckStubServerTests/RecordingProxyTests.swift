@@ -145,7 +145,7 @@ extension OnLoopback {
                 with urllib.request.urlopen(post, timeout=10) as r:
                     r.read()
                 """
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments = ["-c", script, proxy.baseURL.absoluteString]
             let output = Pipe()

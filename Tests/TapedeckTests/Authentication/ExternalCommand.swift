@@ -30,7 +30,7 @@ enum ExternalCommand {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 do {
-                    let process = Process()
+                    let process = ChildProcess()
                     process.executableURL = tool
                     process.arguments = arguments
                     let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tapedeck
+import TapedeckTestSupport
 
 /// The same `Set-Cookie`/request table run through ``CookieStore`` and through Python's `http.cookiejar`, on cases
 /// where RFC 6265 and cookiejar agree. cookiejar runs with `DomainStrictNonDomain` (host-only cookies stay on their
@@ -159,7 +160,7 @@ import Testing
     }
 
     static func cookiejarHeaders(_ cases: [Case], python: URL) throws -> [String?] {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = python
         process.arguments = ["-c", script]
         let input = Pipe()

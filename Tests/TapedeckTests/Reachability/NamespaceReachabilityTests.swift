@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Tapedeck
+import TapedeckTestSupport
 
 /// The system source against a real kernel: a child copy of this test binary runs inside a private network
 /// namespace and reports statuses on stdout while this process takes links and routes down and up.
@@ -20,7 +21,7 @@ import Tapedeck
         do { lab = try NetworkNamespaceLab.create() } catch { try skip("cannot build a network namespace: \(error)") }
         defer { lab.destroy() }
 
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: lab.ip)
         child.arguments = ["netns", "exec", lab.client, CommandLine.arguments[0],
                            "--testing-library", "swift-testing", "--filter", Self.testName]

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TapedeckTestSupport
 #endif
 
 /// Two private network namespaces joined by a veth pair, built with `ip` (iproute2) and torn down on
@@ -60,7 +61,7 @@ struct NetworkNamespaceLab {
 
     /// Runs `ip ARGUMENTS…` and waits (bounded: `ip` talks to the kernel only).
     func run(_ arguments: String...) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: ip)
         process.arguments = arguments
         let output = Pipe()

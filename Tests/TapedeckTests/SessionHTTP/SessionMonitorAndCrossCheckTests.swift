@@ -58,7 +58,7 @@ import TapedeckTestSupport
     /// Runs the curl tool; `nil` when it is not installed.
     private func curl(_ arguments: [String]) throws -> Data? {
         guard let path = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--silent", "--max-time", "10"] + arguments
         let output = Pipe()
