@@ -42,6 +42,18 @@ import TapedeckCore
         #expect(body == Data(#"{"ok":true}"#.utf8))
     }
 
+    @Test func anUnknownFieldIsRefusedAtItsPlace() {
+        let json = #"{"stubs": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": 200}},"#
+            + #" {"request": {"method": "GET", "urll": "/b"}, "response": {"status": 200}}]}"#
+        #expect(throws: StubDefinitionError(
+            location: "stubs[1].request.urll",
+            reason: #"unknown field "urll" (known here: method, path, pathTemplate, pathRegex, url, query, headers, cookies, body)"#
+        )) { try Stub.decodeList(Data(json.utf8)) }
+        #expect(throws: StubDefinitionError.self) {
+            try Stub.decode(Data(#"{"request": {}, "response": {"status": 200, "jsonBody": {}, "statusMesage": "OK"}}"#.utf8))
+        }
+    }
+
     @Test func faultsChunkingAndListsDecode() throws {
         #expect(try stub(#"{"request": {}, "response": {"fault": "reset"}}"#).responder.fault == .reset)
         #expect(try stub(#"{"request": {}, "response": {"fault": "partialBody", "partialBodySent": 3, "partialBodyDeclared": 9}}"#).responder.fault

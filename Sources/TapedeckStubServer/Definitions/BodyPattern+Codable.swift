@@ -7,7 +7,7 @@ import TapedeckCore
 /// (name → ``ValuePattern``), `multipart` (an array of ``MultipartPartPattern``s) and `allOf` (an array of body
 /// patterns that must all match).
 extension BodyPattern: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case equalTo, base64, contains, matches, json, jsonPartial, form, multipart, jsonPath, allOf
         case ignoreArrayOrder, ignoreExtraElements, value
     }
@@ -16,6 +16,7 @@ extension BodyPattern: Codable {
 
     /// Decodes the one condition given.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let equalTo = try container.decodeIfPresent(String.self, forKey: .equalTo)
         let base64 = try container.decodeIfPresent(String.self, forKey: .base64)

@@ -9,11 +9,12 @@ import TapedeckCore
 /// {"method": "POST", "pathTemplate": "/users/{id}", "query": {"dryRun": {"absent": true}}, "body": {"jsonPartial": {"name": "Ada"}}}
 /// ```
 extension RequestPattern: Codable {
-    private enum CodingKeys: String, CodingKey { case method, path, pathTemplate, pathRegex, url, query, headers, cookies, body }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case method, path, pathTemplate, pathRegex, url, query, headers, cookies, body }
 
     /// Decodes a pattern, refusing a second path condition, a path without a leading `/` and a regular expression
     /// that does not compile.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(try container.decodeIfPresent(String.self, forKey: .method).map { HTTPMethod($0.uppercased()) })
         let path = try container.decodeIfPresent(String.self, forKey: .path)

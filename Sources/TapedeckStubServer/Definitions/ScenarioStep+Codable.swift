@@ -3,10 +3,11 @@ import Foundation
 /// A scenario step's JSON form: `{"name": "cart", "requiredState": "Started", "newState": "has item"}`, the states
 /// optional.
 extension ScenarioStep: Codable {
-    private enum CodingKeys: String, CodingKey { case name, requiredState, newState }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case name, requiredState, newState }
 
     /// Decodes `{"name", "requiredState", "newState"}`; the name must not be empty.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .name)
         guard !name.isEmpty else { throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "must not be empty") }

@@ -11,10 +11,11 @@ import TapedeckCore
 /// let stub = try Stub.decode(Data(json.utf8))
 /// ```
 extension Stub: Codable {
-    private enum CodingKeys: String, CodingKey { case id, name, priority, request, response, delay, scenario, summary }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, priority, request, response, delay, scenario, summary }
 
     /// Decodes a stub definition; an absent `id` gets a new UUID, an absent `priority` the default.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decodeIfPresent(ID.self, forKey: .id) ?? UUID().uuidString
         let name = try container.decodeIfPresent(String.self, forKey: .name)

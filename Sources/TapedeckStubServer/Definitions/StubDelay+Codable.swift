@@ -3,10 +3,11 @@ import Foundation
 /// A delay's JSON form: `{"milliseconds": N}`, or `{"minMilliseconds": A, "maxMilliseconds": B, "seed": S}` (seed 0
 /// when absent).
 extension StubDelay: Codable {
-    private enum CodingKeys: String, CodingKey { case milliseconds, minMilliseconds, maxMilliseconds, seed }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case milliseconds, minMilliseconds, maxMilliseconds, seed }
 
     /// Decodes a fixed or a random delay, refusing negative times, an empty range and a mix of the two forms.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let milliseconds = try container.decodeIfPresent(Int.self, forKey: .milliseconds)
         let low = try container.decodeIfPresent(Int.self, forKey: .minMilliseconds)

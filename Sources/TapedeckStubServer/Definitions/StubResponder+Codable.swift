@@ -8,7 +8,7 @@ import TapedeckCore
 /// `partialBodySent`/`partialBodyDeclared`, or the `body`/`base64Body` bytes of `malformedResponse`) instead.
 /// A ``StubResponder/handler(_:)`` closure has no JSON form.
 extension StubResponder: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case status, headers, body, base64Body, jsonBody, bodyFile, template, chunked, fault, partialBodySent, partialBodyDeclared
     }
 
@@ -29,6 +29,7 @@ extension StubResponder: Codable {
 
     /// Decodes a response, a template or a fault, refusing conflicting or out-of-range fields.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let status = try container.decodeIfPresent(Int.self, forKey: .status)
         let headers = try container.decodeIfPresent([String: String].self, forKey: .headers)

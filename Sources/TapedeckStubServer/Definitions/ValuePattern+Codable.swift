@@ -4,7 +4,7 @@ import Foundation
 /// `matches` (a regular expression for the whole value), `doesNotContain`, `doesNotMatch` (both also satisfied by an
 /// absent field), `present: true` and `absent: true`.
 extension ValuePattern: Codable {
-    private enum CodingKeys: String, CodingKey { case equalTo, contains, matches, doesNotContain, doesNotMatch, present, absent }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case equalTo, contains, matches, doesNotContain, doesNotMatch, present, absent }
 
     private static let choices = "equalTo, contains, matches, doesNotContain, doesNotMatch, present"
 
@@ -14,6 +14,7 @@ extension ValuePattern: Codable {
             self = .equalTo(text)
             return
         }
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let equalTo = try container.decodeIfPresent(String.self, forKey: .equalTo)
         let contains = try container.decodeIfPresent(String.self, forKey: .contains)

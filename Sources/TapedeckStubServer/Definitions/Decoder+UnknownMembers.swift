@@ -1,0 +1,21 @@
+/// Any member name of a JSON object, to find the members a definition type does not know.
+struct AnyMemberKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Decoder {
+    /// Refuses the first member of this object that `Keys` does not name, so that a misspelt or foreign field (a
+    /// WireMock `url` in a Tapedeck definition, say) is an error at its place instead of silently ignored.
+    func rejectUnknownMembers<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
+        let container = try container(keyedBy: AnyMemberKey.self)
+        for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
+            let known = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                   debugDescription: "unknown field \"\(key.stringValue)\" (known here: \(known))")
+        }
+    }
+}
