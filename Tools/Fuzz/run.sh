@@ -42,8 +42,10 @@ list_targets() {
     # Without a target the binary prints the list and exits with status 2.
     targets=$( (TAPEDECK_FUZZ_TARGET= "$binary" -runs=0 2>&1 || true) | sed -n 's/^  \([a-z0-9-]*\): .*/\1/p')
     [ -n "$targets" ] || { echo "run.sh: $binary lists no targets" >&2; exit 1; }
-    for target in $targets; do
-        [ -d "Corpus/$target" ] || { echo "run.sh: target $target has no seed corpus Corpus/$target" >&2; exit 1; }
+    # A name of its own: `target` is the caller's chosen target, which this must not overwrite.
+    local listed
+    for listed in $targets; do
+        [ -d "Corpus/$listed" ] || { echo "run.sh: target $listed has no seed corpus Corpus/$listed" >&2; exit 1; }
     done
 }
 
