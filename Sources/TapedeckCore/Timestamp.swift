@@ -59,8 +59,10 @@ package enum Timestamp {
         else { return nil }
         var milliseconds: Double = 0
         if bytes[19] == UInt8(ascii: ".") {
-            let digits = bytes.count - 1 - 20
-            guard digits > 0, let fraction = number(20..<(bytes.count - 1)) else { return nil }
+            // Any number of digits may follow; nine (nanoseconds) are read, so the value cannot overflow.
+            let digits = min(bytes.count - 1 - 20, 9)
+            guard digits > 0, bytes[20..<(bytes.count - 1)].allSatisfy({ (0x30...0x39).contains($0) }),
+                  let fraction = number(20..<(20 + digits)) else { return nil }
             milliseconds = Double(fraction) / pow(10, Double(digits)) * 1000
         } else if bytes.count != 20 {
             return nil

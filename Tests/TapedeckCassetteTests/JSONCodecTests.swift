@@ -168,6 +168,15 @@ import Testing
         }
     }
 
+    @Test func aTimestampWithAnyNumberOfFractionDigitsParses() {
+        // Found by the har fuzz target (Tools/Fuzz/Regressions/har): 60 digits overflowed the fraction's Int32.
+        let long = "2026-11-21T10:00:00." + String(repeating: "8", count: 57) + "123Z"
+        #expect(Timestamp.parse(long) == Timestamp.parse("2026-11-21T10:00:00.888888888Z"))
+        #expect(Timestamp.parse("2026-11-21T10:00:00.500000000000Z") == Timestamp.parse("2026-11-21T10:00:00.5Z"))
+        #expect(Timestamp.parse("2026-11-21T10:00:00.5000000000x0Z") == nil)
+        #expect(Timestamp.parse("2026-11-21T10:00:00.Z") == nil)
+    }
+
     @Test func timestampsRoundTrip() {
         for seconds in [0.0, 1_700_000_000.5, 1_999_999_999.999, 951_782_400.001] {
             let date = Date(timeIntervalSince1970: seconds)
