@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TapedeckCurl", targets: ["TapedeckCurl"]),
         .library(name: "TapedeckCassette", targets: ["TapedeckCassette"]),
         .library(name: "TapedeckStubServer", targets: ["TapedeckStubServer"]),
+        .library(name: "TapedeckSession", targets: ["TapedeckSession"]),
         .library(name: "Tapedeck", targets: ["Tapedeck"]),
         .library(name: "TapedeckTesting", targets: ["TapedeckTesting"]),
         .library(name: "TapedeckServices", targets: ["TapedeckServices"]),
@@ -54,17 +55,21 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // What NSURLSession does above the wire (cookies, redirect hops, cache, challenges, retry), once for every door.
+        .target(
+            name: "TapedeckSession",
+            dependencies: ["TapedeckCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "Tapedeck",
             dependencies: [
-                "TapedeckCore", "TapedeckCurl",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "TapedeckCore", "TapedeckSession", "TapedeckCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
-        .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore"]),
+        .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore", "TapedeckSession"]),
         .target(
             name: "TapedeckConformance",
             dependencies: [
@@ -78,7 +83,7 @@ let package = Package(
         .target(
             name: "TapedeckOpenAPI",
             dependencies: [
-                "TapedeckCore",
+                "TapedeckCore", "TapedeckSession",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -109,6 +114,10 @@ let package = Package(
             ],
             path: "Tests/TapedeckTestSupport"
         ),
+        .testTarget(
+            name: "TapedeckSessionTests",
+            dependencies: ["TapedeckSession", "TapedeckTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
@@ -117,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCurlTests",
-            dependencies: ["TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"],
+            dependencies: ["TapedeckCurl", "TapedeckSession", "TapedeckStubServer", "TapedeckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -133,6 +142,9 @@ let package = Package(
             name: "ContractTests",
             dependencies: [
                 "Tapedeck", "TapedeckServices", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl", "TapedeckTestSupport",
+                "TapedeckURLSession", "TapedeckOpenAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

@@ -1,2 +1,3 @@
-// The client stack re-exports the transport seam, so `import Tapedeck` is all an app needs.
+// The client stack re-exports the transport seam and the session layer, so `import Tapedeck` is all an app needs.
 @_exported import TapedeckCore
+@_exported import TapedeckSession

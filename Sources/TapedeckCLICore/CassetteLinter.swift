@@ -3,7 +3,8 @@ import TapedeckCassette
 
 /// The checks of `tapedeck lint`: the file must decode, redaction must have nothing left to change (no value under a
 /// secret name, no copy of a secret found elsewhere in the cassette), no high-entropy token may be left, interactions
-/// may not be older than a maximum age, and `<name>.bodies/` may hold only files a body refers to.
+/// may not be older than a maximum age, every redirect hop must be its own interaction, and `<name>.bodies/` may hold
+/// only files a body refers to.
 ///
 /// ```swift
 /// let findings = CassetteLinter(maxAge: 90).lint(path: "Cassettes/login.json", now: Date())
@@ -35,6 +36,13 @@ public struct CassetteLinter: Sendable {
             let base = "interactions[\(index)]"
             for hit in hitsByInteraction[index] {
                 findings.append(LintFinding(file: file, rule: hit.rule, place: hit.place, message: hit.message))
+            }
+            if let answeredBy = interaction.response?.url {
+                findings.append(LintFinding(
+                    file: file, rule: .missingHops, place: "\(base).response.url",
+                    message: "the request went to \(interaction.request.url) but \(answeredBy) answered: its redirect hops were "
+                        + "followed inside one interaction (an earlier recorder), so their statuses and cookies are not in the "
+                        + "cassette; it replays the final answer only. Record it again to keep every hop"))
             }
             if let maxAgeDays {
                 let days = Int(now.timeIntervalSince(interaction.recordedAt) / 86_400)

@@ -16,6 +16,9 @@ public struct LintFinding: Sendable, Hashable {
         case unusedSidecar = "unused-sidecar"
         /// A body refers to a sidecar file that is missing.
         case missingSidecar = "missing-sidecar"
+        /// An interaction whose response came from another URL: recorded with redirects followed inside one
+        /// interaction (the URLSession adapter before the session pipeline), so its hops and their cookies are lost.
+        case missingHops = "missing-hops"
     }
 
     /// The file checked.

@@ -23,7 +23,8 @@ public struct HTTPRequest: Sendable {
     public var timeoutInterval: TimeInterval
     /// Seconds the whole transfer may take, or `nil` for no limit (the default).
     public var totalTimeout: TimeInterval?
-    /// Whether and how far redirects are followed.
+    /// Whether and how far a session (`SessionPipeline`: the client stack, the URLSession and OpenAPI doors,
+    /// `SessionTransport`) follows redirects, hop by hop. Transports never follow them: they deliver each `3xx`.
     public var redirectPolicy: RedirectPolicy
     /// How the server is authenticated over HTTPS.
     public var tls: TLSSettings
@@ -67,7 +68,7 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// Whether a transport follows redirects.
+/// Whether a session follows redirects (transports never do: each hop is a request of its own).
 public enum RedirectPolicy: Hashable, Sendable {
     /// Deliver a 3xx response as it is.
     case none

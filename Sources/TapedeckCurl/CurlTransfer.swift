@@ -57,7 +57,7 @@ final class CurlTransfer {
         self.easy = CurlEasy(handle: handle)
         self.lastActivity = MonotonicClock.nanoseconds()
         self.idleTimeoutNanoseconds = UInt64(max(0.001, request.timeoutInterval) * 1_000_000_000)
-        self.headParser = ResponseHeadParser(followsRedirects: request.redirectPolicy != .none)
+        self.headParser = ResponseHeadParser()
         self.headerList = CurlStringList(CurlTransfer.headerLines(for: request))
         self.routeList = CurlStringList(configuration.resolve)
         self.connectToList = CurlStringList(configuration.connectTo)
@@ -109,14 +109,6 @@ final class CurlTransfer {
         if configuration.automaticDecompression { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         try easy.set(CURLOPT_BUFFERSIZE, configuration.receiveBufferSize)
         try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.sendBufferSize)
-
-        switch request.redirectPolicy {
-        case .none:
-            try easy.set(CURLOPT_FOLLOWLOCATION, false)
-        case .follow(let maximum):
-            try easy.set(CURLOPT_FOLLOWLOCATION, true)
-            try easy.set(CURLOPT_MAXREDIRS, max(0, maximum))
-        }
 
         let idleMilliseconds = Int((request.timeoutInterval * 1000).rounded(.up))
         let totalMilliseconds = request.totalTimeout.map { Int(($0 * 1000).rounded(.up)) }

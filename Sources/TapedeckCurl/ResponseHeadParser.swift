@@ -1,12 +1,12 @@
 import TapedeckCore
 
-/// Assembles the final response head from the header lines libcurl hands over one at a time, skipping
-/// informational (1xx) responses and redirects that will be followed. Pure logic, no I/O; it works on the raw
+/// Assembles the response head from the header lines libcurl hands over one at a time, skipping informational
+/// (1xx) responses (libcurl never follows a redirect here: a 3xx is the head, and the session above follows it). Pure logic, no I/O; it works on the raw
 /// bytes and makes a `String` only for each name and value it keeps.
 struct ResponseHeadParser {
     /// What a completed header block means.
     enum BlockOutcome: Equatable {
-        /// A 1xx response or a redirect curl will follow: not the final head.
+        /// A 1xx response: not the final head.
         case skipped
         /// The final response's head.
         case final(statusCode: Int, reasonPhrase: String, version: String, headers: HTTPHeaders)
@@ -16,14 +16,6 @@ struct ResponseHeadParser {
     private(set) var reasonPhrase = ""
     private(set) var version = ""
     private(set) var headers = HTTPHeaders()
-    let followsRedirects: Bool
-
-    init(followsRedirects: Bool) {
-        self.followsRedirects = followsRedirects
-    }
-
-    static let followedRedirectCodes: Set<Int> = [301, 302, 303, 307, 308]
-
     /// Feeds one raw header line (with or without its CRLF). Returns the outcome when the line ends a block.
     mutating func consume(line raw: UnsafeRawBufferPointer) -> BlockOutcome? {
         var line = raw[...]
@@ -31,9 +23,7 @@ struct ResponseHeadParser {
 
         if line.isEmpty {
             guard statusCode != 0 else { return nil }
-            let skip = (100..<200).contains(statusCode)
-                || (followsRedirects && Self.followedRedirectCodes.contains(statusCode) && headers.contains("Location"))
-            return skip ? .skipped : .final(statusCode: statusCode, reasonPhrase: reasonPhrase, version: version, headers: headers)
+            return (100..<200).contains(statusCode) ? .skipped : .final(statusCode: statusCode, reasonPhrase: reasonPhrase, version: version, headers: headers)
         }
         if line.starts(with: "HTTP/".utf8) {
             startResponse(statusLine: line)

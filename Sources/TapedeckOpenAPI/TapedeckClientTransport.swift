@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import TapedeckCore
+import TapedeckSession
 
 /// A swift-openapi-runtime `ClientTransport` over any Tapedeck ``TapedeckCore/HTTPTransport``, so a client made by
 /// swift-openapi-generator runs over live libcurl, a cassette, or a stub server.
@@ -25,7 +26,10 @@ import TapedeckCore
 ///   length is known and chunked transfer encoding when it is not, so a large or endless body is never gathered
 ///   into memory first. A body that can be iterated only once cannot be sent again by a transport that must restart
 ///   it (a redirect that keeps the body); that attempt fails with the runtime's error saying so.
-/// - Redirects, timeouts, TLS and the HTTP version follow ``Configuration``.
+/// - What a session does above the wire runs in ``session``, the same ``TapedeckSession/SessionPipeline`` the client
+///   stack and the URLSession adapter use: cookies (a store of the transport's own by default), redirects hop by hop
+///   (each hop is its own request to ``transport``, so a cassette holds one interaction per hop), challenges,
+///   retries. Timeouts, TLS and the HTTP version follow ``Configuration``; its `redirectPolicy` caps the hops.
 ///
 /// How the response comes back:
 /// - `send` returns as soon as the response head has arrived; the body is an `HTTPBody` that yields the chunks as
@@ -75,15 +79,19 @@ public struct TapedeckClientTransport: ClientTransport {
     public let transport: any HTTPTransport
     /// How requests are sent.
     public var configuration: Configuration
+    /// Cookies, redirects, cache, challenges and retries, as every door does them.
+    public var session: SessionPipeline
 
     /// A client transport that sends every request through `transport`.
     ///
     /// ```swift
     /// let client = Client(serverURL: server.url("/"), transport: TapedeckClientTransport(server.transport()))
     /// ```
-    public init(_ transport: any HTTPTransport, configuration: Configuration = Configuration()) {
+    public init(_ transport: any HTTPTransport, configuration: Configuration = Configuration(),
+                session: SessionPipeline = SessionPipeline()) {
         self.transport = transport
         self.configuration = configuration
+        self.session = session
     }
 
     /// Sends `request` with `body` to `baseURL` and returns the response head with its body still streaming.
@@ -96,7 +104,7 @@ public struct TapedeckClientTransport: ClientTransport {
         let outgoing = try OpenAPIMessageConversion.tapedeckRequest(
             from: request, body: body, baseURL: baseURL, configuration: configuration
         )
-        let (exchange, responseBody) = StreamedExchange.start(outgoing, on: transport)
+        let (exchange, responseBody) = StreamedExchange.start(outgoing, on: SessionTransport(transport, pipeline: session))
         let head = try await exchange.head()
         let response: HTTPTypes.HTTPResponse
         do {

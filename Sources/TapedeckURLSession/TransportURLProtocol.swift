@@ -4,11 +4,12 @@ import FoundationNetworking
 #endif
 import Synchronization
 import TapedeckCore
+import TapedeckSession
 
 /// A `URLProtocol` that sends a `URLSession`'s HTTP requests through an ``HTTPTransport`` (live libcurl, a cassette,
 /// a stub server) instead of Foundation's own networking.
 ///
-/// Do not list this class yourself: ``Foundation/URLSessionConfiguration/tapedeck(transport:base:)`` registers the
+/// Do not list this class yourself: ``Foundation/URLSessionConfiguration/tapedeck(transport:base:cache:)`` registers the
 /// transport and puts a subclass bound to it first in `protocolClasses`.
 ///
 /// ```swift
@@ -16,22 +17,43 @@ import TapedeckCore
 /// let (data, response) = try await session.data(from: server.url("/get"))
 /// ```
 ///
+/// Every request goes through the same ``TapedeckSession/SessionPipeline`` as the client stack's, so what URLSession
+/// does above the wire happens here too, hop by hop, and a cassette under the transport holds one interaction per hop
+/// whichever door recorded it:
+/// - **Redirects** are followed one hop at a time, up to 20 (URLSession's limit; one more fails with
+///   `URLError.httpTooManyRedirects`). The task's delegate is asked first (`willPerformHTTPRedirection`, on the
+///   session's `delegateQueue`): it may change the next request, or return `nil` to get the `3xx` itself. The final
+///   URL is the `HTTPURLResponse`'s `url` (FoundationNetworking gives a protocol no way to update `currentRequest`).
+/// - **Cookies** come from and go to the configuration's `httpCookieStorage` (when `httpShouldSetCookies` is on and
+///   the request's `httpShouldHandleCookies` is), on every hop, under `httpCookieAcceptPolicy`.
+/// - **Challenges** (`401`/`407`, Basic and Digest) go to the delegate's task-level `didReceive challenge`, and
+///   default handling uses the configuration's `urlCredentialStorage`. A `401` nobody answered is delivered with its
+///   `WWW-Authenticate` field renamed `X-Tapedeck-WWW-Authenticate`: FoundationNetworking would otherwise hang the
+///   task, or send the request again around the transport.
+/// - **The cache**: FoundationNetworking neither consults nor fills `urlCache` for a custom protocol; pass an
+///   `HTTPCache` to ``Foundation/URLSessionConfiguration/tapedeck(transport:base:cache:)`` for RFC 9111 caching
+///   with the request's `cachePolicy`.
+///
 /// How requests and responses are mapped:
 /// - method, URL, header fields and `timeoutInterval` (the transport's idle timeout) are copied; the body comes from `httpBody`, or from
 ///   `httpBodyStream` read to its end, or (FoundationNetworking) from the data or file an upload task was made with.
-/// - Redirects are followed by the transport (up to 16), and the final URL is the `HTTPURLResponse`'s `url`; the
-///   session's delegate is not asked about them (`willPerformHTTPRedirection` is not called).
+///   Upload progress reaches the delegate's `didSendBodyData`.
 /// - The response's status, HTTP version and header fields become an `HTTPURLResponse` (repeated fields joined with
-///   `", "`), and its body is delivered in one `didLoad`.
+///   `", "`) as soon as the head arrives. For a task that calls its delegate the body reaches the delegate as it
+///   arrives, one `didLoad` (`didReceive data`) per chunk, so streams and server-sent events see a cassette's
+///   recorded chunk timing; a task made with a completion handler (`data(for:)` too) gets it in one `didLoad` at
+///   the end, because FoundationNetworking keeps only the last one for such a task.
 /// - A `URLError` from the transport reaches the task as it is (same code and `userInfo`); any other error becomes
 ///   `URLError(.unknown)` whose description is the error's and whose `NSUnderlyingErrorKey` is the error.
 /// - Download tasks work on Apple platforms only: on Linux they fail with `URLError(.unsupportedURL)`, because
-///   FoundationNetworking can finish a download task only from its own HTTP protocol.
+///   FoundationNetworking finishes a download task only from its own HTTP protocol (it reads a temporary-file
+///   property only that protocol can set). Use a data task, or `SessionManager`'s download task, which streams
+///   to a file over the same transport.
 /// - Cancelling the task (`stopLoading`) cancels the transfer's Swift task; nothing is reported afterwards.
 ///
-/// Client callbacks (`didReceive`, `didLoad`, then `urlProtocolDidFinishLoading` or `didFailWithError`) are made in
-/// that order, in one go: from the transfer's task when it ends, or from the instance's serial queue for an outcome
-/// decided inside `startLoading` (never on its stack).
+/// Client callbacks (`didReceive`, `didLoad`…, then `urlProtocolDidFinishLoading` or `didFailWithError`) are made in
+/// that order: from the transport's events as they come, or from the instance's serial queue for an outcome decided
+/// inside `startLoading` (never on its stack).
 ///
 /// URLProtocol is not Sendable: an instance's own state sits behind a Mutex, and its transfer task and callback
 /// queue hold it weakly.
@@ -58,24 +80,33 @@ public class TransportURLProtocol: URLProtocol {
     ///   - defaultTimeout: the idle timeout of a request whose `timeoutInterval` is still `URLRequest`'s default of
     ///     60 s (a configuration's `timeoutIntervalForRequest`, which FoundationNetworking does not apply to the
     ///     request a custom protocol sees); `nil` keeps 60 s.
+    ///   - cache: the RFC 9111 cache requests go through, or `nil` for none.
+    ///   - configuration: the configuration whose cookie and credential storage apply when the task's own session
+    ///     cannot be found.
     public static func bound(
-        to transport: any HTTPTransport, additionalHeaders: [String: String] = [:], defaultTimeout: TimeInterval? = nil
+        to transport: any HTTPTransport, additionalHeaders: [String: String] = [:], defaultTimeout: TimeInterval? = nil,
+        cache: HTTPCache? = nil, configuration: URLSessionConfiguration? = nil
     ) -> TransportURLProtocol.Type {
         let slot = nextSlot.withLock { slot in
             defer { slot += 1 }
             return slot
         }
         let boundClass = slotClass(slot)
-        registry.withLock { $0[ObjectIdentifier(boundClass)] = Binding(
-            transport: transport, additionalHeaders: additionalHeaders, defaultTimeout: defaultTimeout
-        ) }
+        let binding = Binding(
+            transport: transport, additionalHeaders: additionalHeaders, defaultTimeout: defaultTimeout, cache: cache,
+            configuration: configuration.map { $0.copy() as! URLSessionConfiguration }
+        )
+        registry.withLock { $0[ObjectIdentifier(boundClass)] = binding }
         return boundClass
     }
 
-    private struct Binding {
+    private struct Binding: @unchecked Sendable {
+        // URLSessionConfiguration is not Sendable; the binding's copy is only read.
         var transport: any HTTPTransport
         var additionalHeaders: [String: String]
         var defaultTimeout: TimeInterval?
+        var cache: HTTPCache?
+        var configuration: URLSessionConfiguration?
     }
 
     /// The transport this instance's class is bound to.
@@ -113,12 +144,12 @@ public class TransportURLProtocol: URLProtocol {
             // from any other protocol crashes the process. Fail it cleanly instead.
             deliver(.failure(URLError(
                 .unsupportedURL, failingURL: request.url,
-                reason: "FoundationNetworking cannot finish a download task loaded by a custom URLProtocol; use a data task and write the data"
+                reason: "FoundationNetworking cannot finish a download task loaded by a custom URLProtocol; use a data task and write the data, or SessionManager's download task over the same transport"
             )))
             return
         }
         #endif
-        let converted: HTTPRequest
+        var converted: HTTPRequest
         do {
             converted = try URLRequestConversion.httpRequest(
                 from: request, uploadBody: uploadTaskBody(),
@@ -128,23 +159,41 @@ public class TransportURLProtocol: URLProtocol {
             deliver(.failure(URLRequestConversion.urlError(from: error, url: request.url)))
             return
         }
+        converted.redirectPolicy = .follow(maximum: Self.maximumRedirects)
+        converted.responseBody = .stream
+        let bridge = URLSessionDelegateBridge(task: task)
+        let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
-        let owner = WeakProtocol(self)
+        let delivery = ResponseDelivery(owner: self, bridge: bridge, expectedUpload: converted.body.knownLength)
         let transfer = Task {
             let outcome: Result<HTTPResponse, URLError>
             do {
-                outcome = .success(try await transport.send(converted, onEvent: nil))
+                outcome = .success(try await pipeline.send(converted, over: transport, onEvent: delivery.handle))
             } catch {
                 outcome = .failure(URLRequestConversion.urlError(from: error, url: converted.url))
             }
             // Already off `startLoading`'s stack: report from here, without one more queue hop.
-            owner.value?.report(outcome)
+            delivery.finish(outcome)
         }
         let stoppedAlready = running.withLock { state in
             state.task = transfer
             return state.stopped
         }
         if stoppedAlready { transfer.cancel() }
+    }
+
+    /// How many redirects a task follows before it fails with `URLError.httpTooManyRedirects`: URLSession's limit
+    /// (FoundationNetworking's, after Darwin's).
+    public static let maximumRedirects = 20
+
+    /// The session pipeline for one request: cookies and credentials from the task's session configuration (or the
+    /// bound one), the task delegate deciding redirects and challenges.
+    private static func pipeline(for binding: Binding, bridge: URLSessionDelegateBridge) -> SessionPipeline {
+        let configuration = bridge.session?.configuration ?? binding.configuration
+        var pipeline = SessionPipeline(cookies: configuration.flatMap(HTTPCookieStorageJar.init(configuration:)), cache: binding.cache)
+        pipeline.redirectHandler = { head, proposed in await bridge.redirect(head, proposed: proposed) }
+        pipeline.challengeHandler = { context in await bridge.challenge(context) }
+        return pipeline
     }
 
     /// Cancels the transfer; the client hears nothing more from this instance.
@@ -162,19 +211,27 @@ public class TransportURLProtocol: URLProtocol {
         callbackQueue.async { owner.value?.report(outcome) }
     }
 
-    /// Tells the client, in order, what came of the transfer; nothing once the loading was stopped.
-    private func report(_ outcome: Result<HTTPResponse, URLError>) {
-        guard !running.withLock({ $0.stopped }), let client else { return }
+    /// Tells the client, in order, what came of a transfer whose head it has not heard of; nothing once the loading
+    /// was stopped.
+    fileprivate func report(_ outcome: Result<HTTPResponse, URLError>) {
         switch outcome {
         case .success(let response):
-            client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response), cacheStoragePolicy: .notAllowed)
-            if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
-                client.urlProtocol(self, didLoad: data)
+            tell { client in
+                client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response.head), cacheStoragePolicy: .notAllowed)
+                if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
+                    client.urlProtocol(self, didLoad: data)
+                }
+                client.urlProtocolDidFinishLoading(self)
             }
-            client.urlProtocolDidFinishLoading(self)
         case .failure(let error):
-            client.urlProtocol(self, didFailWithError: error)
+            tell { $0.urlProtocol(self, didFailWithError: error) }
         }
+    }
+
+    /// Calls the client unless the loading was stopped.
+    fileprivate func tell(_ body: (any URLProtocolClient) -> Void) {
+        guard !running.withLock({ $0.stopped }), let client else { return }
+        body(client)
     }
 
     /// The body an upload task was created with, which FoundationNetworking keeps in the task rather than in the
@@ -186,6 +243,72 @@ public class TransportURLProtocol: URLProtocol {
         #else
         return nil
         #endif
+    }
+}
+
+/// Hands a transfer's events to URLSession as they come: the head as `didReceive`, each body chunk as `didLoad`,
+/// upload progress to the delegate, and the end as `urlProtocolDidFinishLoading` or `didFailWithError`. A transport
+/// that reported no head gets its whole response delivered at the end.
+private final class ResponseDelivery: Sendable {
+    private let owner: WeakProtocol
+    private let bridge: URLSessionDelegateBridge
+    private let expectedUpload: Int64
+    private let state = Mutex(State())
+
+    private struct State {
+        var headDelivered = false
+        var uploaded: Int64 = 0
+        /// The body so far, for a task that must get it in one `didLoad`.
+        var gathered = Data()
+    }
+
+    init(owner: TransportURLProtocol, bridge: URLSessionDelegateBridge, expectedUpload: Int64?) {
+        self.owner = WeakProtocol(owner)
+        self.bridge = bridge
+        self.expectedUpload = expectedUpload ?? -1
+    }
+
+    var handle: HTTPEventHandler { { [self] event in receive(event) } }
+
+    private func receive(_ event: HTTPTransportEvent) {
+        guard let owner = owner.value else { return }
+        switch event {
+        case .responseHead(let head):
+            state.withLock { $0.headDelivered = true }
+            owner.tell { $0.urlProtocol(owner, didReceive: URLRequestConversion.urlResponse(from: head), cacheStoragePolicy: .notAllowed) }
+        case .bodyChunk(let data):
+            guard !data.isEmpty else { return }
+            if bridge.streamsBody {
+                owner.tell { $0.urlProtocol(owner, didLoad: data) }
+            } else {
+                state.withLock { $0.gathered.append(data) }
+            }
+        case .uploadProgress(let progress):
+            let sent = state.withLock { state -> Int64 in
+                defer { state.uploaded = progress.completed }
+                return progress.completed - state.uploaded
+            }
+            bridge.sentBody(bytes: sent, total: progress.completed, expected: progress.total ?? expectedUpload)
+        case .downloadProgress, .completed:
+            break
+        }
+    }
+
+    /// The transfer ended: finishes the load, or delivers the whole outcome when no head was heard of.
+    func finish(_ outcome: Result<HTTPResponse, URLError>) {
+        guard let owner = owner.value else { return }
+        let (headDelivered, gathered) = state.withLock { state in
+            defer { state.gathered = Data() }
+            return (state.headDelivered, state.gathered)
+        }
+        if case .success = outcome, headDelivered {
+            owner.tell { client in
+                if !gathered.isEmpty { client.urlProtocol(owner, didLoad: gathered) }
+                client.urlProtocolDidFinishLoading(owner)
+            }
+        } else {
+            owner.report(outcome)
+        }
     }
 }
 

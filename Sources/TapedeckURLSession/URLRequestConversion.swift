@@ -103,22 +103,63 @@ enum URLRequestConversion {
         }
     }
 
+    /// The name a `401`'s `WWW-Authenticate` field is delivered under (see ``urlResponse(from:)``).
+    static let unansweredChallengeField = "X-Tapedeck-WWW-Authenticate"
+
     /// The response head as Foundation's response; repeated fields are joined with `", "`.
-    static func urlResponse(from response: HTTPResponse) -> HTTPURLResponse {
+    ///
+    /// A `401` that reaches URLSession with a `WWW-Authenticate` field makes FoundationNetworking answer the
+    /// challenge itself: with no credential the task never completes, and with one it sends the request again through
+    /// its own HTTP protocol, around the transport (and so around a cassette). The session pipeline has already
+    /// offered the challenge to the delegate and the credential storage, so a `401` delivered here is one nobody
+    /// answered: its field is renamed ``unansweredChallengeField`` so that the task completes with it.
+    static func urlResponse(from head: HTTPResponseHead) -> HTTPURLResponse {
         var fields: [String: String] = [:]
         var names: [String: String] = [:]  // lowercased → first spelling
-        for field in response.headers {
-            let key = field.name.lowercased()
+        for field in head.headers {
+            var key = field.name.lowercased()
+            var spelling = field.name
+            if head.statusCode == 401 && key == "www-authenticate" {
+                spelling = unansweredChallengeField
+                key = spelling.lowercased()
+            }
             if let name = names[key] {
                 fields[name] = (fields[name] ?? "") + ", " + field.value
             } else {
-                names[key] = field.name
-                fields[field.name] = field.value
+                names[key] = spelling
+                fields[spelling] = field.value
             }
         }
-        let head = response.head
         return HTTPURLResponse(url: head.url, statusCode: head.statusCode, httpVersion: head.version, headerFields: fields)
             ?? HTTPURLResponse(url: head.url, statusCode: head.statusCode, httpVersion: nil, headerFields: fields)!
+    }
+
+    /// `request` as Foundation's request, for a delegate to look at (a file or stream body is not shown).
+    static func urlRequest(from request: HTTPRequest) -> URLRequest {
+        var converted = URLRequest(url: request.url, timeoutInterval: request.timeoutInterval)
+        converted.httpMethod = request.method.rawValue
+        for field in request.headers { converted.addValue(field.value, forHTTPHeaderField: field.name) }
+        if case .data(let data) = request.body { converted.httpBody = data }
+        converted.httpShouldHandleCookies = request.shouldHandleCookies
+        return converted
+    }
+
+    /// The request a delegate returned for a redirect, in place of `proposed`: its method, URL and header fields,
+    /// its body if it has one, else `proposed`'s body when the method is unchanged.
+    static func httpRequest(_ decided: URLRequest, replacing proposed: HTTPRequest) -> HTTPRequest {
+        var next = proposed
+        if let url = decided.url { next.url = url }
+        let method = HTTPMethod(decided.httpMethod ?? proposed.method.rawValue)
+        if method != proposed.method { next.body = .none }
+        next.method = method
+        var headers = HTTPHeaders()
+        for (name, value) in (decided.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.add(name: name, value: value)
+        }
+        next.headers = headers
+        if let data = decided.httpBody { next.body = .data(data) }
+        next.shouldHandleCookies = decided.httpShouldHandleCookies
+        return next
     }
 
     /// The response body wherever the transport put it.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TapedeckCore
+import TapedeckSession
 
 extension URLSessionConfiguration {
     /// A copy of `base` whose HTTP and HTTPS requests go to `transport`: a ``TransportURLProtocol`` subclass bound
@@ -14,13 +15,15 @@ extension URLSessionConfiguration {
     /// let (data, response) = try await session.data(from: URL(string: "https://api.example.com/users")!)
     /// ```
     ///
-    /// The transport follows redirects itself and the response's `url` is the final one. Each call registers the
+    /// Requests go through the session pipeline (see ``TransportURLProtocol``): redirects hop by hop with the
+    /// delegate asked, cookies in `httpCookieStorage`, challenges to the delegate and `urlCredentialStorage`, and
+    /// `cache` if given (FoundationNetworking's `urlCache` is not used by a custom protocol). Each call registers the
     /// transport for the rest of the process, so make one configuration per transport rather than one per request.
     /// `base.httpAdditionalHeaders` as they are now are added to requests that lack them (FoundationNetworking does
     /// not show them to a protocol), and `base.timeoutIntervalForRequest` is the idle timeout of requests whose
     /// `timeoutInterval` is left at its default of 60 s (FoundationNetworking does not apply it to the request either).
     public static func tapedeck(
-        transport: any HTTPTransport, base: URLSessionConfiguration = .ephemeral
+        transport: any HTTPTransport, base: URLSessionConfiguration = .ephemeral, cache: HTTPCache? = nil
     ) -> URLSessionConfiguration {
         let configuration = base.copy() as! URLSessionConfiguration
         let boundClass: AnyClass = TransportURLProtocol.bound(
@@ -28,7 +31,9 @@ extension URLSessionConfiguration {
             additionalHeaders: (base.httpAdditionalHeaders ?? [:]).reduce(into: [:]) { headers, field in
                 if let name = field.key as? String { headers[name] = "\(field.value)" }
             },
-            defaultTimeout: base.timeoutIntervalForRequest
+            defaultTimeout: base.timeoutIntervalForRequest,
+            cache: cache,
+            configuration: base
         )
         configuration.protocolClasses = [boundClass] + (configuration.protocolClasses ?? [])
         return configuration

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCore
 import TapedeckCurl
+import TapedeckSession
 import TapedeckStubServer
 
 extension Loopback {
@@ -75,7 +76,8 @@ extension Loopback {
 
         @Test func redirectsEndAtGet() async throws {
             try await withHttpbin { server in
-                let response = try await transport.send(HTTPRequest(url: server.url("/redirect/3")))
+                #expect(try await transport.send(HTTPRequest(url: server.url("/redirect/3"))).statusCode == 302)
+                let response = try await SessionTransport(transport).send(HTTPRequest(url: server.url("/redirect/3")))
                 #expect(response.metrics.redirectCount == 3)
                 #expect(response.head.url.path == "/get")
             }

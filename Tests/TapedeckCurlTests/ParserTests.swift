@@ -4,8 +4,8 @@ import TapedeckCore
 @testable import TapedeckCurl
 
 @Suite struct ResponseHeadParserTests {
-    private func feed(_ lines: [String], follows: Bool = true) -> [ResponseHeadParser.BlockOutcome] {
-        var parser = ResponseHeadParser(followsRedirects: follows)
+    private func feed(_ lines: [String]) -> [ResponseHeadParser.BlockOutcome] {
+        var parser = ResponseHeadParser()
         return lines.compactMap { parser.consume(line: Substring($0 + "\r\n")) }
     }
 
@@ -15,12 +15,10 @@ import TapedeckCore
         #expect(outcomes.last == .final(statusCode: 200, reasonPhrase: "OK", version: "HTTP/1.1", headers: ["A": "1"]))
     }
 
-    @Test func followedRedirectsAreSkippedButKeptWhenNotFollowing() {
+    @Test func redirectsAreTheHeadTheSessionFollowsThem() {
         let lines = ["HTTP/1.1 301 Moved Permanently", "Location: /next", ""]
-        #expect(feed(lines) == [.skipped])
-        #expect(feed(lines, follows: false).first
-            == .final(statusCode: 301, reasonPhrase: "Moved Permanently", version: "HTTP/1.1", headers: ["Location": "/next"]))
-        // A 3xx with no Location is final even when following.
+        #expect(feed(lines)
+            == [.final(statusCode: 301, reasonPhrase: "Moved Permanently", version: "HTTP/1.1", headers: ["Location": "/next"])])
         #expect(feed(["HTTP/1.1 304 Not Modified", ""]).first
             == .final(statusCode: 304, reasonPhrase: "Not Modified", version: "HTTP/1.1", headers: [:]))
     }
@@ -37,7 +35,7 @@ import TapedeckCore
     }
 
     @Test func aStatusLineWithoutADecimalCodeIsCodeZero() {
-        var parser = ResponseHeadParser(followsRedirects: true)
+        var parser = ResponseHeadParser()
         #expect(parser.consume(line: "HTTP/1.1 2x0 Odd\r\n") == nil)
         #expect(parser.statusCode == 0)
         // With no status the block never completes.

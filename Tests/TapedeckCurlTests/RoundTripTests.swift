@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCore
 import TapedeckCurl
+import TapedeckSession
 import TapedeckStubServer
 import TapedeckTestSupport
 
@@ -116,12 +117,15 @@ extension Loopback {
         }
     }
 
-    @Test func redirectsAreFollowedAndReportedOnce() async throws {
+    @Test func theTransportDeliversARedirectAndTheSessionFollowsItReportingTheFinalHeadOnce() async throws {
         try await withStubServer { server in
             server.route(.get, "/from", response: StubResponse(status: 302, headers: ["Location": "/to"]))
             server.route(.get, "/to", response: .text("arrived"))
+            let hop = try await transport.send(HTTPRequest(url: server.url("/from")))
+            #expect(hop.statusCode == 302)
+            #expect(hop.head.url.path == "/from")
             let log = TransportEventLog()
-            let response = try await transport.send(HTTPRequest(url: server.url("/from")), onEvent: log.handler)
+            let response = try await SessionTransport(transport).send(HTTPRequest(url: server.url("/from")), onEvent: log.handler)
             #expect(log.heads.map(\.statusCode) == [200])
             #expect(response.head.url.path == "/to")
             #expect(response.metrics.redirectCount == 1)

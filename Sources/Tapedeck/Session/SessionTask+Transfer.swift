@@ -16,8 +16,7 @@ extension SessionTask {
         }
         let (request, resumedOffset) = prepareRequest()
         do {
-            let pipeline = RequestPipeline(task: self, settings: settings, transport: manager.transport)
-            let response = try await pipeline.send(request, onEvent: { event in
+            let response = try await pipeline(settings).send(request, over: manager.transport, onEvent: { event in
                 self.handle(event, of: attempt, method: request.method, resumedOffset: resumedOffset)
             })
             guard isCurrent(attempt) else { return }
@@ -26,6 +25,24 @@ extension SessionTask {
             guard isCurrent(attempt) else { return }
             finish(SessionTaskResult(response: self.response, error: error, metrics: nil), keepPartialFile: kind == .download)
         }
+    }
+
+    /// The session's one pipeline, with this task's own handlers first and its redirects and retries posted as the
+    /// task's events.
+    private func pipeline(_ settings: SessionManager.Settings) -> SessionPipeline {
+        let (redirectHandler, challengeHandler) = storage.withLock { ($0.redirectHandler, $0.challengeHandler) }
+        var pipeline = SessionPipeline(
+            cookies: settings.cookieStore, cache: settings.cache, credentialStore: settings.credentialStore,
+            nonceCounter: settings.nonceCounter, challengeHandler: challengeHandler ?? settings.challengeHandler,
+            interceptor: settings.interceptor, clock: settings.clock
+        )
+        if let decide = redirectHandler ?? settings.redirectHandler {
+            pipeline.redirectHandler = { [self] head, proposed in await decide(self, head, proposed) }
+        }
+        pipeline.willRedirect = { [self] head, next in manager.post(.taskWillPerformHTTPRedirection(self, head, next)) }
+        pipeline.willRetry = { [self] attempt, failure in manager.post(.taskWillRetry(self, attempt: attempt, after: failure)) }
+        pipeline.taskIdentifier = taskIdentifier
+        return pipeline
     }
 
     /// The error a transfer fails with instead of starting: `notConnectedToInternet` while the attached reachability

@@ -86,7 +86,7 @@ import TapedeckTestSupport
             var request = HTTPRequest(url: URL(string: "https://\(TestPKI.host)/hop")!)
             request.tls.serverTrustPolicy = try SecurityPolicy(pinningMode: .certificate, pinnedCertificates: [pki.root.item]).serverTrustPolicy
             do {
-                _ = try await transport.send(request)
+                _ = try await SessionTransport(transport).send(request)
                 Issue.record("the redirect to a host the certificate does not name was followed")
             } catch let error as URLError {
                 #expect(error.trustRule == .hostNameMismatch)

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import TapedeckCore
 import Glibc
 
 /// The I/O half of a host target's evaluation: name resolution (getaddrinfo) and the kernel's route for each

@@ -1,4 +1,5 @@
 #if os(Linux)
+import TapedeckCore
 import Foundation
 import Glibc
 import Synchronization

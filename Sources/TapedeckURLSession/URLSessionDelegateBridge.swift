@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TapedeckSession
+
+/// What the URLSession adapter asks of the task's session, as URLSession's own HTTP protocol asks it: the task
+/// delegate decides redirects (`willPerformHTTPRedirection`) and challenges (`didReceive challenge`), and hears of
+/// upload progress (`didSendBodyData`), each call made on the session's `delegateQueue`; the configuration gives
+/// the cookie storage and credential storage.
+///
+/// FoundationNetworking does not show a custom protocol its task's session; it is read from the task by reflection
+/// (its stored `session` property). When that layout is not found the bridge has no session: redirects are followed,
+/// challenges get default handling, and the configuration captured when the protocol was bound is used.
+struct URLSessionDelegateBridge: @unchecked Sendable {
+    // URLSessionTask and URLSession lock their own state; they are not marked Sendable.
+    let task: URLSessionTask?
+    let session: URLSession?
+    /// Whether the task hands its body to a delegate as it arrives (a task made without a completion handler), so
+    /// that each chunk may be its own `didLoad`. FoundationNetworking keeps only the last `didLoad` for a task made
+    /// with a completion handler (`data(for:)` included), which must get its body in one piece.
+    let streamsBody: Bool
+
+    /// Made in `startLoading`, which FoundationNetworking calls on the task's work queue: the queue on which the
+    /// session's task registry may be read.
+    init(task: URLSessionTask?) {
+        let session = task.flatMap(Self.session(of:))
+        self.task = task
+        self.session = session
+        if let task, let session { streamsBody = Self.callsDelegate(task, in: session) } else { streamsBody = false }
+    }
+
+    /// Whether `session` registered `task` to call its delegate (FoundationNetworking's `_TaskRegistry` behaviour
+    /// `callDelegate`) rather than a completion handler. `false` when that layout is not found.
+    static func callsDelegate(_ task: URLSessionTask, in session: URLSession) -> Bool {
+        #if canImport(FoundationNetworking)
+        guard let registry = child("taskRegistry", of: session), let behaviours = child("behaviours", of: registry) else { return false }
+        for entry in Mirror(reflecting: behaviours).children {
+            let pair = Mirror(reflecting: entry.value).children.map(\.value)
+            guard pair.count == 2, pair[0] as? Int == task.taskIdentifier else { continue }
+            return String(describing: pair[1]) == "callDelegate"
+        }
+        return false
+        #else
+        return true
+        #endif
+    }
+
+    private static func child(_ label: String, of value: Any) -> Any? {
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            if let found = current.children.first(where: { $0.label == label }) { return unwrap(found.value) }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    /// The session that owns `task`: FoundationNetworking keeps it in the task's stored `session` property.
+    static func session(of task: URLSessionTask) -> URLSession? {
+        #if canImport(FoundationNetworking)
+        return child("session", of: task) as? URLSession
+        #else
+        return nil
+        #endif
+    }
+
+    private static func unwrap(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first?.value
+    }
+
+    /// The delegate URLSession itself would ask: the task's (FoundationNetworking falls back to the session's).
+    private var delegate: URLSessionTaskDelegate? {
+        task?.delegate ?? (session?.delegate as? URLSessionTaskDelegate)
+    }
+
+    /// Asks the delegate about a redirect; without one the proposed request is followed.
+    func redirect(_ head: HTTPResponseHead, proposed: TapedeckCore.HTTPRequest) async -> TapedeckCore.HTTPRequest? {
+        guard let session, let task, let delegate else { return proposed }
+        let response = URLRequestConversion.urlResponse(from: head)
+        let newRequest = URLRequestConversion.urlRequest(from: proposed)
+        let decided: URLRequest? = await withCheckedContinuation { continuation in
+            session.delegateQueue.addOperation {
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: newRequest) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        }
+        guard let decided else { return nil }
+        return decided == newRequest ? proposed : URLRequestConversion.httpRequest(decided, replacing: proposed)
+    }
+
+    /// Asks the delegate about a challenge; default handling looks in the configuration's credential storage.
+    func challenge(_ context: AuthenticationChallengeContext) async -> AuthenticationDisposition {
+        let space = Self.protectionSpace(for: context)
+        let stored = session?.configuration.urlCredentialStorage?.defaultCredential(for: space)
+        guard let session, let task, let delegate else { return Self.defaultHandling(stored) }
+        let challenge = URLAuthenticationChallenge(
+            protectionSpace: space, proposedCredential: stored, previousFailureCount: context.previousFailureCount,
+            failureResponse: URLRequestConversion.urlResponse(from: context.failureResponse), error: nil,
+            sender: IgnoredChallengeSender()
+        )
+        let (disposition, credential) = await withCheckedContinuation { continuation in
+            session.delegateQueue.addOperation {
+                delegate.urlSession(session, task: task, didReceive: challenge) { continuation.resume(returning: ($0, $1)) }
+            }
+        }
+        switch disposition {
+        case .useCredential:
+            guard let credential, let user = credential.user else { return .performDefaultHandling }
+            return .useCredential(Credential(user: user, password: credential.password ?? "", persistence: .none))
+        case .performDefaultHandling: return Self.defaultHandling(stored)
+        case .cancelAuthenticationChallenge: return .cancelAuthenticationChallenge
+        case .rejectProtectionSpace: return .rejectProtectionSpace
+        @unknown default: return .performDefaultHandling
+        }
+    }
+
+    private static func defaultHandling(_ stored: URLCredential?) -> AuthenticationDisposition {
+        guard let stored, let user = stored.user else { return .performDefaultHandling }
+        return .useCredential(Credential(user: user, password: stored.password ?? "", persistence: .none))
+    }
+
+    private static func protectionSpace(for context: AuthenticationChallengeContext) -> URLProtectionSpace {
+        let space = context.protectionSpace
+        let method = context.challenge.scheme == .digest ? NSURLAuthenticationMethodHTTPDigest : NSURLAuthenticationMethodHTTPBasic
+        return URLProtectionSpace(host: space.host, port: space.port, protocol: space.urlScheme, realm: space.realm,
+                                  authenticationMethod: method)
+    }
+
+    /// Tells the delegate how much of the body has been sent, as `didSendBodyData` does.
+    func sentBody(bytes: Int64, total: Int64, expected: Int64) {
+        guard let session, let task, let delegate, bytes > 0 else { return }
+        session.delegateQueue.addOperation {
+            delegate.urlSession(session, task: task, didSendBodyData: bytes, totalBytesSent: total,
+                                totalBytesExpectedToSend: expected)
+        }
+    }
+}
+
+/// The sender a `URLAuthenticationChallenge` must name; the adapter takes the delegate's answer from its completion
+/// handler, so nothing is done here.
+private final class IgnoredChallengeSender: NSObject, URLAuthenticationChallengeSender {
+    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
+    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
+    func cancel(_ challenge: URLAuthenticationChallenge) {}
+    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
+}

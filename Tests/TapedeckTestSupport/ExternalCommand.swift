@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs a command-line tool found on `PATH` (python3, curl) for cross-checks, feeding it `input` and collecting what
+/// it writes.
+public enum ExternalCommand {
+    public struct Output {
+        public var status: Int32
+        public var standardOutput: Data
+        public var standardError: String
+    }
+
+    /// The tool's location on `PATH`, or `nil` when it is not installed.
+    public static func find(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Whether `python3` can run here.
+    public static let hasPython = find("python3") != nil
+    /// Whether the `curl` command-line tool can run here.
+    public static let hasCurl = find("curl") != nil
+
+    /// Runs `tool` with `arguments` to its end on a thread of its own (the test's executor stays free).
+    public static func run(_ tool: URL, _ arguments: [String], input: Data = Data()) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do {
+                    let process = ChildProcess()
+                    process.executableURL = tool
+                    process.arguments = arguments
+                    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+                    process.standardInput = stdin
+                    process.standardOutput = stdout
+                    process.standardError = stderr
+                    try process.run()
+                    // Errors are read on another thread so that neither pipe can fill up and stall the tool.
+                    let errors = Locked(Data())
+                    let errorsRead = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        errors.value = stderr.fileHandleForReading.readDataToEndOfFile()
+                        errorsRead.signal()
+                    }
+                    try stdin.fileHandleForWriting.write(contentsOf: input)
+                    try stdin.fileHandleForWriting.close()
+                    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    errorsRead.wait()
+                    continuation.resume(returning: Output(status: process.terminationStatus, standardOutput: output,
+                                                          standardError: String(decoding: errors.value, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
