@@ -94,7 +94,7 @@ struct URLSessionDelegateBridge: @unchecked Sendable {
     /// Asks the delegate about a challenge; default handling looks in the configuration's credential storage.
     func challenge(_ context: AuthenticationChallengeContext) async -> AuthenticationDisposition {
         let space = Self.protectionSpace(for: context)
-        let stored = session?.configuration.urlCredentialStorage?.defaultCredential(for: space)
+        let stored = (session?.configuration.urlCredentialStorage).flatMap { Self.storedCredential(in: $0, for: space) }
         guard let session, let task, let delegate else { return Self.defaultHandling(stored) }
         let challenge = URLAuthenticationChallenge(
             protectionSpace: space, proposedCredential: stored, previousFailureCount: context.previousFailureCount,
@@ -115,6 +115,23 @@ struct URLSessionDelegateBridge: @unchecked Sendable {
         case .rejectProtectionSpace: return .rejectProtectionSpace
         @unknown default: return .performDefaultHandling
         }
+    }
+
+    /// The credential `storage` keeps for `space`: its default one, else the first by user name (as
+    /// FoundationNetworking's own protocol picks). The spaces are compared field by field, because
+    /// FoundationNetworking's `URLProtectionSpace` is equal only to itself, so a lookup keyed by another instance
+    /// finds nothing.
+    static func storedCredential(in storage: URLCredentialStorage, for space: URLProtectionSpace) -> URLCredential? {
+        if let found = storage.defaultCredential(for: space) { return found }
+        for (candidate, credentials) in storage.allCredentials where sameSpace(candidate, space) {
+            if let user = credentials.keys.sorted().first { return credentials[user] }
+        }
+        return nil
+    }
+
+    private static func sameSpace(_ a: URLProtectionSpace, _ b: URLProtectionSpace) -> Bool {
+        a.host.lowercased() == b.host.lowercased() && a.port == b.port && a.protocol?.lowercased() == b.protocol?.lowercased()
+            && a.realm == b.realm && a.authenticationMethod == b.authenticationMethod && a.isProxy() == b.isProxy()
     }
 
     private static func defaultHandling(_ stored: URLCredential?) -> AuthenticationDisposition {

@@ -87,6 +87,20 @@ import TapedeckCassette
         #expect(CassetteLinter().lint(loaded, file: "x.json", now: now).isEmpty)
     }
 
+    @Test func anInteractionWhoseRedirectsWereFollowedInsideItLacksItsHops() {
+        var answer = Interaction.Response(statusCode: 200)
+        let hop = Interaction(request: .init(method: "GET", url: "http://h/get"), outcome: .response(answer),
+                              recordedAt: Date(timeIntervalSince1970: 0))
+        answer.url = "http://h/get"
+        let collapsed = Interaction(request: .init(method: "GET", url: "http://h/redirect/2"), outcome: .response(answer),
+                                    recordedAt: Date(timeIntervalSince1970: 0))
+        let loaded = LoadedCassette(url: URL(fileURLWithPath: "/nonexistent/x.json"), cassette: Cassette(interactions: [hop, collapsed]))
+        let findings = CassetteLinter().lint(loaded, file: "x.json", now: Date(timeIntervalSince1970: 0))
+        #expect(findings.map(\.rule) == [.missingHops])
+        #expect(findings.first?.place == "interactions[1].response.url")
+        #expect(findings.first?.message.contains("http://h/get answered") == true)
+    }
+
     @Test func schemaFindingsCarryLineAndColumn() {
         let finding = LintFinding.schema(.corrupt(file: "f", line: 3, column: 7, reason: "unexpected }"), file: "f")
         #expect(finding.line == "f: line 3, column 7: [schema] invalid JSON: unexpected }")
