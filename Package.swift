@@ -142,7 +142,7 @@ let package = Package(
             name: "ContractTests",
             dependencies: [
                 "Tapedeck", "TapedeckServices", "TapedeckCassette", "TapedeckStubServer", "TapedeckCurl", "TapedeckTestSupport",
-                "TapedeckURLSession", "TapedeckOpenAPI",
+                "TapedeckURLSession", "TapedeckOpenAPI", "tapedeck",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
