@@ -96,6 +96,8 @@ public enum ResponseBodyDestination: Hashable, Sendable {
     case stream
     /// Continues a partial download in this file: when the answer is `206 Partial Content` the body is written after
     /// the file's first `existingLength` bytes; any other answer replaces the file, so a server that ignores `Range`
-    /// restarts the download cleanly. Pair it with a `Range: bytes=<existingLength>-` request header.
+    /// restarts the download cleanly. A hop a session follows or answers (a `3xx` with a `Location`, a `401`/`407`)
+    /// leaves the file as it is and keeps its own body in memory. Pair it with a `Range: bytes=<existingLength>-`
+    /// request header.
     case resumingFile(URL, existingLength: Int64)
 }

@@ -106,3 +106,15 @@ public struct HTTPResponse: Hashable, Sendable {
         return nil
     }
 }
+
+extension HTTPResponseHead {
+    /// The redirect statuses a session follows: 301, 302, 303, 307 and 308.
+    public static let followedRedirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Whether a session may follow or answer this response rather than deliver it: a redirect it follows (with a
+    /// `Location`) or a `401`/`407` challenge. A transport keeps such a hop away from a download's partial file.
+    public var isInterimHop: Bool {
+        statusCode == 401 || statusCode == 407
+            || (Self.followedRedirectStatuses.contains(statusCode) && headers.contains("Location"))
+    }
+}

@@ -206,17 +206,14 @@ final class CurlTransfer {
         guard case .final(let status, let reason, let version, let headers)? = headParser.consume(line: bytes) else {
             return true
         }
-        // Only a followed redirect changes the URL; otherwise the request's own is the answer (no parse).
-        let effectiveURL = easy.long(CURLINFO_REDIRECT_COUNT) == 0
-            ? request.url
-            : easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? request.url
-        emitHead(HTTPResponseHead(statusCode: status, reasonPhrase: reason, version: version, headers: headers, url: effectiveURL))
+        // libcurl follows no redirect, so the request's own URL is the one that answered.
+        emitHead(HTTPResponseHead(statusCode: status, reasonPhrase: reason, version: version, headers: headers, url: request.url))
         return true
     }
 
     private func emitHead(_ newHead: HTTPResponseHead) {
         head = newHead
-        bodyWriter.didReceiveHead(statusCode: newHead.statusCode)
+        bodyWriter.didReceiveHead(newHead)
         if request.method != .head, let length = newHead.expectedContentLength { bodyWriter.expect(length: length) }
         sink.yield(.responseHead(newHead))
     }

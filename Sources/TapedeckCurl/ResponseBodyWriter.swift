@@ -44,10 +44,18 @@ final class ResponseBodyWriter {
         return fd
     }
 
-    /// Positions a resumed download: after the kept bytes for `206 Partial Content`, at the start otherwise.
-    func didReceiveHead(statusCode: Int) {
+    /// Positions a resumed download: after the kept bytes for `206 Partial Content`, at the start otherwise. A hop a
+    /// session will follow or answer (a redirect with a `Location`, a `401`/`407` challenge) leaves the partial file
+    /// as it is: its body is kept in memory, and the next hop continues the download.
+    func didReceiveHead(_ head: HTTPResponseHead) {
         guard case .file(let fd, _) = sink, let offset = resumeOffset else { return }
-        let keep = statusCode == 206 ? offset : 0
+        if head.isInterimHop {
+            _ = Glibc.close(fd)
+            sink = .memory(Data())
+            resumeOffset = nil
+            return
+        }
+        let keep = head.statusCode == 206 ? offset : 0
         _ = ftruncate(fd, off_t(keep))
         _ = lseek(fd, off_t(keep), SEEK_SET)
         resumedLength = keep

@@ -55,6 +55,9 @@ struct ReplayEmitter {
         case .file(let destination):
             try await write(recordedBody, plan: plan, clock: &clock, to: destination, keeping: 0, emit: emit)
             body = .file(destination, byteCount: total)
+        case .resumingFile where head.isInterimHop:
+            // A hop the session follows or answers leaves the partial file alone.
+            body = .data(try CassetteFile.bodyData(recordedBody, cassette: cassette))
         case .resumingFile(let destination, let existing):
             let keep = response.statusCode == 206 ? existing : 0
             try await write(recordedBody, plan: plan, clock: &clock, to: destination, keeping: keep, emit: emit)

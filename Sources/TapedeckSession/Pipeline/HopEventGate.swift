@@ -22,10 +22,7 @@ final class HopEventGate: Sendable {
 
     /// Whether a hop with this head may be answered (a challenge) or followed (a redirect) rather than delivered.
     private func holdsBack(_ head: HTTPResponseHead) -> Bool {
-        switch head.statusCode {
-        case 401, 407: true
-        default: followsRedirects && Redirection.followedStatuses.contains(head.statusCode) && head.headers.contains("Location")
-        }
+        head.isInterimHop && (followsRedirects || head.statusCode == 401 || head.statusCode == 407)
     }
 
     /// ``handle(_:)`` as an event handler.

@@ -20,7 +20,7 @@ import Foundation
 /// ```
 public enum Redirection {
     /// The statuses a session follows.
-    public static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    public static let followedStatuses = HTTPResponseHead.followedRedirectStatuses
 
     /// The request to send after `head` answered `request`, or `nil` when the response is not a redirect to follow
     /// (not a followed status, no `Location`) or its `Location` cannot be followed (see ``next(after:from:)``).

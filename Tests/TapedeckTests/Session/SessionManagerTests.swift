@@ -152,6 +152,31 @@ import TapedeckTesting
         #expect(try fileSHA256(destination) == generatedSHA256(length: total))
     }
 
+    @Test func aResumedDownloadKeepsItsPartialFileAcrossARedirectHop() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("download.bin")
+        let total: Int64 = 8 << 20
+        server.route(.get, "/moved", response: StubResponse(status: 307, headers: ["Location": "/ranged"], body: .data(Data("moved".utf8))))
+        server.route(.get, "/ranged") { request in
+            .generatedHonoringRange(of: request, totalLength: total,
+                                    pace: request.headers["Range"] == nil ? (Int(total / 2), .seconds(60)) : nil)
+        }
+        let firstTask = manager.downloadTask(with: HTTPRequest(url: server.url("/moved")))
+        firstTask.resume()
+        while firstTask.downloadProgress.completedUnitCount < total / 2 { try await Task.sleep(for: .milliseconds(5)) }
+        let resumeData = try #require(await firstTask.cancelProducingResumeData())
+
+        let resumed = try manager.downloadTask(withResumeData: resumeData, destination: { _, _ in destination })
+        resumed.resume()
+        let result = await resumed.result
+        #expect(result.error == nil)
+        #expect(result.response?.statusCode == 206)
+        // The 307 of the resumed request went by without touching the partial file; the 206 continued it.
+        #expect(server.journal.entries.map(\.path) == ["/moved", "/ranged", "/moved", "/ranged"])
+        #expect(try fileSHA256(destination) == generatedSHA256(length: total))
+    }
+
     @Test func resumingAgainstAServerThatIgnoresRangeRestartsCleanly() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
