@@ -28,6 +28,15 @@ public struct FaultSweepPlan: Sendable {
         /// Whether the pair is a ``KnownFailure``.
         public var isKnown: Bool
 
+        /// Creates a pair.
+        public init(index: Int, interaction: String, fault: InteractionFault, answer: Interaction.Outcome, isKnown: Bool) {
+            self.index = index
+            self.interaction = interaction
+            self.fault = fault
+            self.answer = answer
+            self.isKnown = isKnown
+        }
+
         /// `GET /v1/me · reset mid-body`: the name of the pair's test case.
         public var name: String { "\(interaction) · \(fault)" }
         public var description: String { name }
