@@ -29,10 +29,11 @@ public struct FaultSweep: Sendable {
     public var plan: FaultSweepPlan
     /// Matching and the rest of the replay's configuration (its `faults` are replaced by each pair's).
     public var configuration: CassetteConfiguration
-    /// The clock the code under test waits on: a `503`'s `Retry-After` is measured on it (see
-    /// ``FaultSweepPlan/Pair/replayFault(clock:)``), so a client with a `ManualWallClock` or an `InstantWallClock`
-    /// retries without really waiting.
-    public var clock: any WallClock
+    /// Makes each case's clock, the one the code under test waits on (``Case/clock``): a `503`'s `Retry-After` is
+    /// measured on it (see ``FaultSweepPlan/Pair/replayFault(clock:)``), so a client given an `InstantWallClock`
+    /// retries without really waiting. Each case has its own, so cases running in parallel never move each other's
+    /// time.
+    public var makeClock: @Sendable () -> any WallClock
 
     /// A sweep of the cassette at `cassette`.
     ///
@@ -41,14 +42,16 @@ public struct FaultSweep: Sendable {
     ///   - interactions: which interactions to fault (all when empty), e.g. `["GET /v1/*"]`.
     ///   - known: pairs expected to fail, e.g. `["GET /v1/me · 503 with Retry-After"]`.
     /// - Throws: ``FaultSweepError`` when the cassette cannot be read or a known failure names no fault.
+    ///   - clock: the clock the code under test waits on, made anew for each case (`InstantWallClock()` to make
+    ///     waiting instant).
     public init(cassette: URL, faults: [InteractionFault] = InteractionFault.allCases, interactions: [InteractionPattern] = [],
                 known: [String] = [], configuration: CassetteConfiguration = CassetteConfiguration(),
-                clock: any WallClock = SystemWallClock()) throws(FaultSweepError) {
+                clock: @autoclosure @escaping @Sendable () -> any WallClock = SystemWallClock()) throws(FaultSweepError) {
         var knownFailures: [KnownFailure] = []
         for text in known { knownFailures.append(try KnownFailure(text)) }
         plan = try FaultSweepPlan(cassette: cassette, faults: faults, interactions: interactions, known: knownFailures)
         self.configuration = configuration
-        self.clock = clock
+        makeClock = clock
     }
 
     /// A sweep of the cassette `name` (a path without `.json`) under the `Cassettes/` folder of the package that
@@ -56,24 +59,27 @@ public struct FaultSweep: Sendable {
     /// by `@Test(.cassette())` in suite `ProfileTests` of target `AppTests` is `"AppTests/ProfileTests/loadsTheProfile"`.
     public init(cassette name: String, faults: [InteractionFault] = InteractionFault.allCases,
                 interactions: [InteractionPattern] = [], known: [String] = [],
-                configuration: CassetteConfiguration = CassetteConfiguration(), clock: any WallClock = SystemWallClock(),
+                configuration: CassetteConfiguration = CassetteConfiguration(),
+                clock: @autoclosure @escaping @Sendable () -> any WallClock = SystemWallClock(),
                 sourceFile: String = #filePath) throws(FaultSweepError) {
         let url = CassetteLocation.url(name: name, suitePath: [], testName: name, arguments: [], sourceFile: sourceFile, root: nil)
-        try self.init(cassette: url, faults: faults, interactions: interactions, known: known, configuration: configuration, clock: clock)
+        try self.init(cassette: url, faults: faults, interactions: interactions, known: known, configuration: configuration,
+                      clock: clock())
     }
 
     /// One case per pair, in plan order: the arguments of a parameterized Swift Testing test.
-    public var cases: [Case] { plan.pairs.map { Case(pair: $0, sweep: self) } }
+    public var cases: [Case] { plan.pairs.map { Case(pair: $0, sweep: self, clock: makeClock()) } }
 
     /// The pairs whose fault does not apply, with the reason (listed, never run).
     public var skipped: [FaultSweepPlan.Skipped] { plan.skipped }
 
-    /// Runs `body` once per pair, one after another, and reports which pairs it handled: a pair fails when the body
-    /// throws or the cassette reports a failure (a request it could not match).
-    public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async -> FaultSweepReport {
+    /// Runs `body` once per pair, one after another, with the case (its ``Case/clock`` is the one to wait on) and
+    /// the faulted replay, and reports which pairs it handled: a pair fails when the body throws or the cassette
+    /// reports a failure (a request it could not match).
+    public func run(_ body: @Sendable (Case, any HTTPTransport) async throws -> Void) async -> FaultSweepReport {
         var results: [FaultSweepReport.Result] = []
         for sweepCase in cases {
-            let outcome = await sweepCase.outcome(body)
+            let outcome = await sweepCase.outcome { transport in try await body(sweepCase, transport) }
             results.append(FaultSweepReport.Result(sweepCase.pair, passed: outcome.passed, message: outcome.message))
         }
         return FaultSweepReport(cassette: plan.cassette.path, results: results, skipped: plan.skipped)
@@ -84,9 +90,8 @@ public struct FaultSweep: Sendable {
         /// The interaction and the fault.
         public let pair: FaultSweepPlan.Pair
         let sweep: FaultSweep
-
-        /// The clock the code under test should wait on (the sweep's).
-        public var clock: any WallClock { sweep.clock }
+        /// The clock the code under test should wait on: this case's own, made by the sweep's `clock`.
+        public let clock: any WallClock
         /// `GET /v1/me · reset mid-body`.
         public var description: String { pair.name }
         /// `GET /v1/me · reset mid-body`, the test case's name.
@@ -96,7 +101,7 @@ public struct FaultSweep: Sendable {
         /// `TAPEDECK_RECORD_MODE` says.
         func scope() -> CassetteScope {
             var configuration = sweep.configuration
-            configuration.faults = [pair.replayFault(clock: sweep.clock)]
+            configuration.faults = [pair.replayFault(clock: clock)]
             var environment = ProcessInfo.processInfo.environment
             environment[RecordMode.environmentVariable] = nil
             return CassetteScope(cassette: sweep.plan.cassette, mode: .replay, configuration: configuration,

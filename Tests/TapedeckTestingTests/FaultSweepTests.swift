@@ -45,8 +45,8 @@ private let flow = "TapedeckTestingTests/FaultSweepTests/profileFlow"
 
     @Test func aClientThatIgnoresRetryAfterFailsExactlyTheRetryAfterPairItDepends() async throws {
         let sweep = try FaultSweep(cassette: flow, clock: InstantWallClock())
-        let report = await sweep.run { transport in
-            _ = try await ProfileClient(transport: transport, clock: sweep.clock, ignoresRetryAfter: true).run()
+        let report = await sweep.run { sweepCase, transport in
+            _ = try await ProfileClient(transport: transport, clock: sweepCase.clock, ignoresRetryAfter: true).run()
         }
         #expect(report.results(.failed).map(\.name) == ["GET /v1/me · 503 with Retry-After"])
         #expect(report.results(.handled).count == report.results.count - 1)
@@ -54,16 +54,16 @@ private let flow = "TapedeckTestingTests/FaultSweepTests/profileFlow"
 
     @Test func aClientThatTrustsTheBodyFailsExactlyTheBodyPairsOfTheProfile() async throws {
         let sweep = try FaultSweep(cassette: flow, clock: InstantWallClock())
-        let report = await sweep.run { transport in
-            _ = try await ProfileClient(transport: transport, clock: sweep.clock, trustsTheBody: true).run()
+        let report = await sweep.run { sweepCase, transport in
+            _ = try await ProfileClient(transport: transport, clock: sweepCase.clock, trustsTheBody: true).run()
         }
         #expect(report.results(.failed).map(\.name) == ["GET /v1/me · body cut short", "GET /v1/me · body not its Content-Type"])
     }
 
     @Test func theCorrectClientHandlesEveryPairInOneReport() async throws {
         let sweep = try FaultSweep(cassette: flow, clock: InstantWallClock())
-        let report = await sweep.run { transport in
-            _ = try await ProfileClient(transport: transport, clock: sweep.clock).run()
+        let report = await sweep.run { sweepCase, transport in
+            _ = try await ProfileClient(transport: transport, clock: sweepCase.clock).run()
         }
         #expect(report.succeeded)
         #expect(report.results.count == 21)
@@ -73,8 +73,8 @@ private let flow = "TapedeckTestingTests/FaultSweepTests/profileFlow"
     @Test func knownPairsAreReportedAsKnownAndAFixedOneAsFixed() async throws {
         let sweep = try FaultSweep(cassette: flow, faults: [.serviceUnavailable],
                                    known: ["GET /v1/me · 503 with Retry-After", "GET /v1/me/avatar | *"], clock: InstantWallClock())
-        let report = await sweep.run { transport in
-            _ = try await ProfileClient(transport: transport, clock: sweep.clock, ignoresRetryAfter: true).run()
+        let report = await sweep.run { sweepCase, transport in
+            _ = try await ProfileClient(transport: transport, clock: sweepCase.clock, ignoresRetryAfter: true).run()
         }
         #expect(report.results.map(\.verdict) == [.knownFailure, .fixed, .handled])
         #expect(!report.succeeded)
@@ -83,8 +83,8 @@ private let flow = "TapedeckTestingTests/FaultSweepTests/profileFlow"
     @Test func theReportIsTheSameOnEveryRun() async throws {
         func sweepOnce() async throws -> Data {
             let sweep = try FaultSweep(cassette: flow, clock: InstantWallClock())
-            return try await sweep.run { transport in
-                _ = try await ProfileClient(transport: transport, clock: sweep.clock, trustsTheBody: true).run()
+            return try await sweep.run { sweepCase, transport in
+                _ = try await ProfileClient(transport: transport, clock: sweepCase.clock, trustsTheBody: true).run()
             }.json()
         }
         let first = try await sweepOnce()
@@ -97,8 +97,8 @@ private let flow = "TapedeckTestingTests/FaultSweepTests/profileFlow"
     @Test func theTextReportListsEveryPairThenTheSkippedOnes() async throws {
         let sweep = try FaultSweep(cassette: flow, faults: [.resetMidBody, .truncatedBody, .serviceUnavailable],
                                    known: ["GET /v1/me · body cut short"], clock: InstantWallClock())
-        let report = await sweep.run { transport in
-            _ = try await ProfileClient(transport: transport, clock: sweep.clock, ignoresRetryAfter: true, trustsTheBody: true).run()
+        let report = await sweep.run { sweepCase, transport in
+            _ = try await ProfileClient(transport: transport, clock: sweepCase.clock, ignoresRetryAfter: true, trustsTheBody: true).run()
         }
         var lines = report.text.replacingOccurrences(of: sweep.plan.cassette.path, with: "profileFlow.json")
             .split(separator: "\n").map(String.init)

@@ -4,7 +4,7 @@ import Foundation
 /// The same sweep gives the same report on every run (no times, pairs in plan order), so reports can be diffed.
 ///
 /// ```swift
-/// let report = await sweep.run { transport in try await client(transport).loadProfile() }
+/// let report = await sweep.run { sweepCase, transport in try await client(transport).loadProfile() }
 /// print(report.text)                      // one line per pair, then the skipped ones
 /// try report.json().write(to: URL(fileURLWithPath: "sweep.json"))
 /// ```
