@@ -27,13 +27,17 @@ public struct CassetteScope: Sendable {
     public var upstream: (any HTTPTransport)?
     /// Where `TAPEDECK_RECORD_MODE` is read.
     public var environment: [String: String]
+    /// What happens to the recording when the test fails (``FailedTestRecording/discard`` by default).
+    public var onTestFailure: FailedTestRecording
 
     /// Creates a scope.
     public init(
         cassette: URL, mode: RecordMode = .replay, configuration: CassetteConfiguration = CassetteConfiguration(),
         requireAllPlayed: Bool = false, upstream: (any HTTPTransport)? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        onTestFailure: FailedTestRecording = .discard
     ) {
+        self.onTestFailure = onTestFailure
         self.cassette = cassette
         self.mode = mode
         self.configuration = configuration
@@ -59,6 +63,16 @@ public struct CassetteScope: Sendable {
     ///
     /// - Throws: what `body` throws, except cassette errors, which are among the returned failures.
     public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async throws -> [Failure] {
+        try await run(body, testFailed: { false })
+    }
+
+    /// ``run(_:)`` for a test whose own failures `testFailed` tells (issues recorded, XCTest failures): when the
+    /// test failed (that, an error out of `body`, or a failure of the cassette) and it recorded something,
+    /// ``onTestFailure`` decides what becomes of the recording, and a warning among the returned failures says which.
+    public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void,
+                    testFailed: () -> Bool) async throws -> [Failure] {
+        let records = (try? RecordMode.effective(mode, environment: environment)).map { $0 != .replay && $0 != .spy } ?? false
+        let snapshot = records ? RecordingSnapshot(of: cassette) : nil
         let transport: CassetteTransport
         do {
             let recorder = upstream ?? TapedeckTest.currentTransport ?? CurlTransport()
@@ -97,7 +111,14 @@ public struct CassetteScope: Sendable {
         } catch {
             log.append(error)
         }
-        if let thrown { throw thrown }
-        return log.all.map { Failure(description: $0.description, error: $0) } + warnings
+        let failures = log.all.map { Failure(description: $0.description, error: $0) }
+        if let snapshot, thrown != nil || !failures.isEmpty || testFailed(), let note = snapshot.apply(onTestFailure) {
+            warnings.append(Failure(description: "cassette \(cassette.path): " + note, error: nil, isWarning: true))
+        }
+        if let thrown {
+            for warning in warnings where warning.description.contains("the test failed") { print("warning: \(warning.description)") }
+            throw thrown
+        }
+        return failures + warnings
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import Testing
@@ -41,6 +42,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     public var root: URL?
     /// Whether interactions never replayed fail the test.
     public var requireAllPlayed: Bool
+    /// What happens to a recording when the test fails: discarded by default, so a failed test never leaves a
+    /// cassette behind (see ``FailedTestRecording``).
+    public var onTestFailure: FailedTestRecording = .discard
 
     /// Applied to a suite, the trait gives each of its tests a cassette of its own.
     public var isRecursive: Bool { true }
@@ -55,8 +59,17 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let file = cassetteURL(for: test, testCase: testCase)
         let scope = CassetteScope(
-            cassette: file, mode: mode, configuration: configuration, requireAllPlayed: requireAllPlayed)
-        let failures = try await scope.run { _ in try await function() }
+            cassette: file, mode: mode, configuration: configuration, requireAllPlayed: requireAllPlayed,
+            onTestFailure: onTestFailure)
+        // The test's own failures (not known issues, not warnings) are seen as they are recorded, and passed on.
+        let failed = FailureFlag()
+        let observer = IssueHandlingTrait.compactMapIssues { issue in
+            if issue.isFailure { failed.set() }
+            return issue
+        }
+        let failures = try await scope.run({ _ in
+            try await observer.provideScope(for: test, testCase: testCase) { try await function() }
+        }, testFailed: { failed.isSet })
         for failure in failures {
             Issue.record(Comment(rawValue: failure.description), severity: failure.isWarning ? .warning : .error,
                          sourceLocation: test.sourceLocation)
@@ -82,10 +95,20 @@ extension Trait where Self == CassetteTrait {
     ///   - configuration: matching, redaction, timing and faults.
     ///   - root: the folder cassettes live in, instead of the package's `Cassettes/`.
     ///   - requireAllPlayed: fail the test when recorded interactions were never replayed.
+    ///   - onTestFailure: what becomes of a recording when the test fails (discarded by default).
     public static func cassette(
         _ name: String? = nil, mode: RecordMode = .replay, configuration: CassetteConfiguration = CassetteConfiguration(),
-        root: URL? = nil, requireAllPlayed: Bool = false
+        root: URL? = nil, requireAllPlayed: Bool = false, onTestFailure: FailedTestRecording = .discard
     ) -> Self {
-        CassetteTrait(name: name, mode: mode, configuration: configuration, root: root, requireAllPlayed: requireAllPlayed)
+        CassetteTrait(name: name, mode: mode, configuration: configuration, root: root, requireAllPlayed: requireAllPlayed,
+                      onTestFailure: onTestFailure)
     }
+}
+
+/// Whether a test recorded a failure, set from Swift Testing's issue handler.
+final class FailureFlag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

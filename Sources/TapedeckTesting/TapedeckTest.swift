@@ -1,4 +1,5 @@
 import Foundation
+import Tapedeck
 import TapedeckCore
 import TapedeckStubServer
 
@@ -22,6 +23,9 @@ public enum TapedeckTest {
 
     /// The current test's stub server, if the `.stubServer(…)` trait or `withStubServer` started one.
     @TaskLocal public static var currentStubServer: StubServer?
+
+    /// The simulated network of the current ``ReachabilitySweep`` case, if the test runs under one.
+    @TaskLocal public static var currentNetwork: SimulatedNetwork?
 
     /// The current test's transport; a test without a cassette or stub server gets a transport that fails every
     /// request with a message saying so, rather than one that silently reaches the network.

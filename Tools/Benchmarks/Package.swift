@@ -107,6 +107,16 @@ let package = Package(
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
+        // The fault sweep's budget (issue H3): `tapedeck-bench-sweep [INTERACTIONS] [ROUNDS]`.
+        .executableTarget(
+            name: "tapedeck-bench-sweep",
+            dependencies: [
+                "CassetteBenchSupport",
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckCore", package: "Tapedeck"),
+                .product(name: "TapedeckTesting", package: "Tapedeck"),
+            ]
+        ),
         // Helper for Tools/bench/reachability.sh: delivery latency of simulated and rtnetlink status changes.
         .executableTarget(
             name: "tapedeck-bench-reachability",

@@ -160,12 +160,18 @@ public enum ChunkTimingCapture: Sendable, Hashable {
     }
 }
 
-/// An error or delay injected into the replay of chosen interactions, to test retry and timeout logic.
+/// An error, a delay or another answer injected into the replay of chosen interactions, to test retry, timeout and
+/// error-handling logic. The same faults apply in process (`CassetteTransport`) and when a stub server serves the
+/// cassette over sockets.
 ///
 /// ```swift
 /// ReplayFault(interaction: 0, action: .fail(.networkConnectionLost), times: 1)   // the first try fails once
 /// ReplayFault(action: .delay(.milliseconds(200))) { $0.url.contains("/slow") }
+/// ReplayFault(interaction: 2, action: .answer(.response(.init(statusCode: 500))), times: 1)
 /// ```
+///
+/// ``InteractionFault`` names the failures a recording implies (a timeout, a reset in the middle of the body, a 503
+/// with `Retry-After`, …) and builds the ``Action/answer(_:)`` for each from the recorded interaction.
 public struct ReplayFault: Sendable {
     /// What happens.
     public enum Action: Sendable, Hashable {
@@ -173,6 +179,16 @@ public struct ReplayFault: Sendable {
         case fail(URLError.Code)
         /// The replay waits this long before the response head.
         case delay(Duration)
+        /// The replay delivers this outcome instead of the recorded one: another response (a `503`, a body cut
+        /// short, a response that ends in ``Interaction/Response/interruption``) or a transport error.
+        case answer(Interaction.Outcome)
+
+        /// Whether the interaction is put back after the fault fires, so that a retry gets the recording (every
+        /// action but a delay, which replays the recording itself).
+        package var replacesTheRecording: Bool {
+            if case .delay = self { return false }
+            return true
+        }
     }
 
     /// The interaction index it applies to, or `nil` for any matching `predicate`.

@@ -119,7 +119,7 @@ final class CassetteSession: Sendable {
                 let fired = state.faultFirings[position, default: 0]
                 if let times = fault.times, fired >= times { continue }
                 state.faultFirings[position] = fired + 1
-                if case .fail = fault.action, !state.player.allowPlaybackRepeats { state.player.requeue(index) }
+                if fault.action.replacesTheRecording, !state.player.allowPlaybackRepeats { state.player.requeue(index) }
                 return fault.action
             }
             return nil

@@ -92,6 +92,7 @@ public struct CassetteTransport: HTTPTransport {
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, pace: pace, request: request)
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
+            if case .answer(let outcome) = fault { interaction.outcome = outcome }
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }
@@ -140,7 +141,7 @@ public struct CassetteTransport: HTTPTransport {
             throw URLError(code, failingURL: request.url, reason: "injected fault: \(code.rawValue) (replaying a cassette)")
         case .delay(let duration):
             try await Task.sleep(for: duration)
-        case nil:
+        case .answer, nil:
             break
         }
         try await pace?.waitForHead(of: interaction, request: request)

@@ -97,6 +97,10 @@ final class ServedCassette: Sendable {
                 action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
             case .delay(let extra):
                 delay += extra
+            case .answer(let outcome):
+                var answered = interaction
+                answered.outcome = outcome
+                action = RecordedAnswer.action(for: answered, index: playback.index, cassette: url, scale: configuration.timing.scale ?? 0)
             case nil:
                 break
             }
@@ -161,7 +165,7 @@ final class ServedCassette: Sendable {
             let fired = state.faultFirings[position, default: 0]
             if let times = fault.times, fired >= times { continue }
             state.faultFirings[position] = fired + 1
-            if case .fail = fault.action, !configuration.allowPlaybackRepeats { state.player.requeue(playback.index) }
+            if fault.action.replacesTheRecording, !configuration.allowPlaybackRepeats { state.player.requeue(playback.index) }
             return fault.action
         }
         return nil

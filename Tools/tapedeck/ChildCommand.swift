@@ -1,0 +1,49 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a command with `posix_spawnp` (not Foundation's `Process`, whose `run()` on Linux over-reads a directory
+/// buffer in Swift 6.3, swift-corelibs-foundation PR #5472) with extra environment variables and the tool's own
+/// standard streams, and waits for it.
+struct ChildCommand {
+    /// How a run ended.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+        /// Killed after the time limit.
+        case timedOut
+    }
+
+    let arguments: [String]
+
+    /// Runs the command with `environment` added to the tool's own, killing it after `limit` seconds.
+    func run(adding environment: [String: String], limit: TimeInterval) throws -> Ending {
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = merged.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], nil, nil, argv, envp)
+        guard spawned == 0 else { throw CLIError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        let deadline = Date().addingTimeInterval(limit)
+        var status: Int32 = 0
+        while true {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid { break }
+            if waited < 0, errno != EINTR { throw CLIError("waiting for \(arguments[0]): \(String(cString: strerror(errno)))") }
+            if Date() >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return .timedOut
+            }
+            usleep(5_000)
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    }
+}
