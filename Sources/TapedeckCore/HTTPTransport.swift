@@ -27,6 +27,11 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: `URLError` (or the transport's own error type, such as a cassette's); `URLError.cancelled` when
     ///   the calling task is cancelled, which cancels the transfer.
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse
+
+    /// The executor the transport resumes its callers on, if it has one (the live `CurlTransport`'s event loop), so
+    /// that a caller that waits for one transfer after another can run there and be resumed with no thread hop
+    /// (`withTaskExecutorPreference`); `nil` (the default) for a transport that answers in its caller's context.
+    var preferredExecutor: (any TaskExecutor)? { get }
 }
 
 /// Receives the events of one transfer (see ``HTTPTransport/send(_:onEvent:)``).
@@ -50,6 +55,9 @@ public enum HTTPTransportEvent: Sendable {
 }
 
 extension HTTPTransport {
+    /// No executor of its own: callers run wherever they are.
+    public var preferredExecutor: (any TaskExecutor)? { nil }
+
     /// Runs `request` to completion and returns the response, with no events.
     ///
     /// ```swift

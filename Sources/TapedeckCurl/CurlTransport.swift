@@ -129,6 +129,9 @@ public struct CurlTransport: HTTPTransport {
     /// ```
     public var executor: any TaskExecutor { engine.loop }
 
+    /// ``executor``: the client stack runs its transfers there (see ``TapedeckCore/HTTPTransport/preferredExecutor``).
+    public var preferredExecutor: (any TaskExecutor)? { engine.loop }
+
     /// Whether the caller runs on this transport's event-loop thread (tests of ``executor``).
     var isOnEventLoop: Bool { engine.loop.isLoopThread }
 

@@ -7,22 +7,40 @@ extension SessionTask {
         storage.withLock { $0.isRunning(attempt) }
     }
 
+    /// What an attempt's transfer came to, before it becomes the task's result.
+    enum TransferOutcome: Sendable {
+        case response(HTTPResponse)
+        case failure(any Error)
+    }
+
+    /// Runs `attempt` from start to result.
     func perform(attempt: Int) async {
+        conclude(await transfer(attempt: attempt), attempt: attempt)
+    }
+
+    /// The attempt's transfer through the session pipeline: the part that waits for the network, which ``run()``
+    /// runs on the transport's own executor when it has one.
+    func transfer(attempt: Int) async -> TransferOutcome {
         let settings = manager.currentSettings
-        if let offline = Self.reachabilityFailure(for: originalRequest, settings: settings) {
-            guard isCurrent(attempt) else { return }
-            finish(SessionTaskResult(response: response, error: offline), keepPartialFile: kind == .download)
-            return
-        }
+        if let offline = Self.reachabilityFailure(for: originalRequest, settings: settings) { return .failure(offline) }
         let (request, resumedOffset) = prepareRequest()
         do {
-            let response = try await pipeline(settings).send(request, over: manager.transport, onEvent: { event in
+            return .response(try await pipeline(settings).send(request, over: manager.transport, onEvent: { event in
                 self.handle(event, of: attempt, method: request.method, resumedOffset: resumedOffset)
-            })
-            guard isCurrent(attempt) else { return }
-            complete(with: response)
+            }))
         } catch {
-            guard isCurrent(attempt) else { return }
+            return .failure(error)
+        }
+    }
+
+    /// Makes the task's result of what the transfer came to (serialized, or a download moved to its destination),
+    /// unless the attempt was superseded meanwhile (suspended, cancelled).
+    func conclude(_ outcome: TransferOutcome, attempt: Int) {
+        guard isCurrent(attempt) else { return }
+        switch outcome {
+        case .response(let response):
+            complete(with: response)
+        case .failure(let error):
             finish(SessionTaskResult(response: self.response, error: error, metrics: nil), keepPartialFile: kind == .download)
         }
     }

@@ -137,6 +137,11 @@ public final class SessionTask: Sendable {
     /// here, in the calling task's context, and a replayed or quick answer comes back without any thread hop.
     /// Cancelling the calling task cancels this task. A task that is already running is waited for.
     ///
+    /// The transfer runs in a child task, so that suspending or cancelling this task stops it without cancelling the
+    /// caller. On a transport with an executor of its own (``TapedeckCore/HTTPTransport/preferredExecutor``, the
+    /// live `CurlTransport`'s event loop) the child runs there, where the transport resumes it, and the caller
+    /// resumes once, for the result: the same single hand-off a caller of the transport alone has.
+    ///
     /// ```swift
     /// let result = await manager.dataTask(with: HTTPRequest(url: url)).run()
     /// print(result.response?.statusCode ?? 0, result.error ?? "no error")
@@ -144,15 +149,16 @@ public final class SessionTask: Sendable {
     public func run() async -> SessionTaskResult {
         await withTaskCancellationHandler {
             if let attempt = beginAttempt() {
-                // A child that starts right here and, like any child, runs on the caller's preferred executor:
-                // with `withTaskExecutorPreference(transport.executor)` a live answer needs no thread hop at all.
-                await withDiscardingTaskGroup { group in
+                let executor = manager.transport.preferredExecutor
+                let outcome = await withTaskGroup(of: TransferOutcome?.self) { group in
                     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                        group.addImmediateTask { await self.performInCaller(attempt: attempt) }
+                        group.addImmediateTask(executorPreference: executor) { await self.transferInCaller(attempt: attempt) }
                     } else {
-                        group.addTask { await self.performInCaller(attempt: attempt) }
+                        group.addTask(executorPreference: executor) { await self.transferInCaller(attempt: attempt) }
                     }
+                    return await group.next() ?? nil
                 }
+                if let outcome { conclude(outcome, attempt: attempt) }
             }
             return await result
         } onCancel: {
@@ -218,8 +224,9 @@ public final class SessionTask: Sendable {
         return attempt
     }
 
-    /// Runs `attempt` in the child task ``run()`` made, registered so that suspending or cancelling can stop it.
-    private func performInCaller(attempt: Int) async {
+    /// Runs `attempt`'s transfer in the child task ``run()`` made, registered so that suspending or cancelling can
+    /// stop it; `nil` when it was stopped before it began.
+    private func transferInCaller(attempt: Int) async -> TransferOutcome? {
         let registered = withUnsafeCurrentTask { current -> Bool in
             guard let current else { return false }
             return storage.withLock { state in
@@ -229,8 +236,8 @@ public final class SessionTask: Sendable {
                 return true
             }
         }
-        guard registered else { return }  // suspended or cancelled before it began
-        await perform(attempt: attempt)
+        guard registered else { return nil }  // suspended or cancelled before it began
+        let outcome = await transfer(attempt: attempt)
         let waiters = storage.withLock { state -> [CheckedContinuation<Void, Never>] in
             if case .caller(_, attempt)? = state.runner { state.runner = nil }
             if state.callerAttempt == attempt { state.callerAttempt = nil }
@@ -238,6 +245,7 @@ public final class SessionTask: Sendable {
             return state.attemptEndWaiters
         }
         for waiter in waiters { waiter.resume() }
+        return outcome
     }
 
     /// Cancels the running attempt and completes the task with `URLError.cancelled`; returns what ran the attempt.
