@@ -29,7 +29,8 @@ import TapedeckSession
 /// - What a session does above the wire runs in ``session``, the same ``TapedeckSession/SessionPipeline`` the client
 ///   stack and the URLSession adapter use: cookies (a store of the transport's own by default), redirects hop by hop
 ///   (each hop is its own request to ``transport``, so a cassette holds one interaction per hop), challenges,
-///   retries. Timeouts, TLS and the HTTP version follow ``Configuration``; its `redirectPolicy` caps the hops.
+///   retries. Timeouts, TLS and the HTTP version follow ``Configuration``; its `redirectPolicy` caps the hops. With
+///   a cache in the session, response bodies come whole rather than streamed (the cache keeps whole responses).
 ///
 /// How the response comes back:
 /// - `send` returns as soon as the response head has arrived; the body is an `HTTPBody` that yields the chunks as
@@ -101,9 +102,11 @@ public struct TapedeckClientTransport: ClientTransport {
     public func send(
         _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
-        let outgoing = try OpenAPIMessageConversion.tapedeckRequest(
+        var outgoing = try OpenAPIMessageConversion.tapedeckRequest(
             from: request, body: body, baseURL: baseURL, configuration: configuration
         )
+        // The session cache keeps whole in-memory responses: with one, the body arrives whole.
+        if session.cache != nil { outgoing.responseBody = .memory }
         let (exchange, responseBody) = StreamedExchange.start(outgoing, on: SessionTransport(transport, pipeline: session))
         let head = try await exchange.head()
         let response: HTTPTypes.HTTPResponse

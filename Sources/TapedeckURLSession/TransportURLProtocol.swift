@@ -32,7 +32,7 @@ import TapedeckSession
 ///   task, or send the request again around the transport.
 /// - **The cache**: FoundationNetworking neither consults nor fills `urlCache` for a custom protocol; pass an
 ///   `HTTPCache` to ``Foundation/URLSessionConfiguration/tapedeck(transport:base:cache:)`` for RFC 9111 caching
-///   with the request's `cachePolicy`.
+///   under the request's `cachePolicy` (with a cache, bodies reach the task whole, as the cache keeps them).
 ///
 /// How requests and responses are mapped:
 /// - method, URL, header fields and `timeoutInterval` (the transport's idle timeout) are copied; the body comes from `httpBody`, or from
@@ -161,7 +161,8 @@ public class TransportURLProtocol: URLProtocol {
             return
         }
         converted.redirectPolicy = .follow(maximum: Self.maximumRedirects)
-        converted.responseBody = .stream
+        // The session cache keeps whole in-memory responses; without one the body streams.
+        converted.responseBody = binding.cache == nil ? .stream : .memory
         let bridge = URLSessionDelegateBridge(task: task)
         let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
@@ -259,6 +260,7 @@ private final class ResponseDelivery: Sendable {
 
     private struct State {
         var headDelivered = false
+        var chunksArrived = false
         var uploaded: Int64 = 0
         /// The body so far, for a task that must get it in one `didLoad`.
         var gathered = Data()
@@ -280,6 +282,7 @@ private final class ResponseDelivery: Sendable {
             owner.tell { $0.urlProtocol(owner, didReceive: URLRequestConversion.urlResponse(from: head), cacheStoragePolicy: .notAllowed) }
         case .bodyChunk(let data):
             guard !data.isEmpty else { return }
+            state.withLock { $0.chunksArrived = true }
             if bridge.streamsBody {
                 owner.tell { $0.urlProtocol(owner, didLoad: data) }
             } else {
@@ -299,13 +302,15 @@ private final class ResponseDelivery: Sendable {
     /// The transfer ended: finishes the load, or delivers the whole outcome when no head was heard of.
     func finish(_ outcome: Result<HTTPResponse, URLError>) {
         guard let owner = owner.value else { return }
-        let (headDelivered, gathered) = state.withLock { state in
+        let (headDelivered, chunksArrived, gathered) = state.withLock { state in
             defer { state.gathered = Data() }
-            return (state.headDelivered, state.gathered)
+            return (state.headDelivered, state.chunksArrived, state.gathered)
         }
-        if case .success = outcome, headDelivered {
+        if case .success(let response) = outcome, headDelivered {
+            // A body kept in memory (with a cache, or by a transport that does not stream) arrives here whole.
+            let body = chunksArrived ? gathered : URLRequestConversion.bodyData(of: response) ?? Data()
             owner.tell { client in
-                if !gathered.isEmpty { client.urlProtocol(owner, didLoad: gathered) }
+                if !body.isEmpty { client.urlProtocol(owner, didLoad: body) }
                 client.urlProtocolDidFinishLoading(owner)
             }
         } else {

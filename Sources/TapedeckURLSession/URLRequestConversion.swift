@@ -77,11 +77,24 @@ enum URLRequestConversion {
         }
         var timeout = request.timeoutInterval
         if let defaultTimeout, timeout == defaultRequestTimeout { timeout = defaultTimeout }
-        return HTTPRequest(
+        var converted = HTTPRequest(
             method: HTTPMethod(request.httpMethod ?? (body.isEmpty ? "GET" : "POST")),
             url: url, headers: headers, body: body, timeoutInterval: timeout,
             shouldHandleCookies: request.httpShouldHandleCookies
         )
+        converted.cachePolicy = cachePolicy(request.cachePolicy)
+        return converted
+    }
+
+    /// `URLRequest`'s cache policy as the session cache reads it (the two `reloadIgnoring…` and
+    /// `reloadRevalidatingCacheData` policies all skip the cache, as FoundationNetworking treats them).
+    static func cachePolicy(_ policy: URLRequest.CachePolicy) -> CachePolicy {
+        switch policy {
+        case .useProtocolCachePolicy: .useProtocolCachePolicy
+        case .returnCacheDataElseLoad: .returnCacheDataElseLoad
+        case .returnCacheDataDontLoad: .returnCacheDataDontLoad
+        default: .reloadIgnoringLocalCacheData
+        }
     }
 
     /// Every byte of `stream`, which is opened and closed here.

@@ -20,7 +20,7 @@ import TapedeckURLSession
 
     @Test(arguments: SessionFlow.all)
     func aFlowRecordedThroughAnyDoorReplaysThroughEveryDoor(_ flow: SessionFlow) async throws {
-        for recorder in Door.allCases {
+        for recorder in flow.doors {
             try await withTemporaryDirectory { directory in
                 let server = try flow.server()
                 let cassette = directory.cassette("\(recorder).json")
@@ -35,7 +35,7 @@ import TapedeckURLSession
                 let recorded = try CassetteFile.load(cassette)
                 #expect(recorded.interactions.count == flow.hops, "\(flow.name) through \(recorder) recorded \(recorded.interactions.map(\.request.url))")
 
-                for player in Door.allCases {
+                for player in flow.doors {
                     let replaying = try openCassette(cassette, mode: .replay)
                     let replayed = try await player.run(flow, over: replaying, server: server.url("/"))
                     #expect(replayed.status == live.status, "\(flow.name): recorded through \(recorder), replayed through \(player)")
@@ -110,15 +110,31 @@ struct SessionFlow: Sendable, CustomTestStringConvertible {
     /// Requests the flow takes on the wire.
     var hops = 1
     var credential: Credential?
+    /// How often the same client sends the request (the outcome is the last answer's).
+    var repeats = 1
+    /// Whether the client keeps an HTTP cache.
+    var cached = false
+    /// Whether the client retries a 503 (doors without an interceptor, URLSession's, are left out).
+    var retries = false
     var check: @Sendable (Data) -> Bool = { _ in true }
+
+    /// The doors that can run the flow: URLSession has no retry policy.
+    var doors: [Door] { retries ? [.sessionManager, .openAPI] : Door.allCases }
 
     var testDescription: String { name }
 
-    /// An httpbin stub server with a redirect route for each followed status.
+    /// An httpbin stub server with a redirect route for each followed status, and `/flaky`, which answers its first
+    /// request with a `503` and `Retry-After: 0` and every later one with a 200.
     func server() throws -> StubServer {
         let server = try StubServer.httpbin()
         for status in Redirection.followedStatuses {
             server.route(nil, "/redirect-with/\(status)", response: StubResponse(status: status, headers: ["Location": "/anything/after"]))
+        }
+        let served = Locked(0)
+        server.route(.get, "/flaky") { _ in
+            served.withLock { count -> Int in count += 1; return count } == 1
+                ? StubResponse(status: 503, headers: ["Retry-After": "0"])
+                : .json(["recovered": true])
         }
         return server
     }
@@ -141,6 +157,10 @@ struct SessionFlow: Sendable, CustomTestStringConvertible {
                     credential: Credential(user: "ada", password: "lovelace"), check: { member($0, "authenticated") as? Bool == true }),
         SessionFlow(name: "Digest challenge", path: "/digest-auth/auth/ada/lovelace", hops: 2,
                     credential: Credential(user: "ada", password: "lovelace"), check: { member($0, "authenticated") as? Bool == true }),
+        SessionFlow(name: "ETag revalidation", path: "/etag/v1", hops: 2, repeats: 2, cached: true,
+                    check: { member($0, "url") != nil }),
+        SessionFlow(name: "a 503 retried", path: "/flaky", hops: 2, retries: true,
+                    check: { member($0, "recovered") as? Bool == true }),
     ]
 
     /// A member of an httpbin JSON answer.
@@ -171,31 +191,48 @@ enum Door: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sessionManager:
             let manager = SessionManager(transport: transport, responseSerializer: HTTPResponseSerializer())
             if let credential = flow.credential { manager.authenticationChallengeHandler = { _ in .useCredential(credential) } }
+            if flow.cached { manager.cache = HTTPCache(memoryCapacity: 1 << 20) }
+            if flow.retries { manager.interceptor = RetryPolicy(retryLimit: 2) }
             var request = HTTPRequest(method: flow.method, url: url)
             if let body = flow.body { request.body = .data(body) }
-            let result = await manager.dataTask(with: request).run()
-            if let error = result.error { throw error }
-            return DoorOutcome(status: result.response?.statusCode ?? 0, url: result.response?.url, body: result.data ?? Data())
+            var outcome: DoorOutcome?
+            for _ in 0..<flow.repeats {
+                let result = await manager.dataTask(with: request).run()
+                if let error = result.error { throw error }
+                outcome = DoorOutcome(status: result.response?.statusCode ?? 0, url: result.response?.url, body: result.data ?? Data())
+            }
+            return outcome!
         case .urlSession:
             let delegate = ChallengeAnswerer(credential: flow.credential)
-            let session = URLSession(configuration: .tapedeck(transport: transport), delegate: delegate, delegateQueue: nil)
+            let cache = flow.cached ? HTTPCache(memoryCapacity: 1 << 20) : nil
+            let session = URLSession(configuration: .tapedeck(transport: transport, cache: cache), delegate: delegate, delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
             var request = URLRequest(url: url)
             request.httpMethod = flow.method.rawValue
             request.httpBody = flow.body
-            let (data, response) = try await session.data(for: request)
-            let http = response as? HTTPURLResponse
-            return DoorOutcome(status: http?.statusCode ?? 0, url: http?.url, body: data)
+            var outcome: DoorOutcome?
+            for _ in 0..<flow.repeats {
+                let (data, response) = try await session.data(for: request)
+                let http = response as? HTTPURLResponse
+                outcome = DoorOutcome(status: http?.statusCode ?? 0, url: http?.url, body: data)
+            }
+            return outcome!
         case .openAPI:
             var session = SessionPipeline()
             if let credential = flow.credential { session.challengeHandler = { _ in .useCredential(credential) } }
+            if flow.cached { session.cache = HTTPCache(memoryCapacity: 1 << 20) }
+            if flow.retries { session.interceptor = RetryPolicy(retryLimit: 2) }
             let client = TapedeckClientTransport(transport, session: session)
             let method = HTTPTypes.HTTPRequest.Method(flow.method.rawValue)!
             let request = HTTPTypes.HTTPRequest(method: method, scheme: nil, authority: nil, path: flow.path)
-            let (response, body) = try await client.send(request, body: flow.body.map { HTTPBody($0) }, baseURL: root, operationID: flow.name)
-            var data = Data()
-            if let body { data = try await Data(collecting: body, upTo: 1 << 20) }
-            return DoorOutcome(status: response.status.code, url: nil, body: data)
+            var outcome: DoorOutcome?
+            for _ in 0..<flow.repeats {
+                let (response, body) = try await client.send(request, body: flow.body.map { HTTPBody($0) }, baseURL: root, operationID: flow.name)
+                var data = Data()
+                if let body { data = try await Data(collecting: body, upTo: 1 << 20) }
+                outcome = DoorOutcome(status: response.status.code, url: nil, body: data)
+            }
+            return outcome!
         }
     }
 }

@@ -122,6 +122,23 @@ import TapedeckURLSession
         #expect(delegate.sent.withLock { $0 } == delegate.sent.withLock { $0 }.sorted())
     }
 
+    @Test func aGivenHTTPCacheAnswersUnderTheRequestsCachePolicy() async throws {
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let session = URLSession(configuration: .tapedeck(transport: server.transport(), cache: HTTPCache(memoryCapacity: 1 << 20)))
+        defer { session.finishTasksAndInvalidate() }
+        let url = server.url("/cache/60")
+        let (first, _) = try await session.data(from: url)
+        let (second, response) = try await session.data(from: url)
+        #expect(second == first)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(server.journal.entries.count == 1)
+        var reload = URLRequest(url: url)
+        reload.cachePolicy = .reloadIgnoringLocalCacheData
+        _ = try await session.data(for: reload)
+        #expect(server.journal.entries.count == 2)
+    }
+
     @Test func aCassetteRecordedWithTheRedirectsInsideOneInteractionStillReplays() async throws {
         try await withTemporaryDirectory { directory in
             let cassette = directory.cassette()

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// Holds back the transport events of a hop that may be followed or answered (a redirect, a challenge), so that only
-/// the final response's events reach the caller: they pass at once for any other hop, and a held-back hop that turns
-/// out to be final has its events delivered in order by ``release()``.
+/// Holds back the transport events of a response that may not be the caller's (a redirect the session may follow, a
+/// challenge it may answer, a failure the interceptor may retry), so that only the final response's events reach the
+/// caller: they pass at once for any other response, and held-back events of a response that turns out to be final
+/// are delivered in order by ``release()``.
 final class HopEventGate: Sendable {
     private let downstream: HTTPEventHandler
-    private let followsRedirects: Bool
+    private let holdsBack: @Sendable (HTTPResponseHead) -> Bool
     private let state = Mutex(State.undecided)
 
     private enum State {
@@ -15,14 +16,21 @@ final class HopEventGate: Sendable {
         case holding([HTTPTransportEvent])
     }
 
-    init(downstream: @escaping HTTPEventHandler, followsRedirects: Bool) {
+    init(downstream: @escaping HTTPEventHandler, holdsBack: @escaping @Sendable (HTTPResponseHead) -> Bool) {
         self.downstream = downstream
-        self.followsRedirects = followsRedirects
+        self.holdsBack = holdsBack
     }
 
-    /// Whether a hop with this head may be answered (a challenge) or followed (a redirect) rather than delivered.
-    private func holdsBack(_ head: HTTPResponseHead) -> Bool {
-        head.isInterimHop && (followsRedirects || head.statusCode == 401 || head.statusCode == 407)
+    /// A gate for one hop: it holds back a challenge, and a redirect when the session follows redirects.
+    static func hop(_ downstream: @escaping HTTPEventHandler, followsRedirects: Bool) -> HopEventGate {
+        HopEventGate(downstream: downstream) { head in
+            head.isInterimHop && (followsRedirects || head.statusCode == 401 || head.statusCode == 407)
+        }
+    }
+
+    /// A gate for one attempt of an interceptor's loop: it holds back a response the retrier may be asked about.
+    static func attempt(_ downstream: @escaping HTTPEventHandler, isFailure: @escaping @Sendable (HTTPResponseHead) -> Bool) -> HopEventGate {
+        HopEventGate(downstream: downstream, holdsBack: isFailure)
     }
 
     /// ``handle(_:)`` as an event handler.

@@ -15,9 +15,9 @@ import Foundation
 ///    ``HTTPRequest/redirectPolicy``; each hop is a transport request of its own, so a cassette records every hop as
 ///    its own interaction whichever door recorded it.
 ///
-/// Only the final response's events reach `onEvent`: a hop that is followed or answered (a redirect, a challenge)
-/// has its events held back and dropped; a hop that turns out to be final (a redirect the handler stops) has them
-/// delivered in order.
+/// Only the final response's events reach `onEvent`: a hop that is followed or answered (a redirect, a challenge),
+/// or an attempt the interceptor retries, has its events held back and dropped; one that turns out to be final (a
+/// redirect the handler stops, a failure not retried) has them delivered in order.
 ///
 /// ```swift
 /// var pipeline = SessionPipeline(cookies: CookieStore())
@@ -86,7 +86,15 @@ public struct SessionPipeline: Sendable {
         guard let interceptor else { return try await follow(request, over: transport, onEvent: onEvent) }
         let loop = InterceptorLoop(interceptor: ReportingInterceptor(base: interceptor, willRetry: willRetry), clock: clock,
                                    taskIdentifier: taskIdentifier)
-        return try await loop.send(request) { try await follow($0, over: transport, onEvent: onEvent) }
+        // A failed answer's events wait until the retrier has decided: a retried one's never reach the caller.
+        var lastGate: HopEventGate?
+        let response = try await loop.send(request) { attempt in
+            let gate = onEvent.map { HopEventGate.attempt($0, isFailure: { head in head.statusCode >= 400 }) }
+            lastGate = gate
+            return try await follow(attempt, over: transport, onEvent: gate?.handler)
+        }
+        lastGate?.release()
+        return response
     }
 
     /// Sends `request` hop by hop, answering authentication challenges and following redirects.
@@ -97,7 +105,7 @@ public struct SessionPipeline: Sendable {
         var hops = 0
         while true {
             var gate: HopEventGate?
-            if let onEvent { gate = HopEventGate(downstream: onEvent, followsRedirects: request.redirectPolicy != .none) }
+            if let onEvent { gate = HopEventGate.hop(onEvent, followsRedirects: request.redirectPolicy != .none) }
             var response = try await exchange(current, over: transport, onEvent: gate?.handler)
             if authentication != nil || response.statusCode == 401 || response.statusCode == 407 {
                 var loop = authentication ?? AuthenticationLoop(handler: challengeHandler, credentialStore: credentialStore,
@@ -148,20 +156,33 @@ public struct SessionPipeline: Sendable {
         let lookup = cache.lookup(outgoing, policy: request.cachePolicy)
         switch lookup {
         case .hit(let response):
-            onEvent?(.responseHead(response.head))
-            let length = response.body.byteCount
-            if length > 0 { onEvent?(.downloadProgress(TransferProgress(completed: length, total: length))) }
-            onEvent?(.completed(response))
+            Self.replay(response, to: onEvent)
             return response
         case .unavailable:
             throw URLError(.resourceUnavailable, failingURL: request.url,
                            reason: "The resource is not in the cache and the request's cache policy does not allow loading it.")
-        case .miss, .validate:
+        case .miss:
+            let requestTime = cache.clock.now
+            let response = try await received(transport.send(outgoing, onEvent: onEvent), for: outgoing, cookies: cookies)
+            return cache.store(response, for: outgoing, after: lookup, requestTime: requestTime, responseTime: cache.clock.now)
+        case .validate:
+            // A `304` becomes the stored response: the caller hears of that one, not of the transport's `304`.
             let sent = lookup.requestToSend(for: outgoing) ?? outgoing
             let requestTime = cache.clock.now
-            let response = try await received(transport.send(sent, onEvent: onEvent), for: sent, cookies: cookies)
-            return cache.store(response, for: outgoing, after: lookup, requestTime: requestTime, responseTime: cache.clock.now)
+            let response = try await received(transport.send(sent, onEvent: nil), for: sent, cookies: cookies)
+            let stored = cache.store(response, for: outgoing, after: lookup, requestTime: requestTime, responseTime: cache.clock.now)
+            Self.replay(stored, to: onEvent)
+            return stored
         }
+    }
+
+    /// The events of a response that comes whole from the cache: its head, its progress and its completion.
+    private static func replay(_ response: HTTPResponse, to onEvent: HTTPEventHandler?) {
+        guard let onEvent else { return }
+        onEvent(.responseHead(response.head))
+        let length = response.body.byteCount
+        if length > 0 { onEvent(.downloadProgress(TransferProgress(completed: length, total: length))) }
+        onEvent(.completed(response))
     }
 
     /// Stores the cookies `response` sets, and hands it on.
