@@ -15,14 +15,7 @@ enum UploadBody {
     /// (`_Body.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`) and never in the request a custom
     /// protocol is given; reflection is the only way to it. `nil` when that layout is not found.
     static func reflecting(_ task: URLSessionTask) -> UploadBody? {
-        var mirror: Mirror? = Mirror(reflecting: task)
-        while let current = mirror {
-            if let known = current.children.first(where: { $0.label == "knownBody" }) {
-                return body(fromKnownBody: known.value)
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
+        StoredProperty.value("knownBody", of: task).flatMap(body(fromKnownBody:))
     }
 
     private static func body(fromKnownBody value: Any) -> UploadBody? {

@@ -31,14 +31,18 @@ struct URLSessionDelegateBridge: @unchecked Sendable {
     }
 
     /// Whether `session` registered `task` to call its delegate (FoundationNetworking's `_TaskRegistry` behaviour
-    /// `callDelegate`) rather than a completion handler. `false` when that layout is not found.
+    /// `callDelegate`, its one case without a payload) rather than a completion handler. `false` for a session with
+    /// no delegate, and when that layout is not found.
     static func callsDelegate(_ task: URLSessionTask, in session: URLSession) -> Bool {
         #if canImport(FoundationNetworking)
-        guard let registry = child("taskRegistry", of: session), let behaviours = child("behaviours", of: registry) else { return false }
+        guard session.delegate != nil, let registry = StoredProperty.value("taskRegistry", of: session),
+              let behaviours = StoredProperty.value("behaviours", of: registry) else { return false }
         for entry in Mirror(reflecting: behaviours).children {
-            let pair = Mirror(reflecting: entry.value).children.map(\.value)
-            guard pair.count == 2, pair[0] as? Int == task.taskIdentifier else { continue }
-            return String(describing: pair[1]) == "callDelegate"
+            let pair = Mirror(reflecting: entry.value).children
+            guard pair.count == 2, pair.first?.value as? Int == task.taskIdentifier,
+                  let behaviour = pair.dropFirst().first?.value else { continue }
+            let cases = Mirror(reflecting: behaviour)
+            return cases.displayStyle == .enum && cases.children.isEmpty
         }
         return false
         #else
@@ -46,28 +50,13 @@ struct URLSessionDelegateBridge: @unchecked Sendable {
         #endif
     }
 
-    private static func child(_ label: String, of value: Any) -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: value)
-        while let current = mirror {
-            if let found = current.children.first(where: { $0.label == label }) { return unwrap(found.value) }
-            mirror = current.superclassMirror
-        }
-        return nil
-    }
-
     /// The session that owns `task`: FoundationNetworking keeps it in the task's stored `session` property.
     static func session(of task: URLSessionTask) -> URLSession? {
         #if canImport(FoundationNetworking)
-        return child("session", of: task) as? URLSession
+        return StoredProperty.value("session", of: task) as? URLSession
         #else
         return nil
         #endif
-    }
-
-    private static func unwrap(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first?.value
     }
 
     /// The delegate URLSession itself would ask: the task's (FoundationNetworking falls back to the session's).
