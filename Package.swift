@@ -136,7 +136,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCassetteTests",
-            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"]
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ContractTests",

@@ -85,6 +85,10 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
             return "cassette \(file) does not exist and the record mode is \(mode); record it with "
                 + "TAPEDECK_RECORD_MODE=once (or newEpisodes) and a transport that has an upstream"
         case .unsupportedVersion(let file, let found, let supported):
+            if let version = Int(found), version > supported {
+                return "cassette \(file) has format version \(found), newer than version \(supported), the one this Tapedeck "
+                    + "reads: it was written by a newer Tapedeck; update Tapedeck to read it"
+            }
             return "cassette \(file) has format version \(found), but this Tapedeck reads version \(supported) only; "
                 + "update Tapedeck, or re-record the cassette with TAPEDECK_RECORD_MODE=all"
         case .corrupt(let file, let line, let column, let reason):
