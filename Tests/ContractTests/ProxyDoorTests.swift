@@ -8,7 +8,7 @@ import TapedeckTestSupport
 /// The door for any other client: the curl command-line tool, following redirects and answering challenges itself,
 /// through `tapedeck record --proxy`. Its cassette holds one interaction per hop, as the in-process doors' do, and
 /// replays through each of them with what curl saw live.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs the curl command-line tool"))
+@Suite(.serialized, .enabled(if: Curl.isInstalled, "needs the curl command-line tool"))
 struct ProxyDoorTests {
     static let host = "flows.example.test"
 
@@ -20,11 +20,11 @@ struct ProxyDoorTests {
         try await withTemporaryDirectory { directory in
             let server = try flow.server()
             let cassette = directory.cassette()
-            let recorder = try Self.launchTapedeck([
+            let recorder = try ServingCommand.launch(ServingCommand.tapedeck, [
                 "record", "--proxy", "--cassette", cassette.path, "--listen", "127.0.0.1:0", "--allow-host", Self.host,
                 "--connect-to", "\(Self.host):80:127.0.0.1:\(server.port)"
             ])
-            let live = try Self.curl(flow, proxy: recorder.proxyURL)
+            let live = try Self.curl(flow, proxy: recorder.baseURL)
             recorder.process.interrupt()
             recorder.process.waitUntilExit()
             server.stop()
@@ -55,49 +55,14 @@ struct ProxyDoorTests {
 
     /// Runs curl the way the flow needs: following redirects with its cookie engine on, answering a challenge.
     private static func curl(_ flow: SessionFlow, proxy: String) throws -> (status: Int32, output: String) {
-        var arguments = ["-s", "--max-time", "30", "-x", proxy, "-L", "-c", "/dev/null"]
-        if flow.method != .get { arguments += ["-X", flow.method.rawValue] }
+        var arguments = ["-x", proxy, "-L", "-c", "/dev/null"]
+        // No `-X POST`: with it curl would keep POST after a 301/302/303; without it curl turns it into GET, as
+        // URLSession does. Other methods are named.
+        if flow.method != .get && flow.method != .post { arguments += ["-X", flow.method.rawValue] }
         if let body = flow.body { arguments += ["--data-binary", String(decoding: body, as: UTF8.self), "-H", "Content-Type: text/plain"] }
         if let credential = flow.credential {
             arguments += [flow.path.contains("digest") ? "--digest" : "--anyauth", "-u", "\(credential.user):\(credential.password)"]
         }
-        // `-X POST` would keep POST after a 301/302/303; without it curl turns it into GET as URLSession does.
-        if flow.method == .post { arguments.removeAll { $0 == "-X" || $0 == "POST" } }
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments + ["http://\(host)\(flow.path)"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try Curl.run(arguments + ["http://\(host)\(flow.path)"])
     }
-
-    /// Starts the built `tapedeck` with `arguments` and reads its output up to the line that says it is ready.
-    private static func launchTapedeck(_ arguments: [String]) throws -> (process: ChildProcess, proxyURL: String) {
-        let process = ChildProcess()
-        process.executableURL = tapedeck
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("Press Ctrl-C"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let url = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }.last ?? ""
-        return (process, url)
-    }
-
-    /// The `tapedeck` executable beside the test bundle.
-    private static let tapedeck: URL = {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tapedeck")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/tapedeck")
-    }()
 }

@@ -11,14 +11,7 @@ enum CLIRunner {
     }
 
     /// The `tapedeck` executable: next to the test bundle, else in the package's `.build/debug`.
-    static let executable: URL = {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tapedeck"),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("tapedeck"),
-            packageRoot.appendingPathComponent(".build/debug/tapedeck"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
-    }()
+    static let executable = ServingCommand.tapedeck
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -61,33 +54,11 @@ enum CLIRunner {
     }
 
     /// A serving command started by ``launch(_:)``.
-    struct Served {
-        var process: ChildProcess
-        /// Its standard output, read up to ``printed``.
-        var output: Pipe
-        /// The last `http://127.0.0.1:PORT` in ``printed``, or empty.
-        var baseURL: String
-        /// What it printed up to its "Press Ctrl-C" line.
-        var printed: String
-    }
+    typealias Served = ServingCommand
 
     /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
     static func launch(_ arguments: [String]) throws -> Served {
-        let process = ChildProcess()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("Press Ctrl-C"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
-        return Served(process: process, output: out, baseURL: matches.last ?? "", printed: text)
+        try ServingCommand.launch(executable, arguments)
     }
 
     /// `text` with the temporary folder, ports and timings replaced by placeholders.

@@ -7,17 +7,7 @@ import TapedeckTestSupport
 /// HTTPS) from local upstreams; `tapedeck serve --proxy` replays it with the upstreams stopped.
 @Suite(.serialized) struct ProxyEndToEndTests {
     /// Runs `/usr/bin/curl arguments…` (at most 30 s) and returns its exit status and standard output.
-    static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "30"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) { try Curl.run(arguments) }
 
     /// What a serving command printed after it stopped, without the running count of recordings (its lines depend
     /// on when the counter looked) and with the folder and ports masked.

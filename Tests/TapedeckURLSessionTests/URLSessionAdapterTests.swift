@@ -256,7 +256,10 @@ import TapedeckURLSession
         let session = makeSession(probe)
         defer { session.finishTasksAndInvalidate() }
         let finished = AsyncStream<(any Error)?>.makeStream()
-        let task = session.dataTask(with: server.url("/delay/10")) { _, _, error in
+        // An answer that comes only after two minutes: on a machine so busy that the cancellation takes seconds to be
+        // delivered (FoundationNetworking delivers it on its own dispatch queues), the transfer still cannot finish first.
+        server.route(.get, "/stall", response: StubResponse(body: .data(Data("late".utf8)), delay: .seconds(120)))
+        let task = session.dataTask(with: server.url("/stall")) { _, _, error in
             finished.continuation.yield(error)
         }
         task.resume()
@@ -268,7 +271,7 @@ import TapedeckURLSession
             break
         }
         #expect((error as? URLError)?.code == .cancelled)
-        // The transport saw its Swift task cancelled (instead of waiting out the 10 s delay): its request ended with
+        // The transport saw its Swift task cancelled (instead of waiting out the delay): its request ended with
         // URLError.cancelled, however long a busy machine takes to say so.
         for await ended in probe.log.ended.stream {
             guard case .failure(let failure) = ended else { Issue.record("the transfer ran to its end: \(ended)"); break }
