@@ -56,6 +56,11 @@ import TapedeckCore
         #expect(reason.range(of: #"^api\.yaml: \d+:\d+: not valid YAML: "#, options: .regularExpression) != nil, "\(reason)")
     }
 
+    @Test func aJSONSyntaxErrorNamesTheLineAndColumn() throws {
+        let reason = try #require(Self.refusal("{\"openapi\": \"3.1.0\",\n  \"info\": }"))
+        #expect(reason.contains("line 2, column"), "\(reason)")
+    }
+
     @Test func nestingPastTheLimitIsRefusedWithItsPlace() throws {
         let deepYAML = "openapi: 3.1.0\nx: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
         #expect(Self.refusal(deepYAML)?.contains("nest deeper than 256 levels") == true)
