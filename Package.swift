@@ -70,10 +70,12 @@ let package = Package(
         ),
         .target(name: "TapedeckServices", dependencies: ["Tapedeck", "TapedeckCurl"]),
         .target(name: "TapedeckURLSession", dependencies: ["TapedeckCore", "TapedeckSession"]),
+        // YAML composed within limits (size, nesting, alias expansion): the one way the VCR and OpenAPI readers read it.
+        .target(name: "TapedeckYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "TapedeckConformance",
             dependencies: [
-                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer",
+                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer", "TapedeckYAML",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -94,7 +96,7 @@ let package = Package(
         ),
         .target(
             name: "TapedeckCLICore",
-            dependencies: ["TapedeckCassette", "TapedeckCore", .product(name: "Yams", package: "Yams")]
+            dependencies: ["TapedeckCassette", "TapedeckCore", "TapedeckYAML", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "tapedeck",

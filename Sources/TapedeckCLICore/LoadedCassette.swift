@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 import TapedeckCassette
 
 /// A cassette read from disk with the location it came from, so bodies in sidecar files can be read.
@@ -29,7 +30,7 @@ public struct LoadedCassette: Sendable {
         }
         if isHAR(url) {
             let data: Data
-            do { data = try Data(contentsOf: url) } catch { throw CassetteError.io(file: path, operation: "read", reason: "\(error)") }
+            do { data = try InputFile.read(url) } catch { throw CassetteError.io(file: path, operation: "read", reason: error.reason) }
             do {
                 return LoadedCassette(url: url, cassette: try HARCodec.import(data))
             } catch {

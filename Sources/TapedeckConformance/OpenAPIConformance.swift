@@ -34,8 +34,8 @@ public struct OpenAPIConformance: Sendable {
     ///   a decoding error with its place, a `$ref` to nothing, an invalid schema).
     public init(contentsOf url: URL) throws(OpenAPIDocumentError) {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw OpenAPIDocumentError(source: url.path, reason: "cannot be read: \(error.localizedDescription)")
+        do { data = try InputFile.read(url) } catch {
+            throw OpenAPIDocumentError(source: url.path, reason: error.reason)
         }
         try self.init(document: data, source: url.path)
     }

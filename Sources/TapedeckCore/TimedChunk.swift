@@ -49,7 +49,10 @@ public struct TimedChunk: Hashable, Sendable {
                 return "chunk \(index) arrives at \(chunk.at) s, before chunk \(index - 1) at \(previous) s; times never go back"
             }
             previous = chunk.at
-            sum += Int64(chunk.byteCount)
+            // Sizes come from files: a sum past Int64.max is an answer, not a trap.
+            let (next, overflow) = sum.addingReportingOverflow(Int64(chunk.byteCount))
+            guard !overflow else { return "the chunks up to chunk \(index) add up to more than \(Int64.max) bytes but the body has \(total)" }
+            sum = next
         }
         guard chunks.isEmpty || sum == total else { return "the chunks add up to \(sum) bytes but the body has \(total)" }
         return nil

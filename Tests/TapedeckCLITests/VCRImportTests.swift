@@ -140,11 +140,35 @@ import TapedeckCLICore
         }
     }
 
+    /// H9: a BOM or invalid UTF-8 said only "The file isn't in the correct format".
+    @Test func aByteOrderMarkIsAcceptedAndInvalidUTF8IsNamedWithItsPlace() throws {
+        let text = "interactions: []\nversion: 1\n"
+        let marked = try VCRImport.cassette(fromYAMLData: Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8), file: "bom.yaml", recordedAt: Self.recordedAt)
+        #expect(marked.cassette.interactions.isEmpty && marked.flavour == .vcrpy)
+        #expect {
+            try VCRImport.cassette(fromYAMLData: Data("interactions: []\nversion: é".utf8.dropLast(1)) + Data([0xFF, 0x0A]), file: "bad.yaml",
+                                   recordedAt: Self.recordedAt)
+        } throws: { error in
+            "\(error)" == "bad.yaml:2:10: not UTF-8 text (YAML files must be UTF-8 here)"
+        }
+    }
+
+    /// H9: the VCR reader shares the OpenAPI reader's YAML limits (YAMLDocument): an alias bomb is refused at its line.
+    @Test func anAliasBombIsRefusedAtItsLine() {
+        var lines = ["interactions:", "- a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1...9 { lines.append("  a\(level): &a\(level) [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]") }
+        #expect {
+            try VCRImport.cassette(fromYAML: lines.joined(separator: "\n"), file: "bomb.yaml", recordedAt: Self.recordedAt)
+        } throws: { error in
+            "\(error)".hasPrefix("bomb.yaml:") && "\(error)".contains("aliases expand the document past 1000000 nodes")
+        }
+    }
+
     @Test func invalidYAMLNamesTheFile() {
         #expect {
             try VCRImport.cassette(fromYAML: "interactions: [\n", file: "cut.yaml", recordedAt: Self.recordedAt)
         } throws: { error in
-            "\(error)".hasPrefix("cut.yaml: not valid YAML: ")
+            "\(error)" == "cut.yaml:2:1: not valid YAML: did not find expected node content (while parsing a flow node at 2:1)"
         }
     }
 

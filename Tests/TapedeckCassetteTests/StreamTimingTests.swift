@@ -163,6 +163,21 @@ import TapedeckTestSupport
         }
     }
 
+    /// Found by the CLI mutation sweep (H9): sizes near Int.max overflowed the sum and trapped in `inspect`, `lint`,
+    /// `convert` and `redact`. The input is also Tools/Fuzz/Regressions/cassette-json/chunk-sizes-near-int-max.json.
+    @Test func chunkSizesThatOverflowTheSumAreRefusedNotTrapped() throws {
+        #expect(TimedChunk.problem(in: [TimedChunk(byteCount: .max, at: 0), TimedChunk(byteCount: .max, at: 1)], total: 3)?
+            .contains("add up to more than 9223372036854775807 bytes") == true)
+        let regression = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Tools/Fuzz/Regressions/cassette-json/chunk-sizes-near-int-max.json")
+        #expect {
+            try CassetteCodec.decode(Data(contentsOf: regression), file: "c.json")
+        } throws: { error in
+            guard case CassetteError.invalidFormat(file: "c.json", path: "interactions[0].response.chunks", let reason) = error else { return false }
+            return reason.contains("chunk 1 add up to more than")
+        }
+    }
+
     @Test func fittingMovesTheDifferenceToTheEnd() {
         let chunks = [TimedChunk(byteCount: 4, at: 0), TimedChunk(byteCount: 4, at: 1)]
         #expect(TimedChunk.fitted(chunks, to: 10) == [TimedChunk(byteCount: 4, at: 0), TimedChunk(byteCount: 6, at: 1)])

@@ -135,7 +135,10 @@ import TapedeckCore
         (#"{"request": {"pathRegex": "(x"}, "response": {}}"#, #"invalid stub definition at request.pathRegex: invalid regular expression "(x""#),
         (#"{"request": {"headers": {"A": {"equalTo": "1", "contains": "2"}}}, "response": {}}"#, "invalid stub definition at request.headers.A: give only one of equalTo, contains, matches, doesNotContain, doesNotMatch, present, absent"),
         (#"{"request": {"body": {}}, "response": {}}"#, "invalid stub definition at request.body: give one of equalTo, base64, contains, matches, json, jsonPartial, jsonPath, form, multipart, allOf"),
-        (#"{"request": {}, "response": {"status": 42}}"#, "invalid stub definition at response.status: must be between 100 and 599, got 42"),
+        (#"{"request": {}, "response": {"status": 42}}"#, "invalid stub definition at response.status: must be between 200 and 599, got 42"),
+        // H9: a 1xx sent `100 Continue` and held the connection; the client waited for ever.
+        (#"{"request": {}, "response": {"status": 101}}"#, "invalid stub definition at response.status: 101 is an informational "
+            + "status, which a stub cannot answer with (the client would wait for the final response for ever); use 200 to 599"),
         (#"{"request": {}, "response": {"status": "200"}}"#, "invalid stub definition at response.status: expected a number"),
         (#"{"request": {}, "response": {"body": "a", "jsonBody": 1}}"#, "invalid stub definition at response: give at most one of body, base64Body, jsonBody, bodyFile, not body and jsonBody"),
         (#"{"request": {}, "response": {"fault": "explode"}}"#, #"invalid stub definition at response.fault: unknown fault "explode""#),

@@ -240,7 +240,7 @@ import TapedeckTestSupport
          "invalid WireMock mapping at requiredScenarioState: needs scenarioName"),
         (#"{"response": {}}"#, "invalid WireMock mapping at request: is missing"),
         (#"[1]"#, "invalid WireMock mapping at [0]: expected a mapping (an object)"),
-        (#""text""#, "invalid WireMock mapping at $: not JSON: Invalid JSON at byte 0: the top-level value is not an array or object (allow fragments to read it)."),
+        (#""text""#, "invalid WireMock mapping at $: not JSON: Invalid JSON at line 1, column 1 (byte 0): the top-level value is not an array or object (allow fragments to read it)."),
     ]
 
     @Test(arguments: refusals) func refusalsNameTheMappingAndThePlace(_ json: String, _ message: String) {
@@ -275,9 +275,46 @@ import TapedeckTestSupport
             Issue.record("no error")
         } catch {
             let files = directory.url.appendingPathComponent("__files").standardizedFileURL.path
-            #expect(error.description == #"invalid WireMock mapping in \#(bad.standardizedFileURL.path) at mappings[0].response.bodyFileName (mapping "missing body"): "nope.json" is not a readable file in \#(files)"#)
+            #expect(error.description == #"invalid WireMock mapping in \#(bad.standardizedFileURL.path) at mappings[0].response.bodyFileName (mapping "missing body"): "nope.json" is not a readable file in \#(files) (which does not exist)"#)
             #expect(error.file == bad.standardizedFileURL.path)
         }
+    }
+}
+
+/// H9: a `bodyFileName` of `../../../../../../etc/passwd` was served. WireMock confines body files to `__files`, and so
+/// does the stub server, after resolving symbolic links.
+@Suite struct WireMockBodyFileConfinementTests {
+    static func refusal(_ bodyFileName: String, in directory: URL) -> String? {
+        let mapping = JSONValue.object(["request": ["url": "/x"], "response": ["bodyFileName": .string(bodyFileName)]])
+        do {
+            try mapping.encoded.write(to: directory.appendingPathComponent("mappings/m.json"))
+            _ = try WireMockMappings.stubs(inDirectory: directory)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func bodyFilesOutsideFilesAreRefusedNamingThePath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = directory.url.appendingPathComponent("__files")
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("inside".utf8).write(to: files.appendingPathComponent("sub/body.txt"))
+        try Data("outside".utf8).write(to: directory.url.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: files.appendingPathComponent("link.txt").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(atPath: files.appendingPathComponent("inner.txt").path, withDestinationPath: "sub/body.txt")
+        let root = files.standardizedFileURL.path
+
+        let escape = try #require(Self.refusal("../../../../../../etc/passwd", in: directory.url))
+        #expect(escape.hasSuffix(#"at response.bodyFileName: "../../../../../../etc/passwd" leads out of \#(root) (to /etc/passwd); files must stay inside it"#), "\(escape)")
+        #expect(Self.refusal("../secret.txt", in: directory.url)?.contains(#""../secret.txt" leads out of \#(root)"#) == true)
+        #expect(Self.refusal("link.txt", in: directory.url)?.contains(#""link.txt" leads out of \#(root) (to /etc/passwd)"#) == true,
+                "a symbolic link is resolved before the check")
+        #expect(Self.refusal("/etc/passwd", in: directory.url)?.contains("is an absolute path") == true)
+        #expect(Self.refusal("sub/../sub/body.txt", in: directory.url) == nil)
+        #expect(Self.refusal("inner.txt", in: directory.url) == nil, "a link that stays inside is followed")
     }
 }
 

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
+                .product(name: "TapedeckConformance", package: "Tapedeck"),
             ]
         ),
         // libFuzzer's entry points (`LLVMFuzzerInitialize`, `LLVMFuzzerTestOneInput`); libFuzzer supplies `main`.

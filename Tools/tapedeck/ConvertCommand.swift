@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TapedeckCassette
 import TapedeckCLICore
+import TapedeckCore
 
 /// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har|wiremock|pact] [--consumer NAME] [--provider NAME] [-o OUT]`.
 struct ConvertCommand: ParsableCommand {
@@ -120,14 +121,11 @@ struct ConvertCommand: ParsableCommand {
     /// The input as a cassette, and how to read the bytes of one of its bodies.
     private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
         if source == .vcr {
-            let url = URL(fileURLWithPath: file)
-            let text: String
-            do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-                throw CLIError("could not read \(file): \(error.localizedDescription)")
-            }
+            let data: Data
+            do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
             let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
             let imported: VCRImport.Result
-            do { imported = try VCRImport.cassette(fromYAML: text, file: file, recordedAt: modified) } catch {
+            do { imported = try VCRImport.cassette(fromYAMLData: data, file: file, recordedAt: modified) } catch {
                 throw CLIError(error.description)
             }
             Console.err("Read \(imported.cassette.interactions.count) interaction(s) from a \(imported.flavour.rawValue) cassette"
@@ -143,15 +141,8 @@ struct ConvertCommand: ParsableCommand {
         })
     }
 
+    /// Atomically for a regular file; a device or FIFO (`/dev/stdout`) is written through, never replaced.
     private func write(_ data: Data, to output: String) throws {
-        let url = URL(fileURLWithPath: output)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else { throw CLIError(String(cString: strerror(errno))) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CLIError("could not write \(output): \(error.localizedDescription)")
-        }
+        do { try AtomicFile.write(data, to: URL(fileURLWithPath: output)) } catch { throw CLIError(error.description) }
     }
 }

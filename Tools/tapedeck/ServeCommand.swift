@@ -188,9 +188,7 @@ extension ServeCommand {
             do { return (try WireMockMappings.stubs(inDirectory: url), .wiremock) } catch { throw CLIError(error.description) }
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CLIError("could not read \(path): \(error.localizedDescription)")
-        }
+        do { data = try InputFile.read(url) } catch { throw CLIError("could not read \(error)") }
         // Parsed once: to tell the formats apart, then to read WireMock's.
         let document = stubsFormat == .tapedeck ? nil : try? WireMockMappings.parse(data)
         let format = stubsFormat ?? (document.map(WireMockMappings.looksLikeMappings) == true ? .wiremock : .tapedeck)

@@ -1,6 +1,7 @@
 import Foundation
 import TapedeckCassette
 import TapedeckCore
+import TapedeckYAML
 import Yams
 
 /// Reads vcrpy and Ruby VCR YAML cassettes as Tapedeck cassettes: the engine of `tapedeck convert --from vcr`.
@@ -42,19 +43,37 @@ public enum VCRImport {
         public var decompressedBodies: Int
     }
 
-    /// Reads a VCR cassette.
+    /// Reads a VCR cassette from its bytes: UTF-8, with or without a byte order mark.
+    ///
+    /// - Parameters:
+    ///   - data: the YAML file's bytes.
+    ///   - file: the file's name, for messages.
+    ///   - recordedAt: the time given to interactions whose source has none (vcrpy's).
+    ///   - redaction: applied to every interaction.
+    /// - Throws: ``VCRImportError`` naming the file, the line and column and the YAML path of what is wrong, also
+    ///   for a document past the YAML limits (size, nesting, alias expansion: `YAMLDocument.Limits`).
+    public static func cassette(fromYAMLData data: Data, file: String, recordedAt: Date,
+                                redaction: Redaction = .default) throws(VCRImportError) -> Result {
+        let text: String
+        do { text = try YAMLDocument.text(data) } catch {
+            throw VCRImportError(file: file, line: error.line, column: error.column, path: "", message: error.message)
+        }
+        return try cassette(fromYAML: text, file: file, recordedAt: recordedAt, redaction: redaction)
+    }
+
+    /// Reads a VCR cassette from its text.
     ///
     /// - Parameters:
     ///   - text: the YAML.
     ///   - file: the file's name, for messages.
     ///   - recordedAt: the time given to interactions whose source has none (vcrpy's).
     ///   - redaction: applied to every interaction.
-    /// - Throws: ``VCRImportError`` naming the file, the line and column and the YAML path of what is wrong.
+    /// - Throws: ``VCRImportError`` as ``cassette(fromYAMLData:file:recordedAt:redaction:)`` does.
     public static func cassette(fromYAML text: String, file: String, recordedAt: Date,
                                 redaction: Redaction = .default) throws(VCRImportError) -> Result {
         let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic) } catch {
-            throw VCRImportError(file: file, path: "", message: "not valid YAML: \(error)")
+        do { root = try YAMLDocument.compose(text, resolver: .basic) } catch {
+            throw VCRImportError(file: file, line: error.line, column: error.column, path: "", message: error.message)
         }
         let reader = YAMLReader(file: file)
         let top = try reader.mapping(root, "the document")

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Chooses how a body is spelled in a cassette (structured JSON, UTF-8 text or base64) and reads it back.
 /// The choice depends only on the bytes, and structured JSON is used only when writing it back reproduces the
@@ -82,7 +83,7 @@ enum BodyFormat {
             guard let value = json["json"] else { throw fields.missing("json") }
             let formatName = try fields.optionalString("format") ?? "compact"
             guard let style = style(named: formatName) else {
-                throw fields.invalid("format", "unknown JSON format \"\(formatName)\"; expected one of "
+                throw fields.invalid("format", "unknown JSON format \(Shown.quoted(formatName)); expected one of "
                     + styles.map(\.name).joined(separator: ", "))
             }
             return CassetteBody(CassetteJSON.serialize(value, style: style), contentEncoding: coding)
@@ -100,7 +101,7 @@ enum BodyFormat {
             }
             return CassetteBody(sidecar: file, byteCount: Int64(try fields.int("byteCount")), contentEncoding: coding)
         case let other:
-            throw fields.invalid("encoding", "unknown body encoding \"\(other)\"; expected json, utf8, base64 or file")
+            throw fields.invalid("encoding", "unknown body encoding \(Shown.quoted(other)); expected json, utf8, base64 or file")
         }
     }
 }

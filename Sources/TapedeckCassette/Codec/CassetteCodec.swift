@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Reads and writes format v1 cassette files (see `Cassettes/FORMAT.md`). Pure: bytes in, values out, no I/O.
 ///
@@ -44,9 +45,9 @@ public enum CassetteCodec {
         guard version.intValue == Cassette.currentVersion else {
             let found: String
             switch version {
-            case .number(let text): found = text
-            case .string(let text): found = "\"\(text)\""
-            default: found = String(decoding: CassetteJSON.serialize(version), as: UTF8.self)
+            case .number(let text): found = Shown.truncated(text)
+            case .string(let text): found = Shown.quoted(text)
+            default: found = Shown.truncated(String(decoding: CassetteJSON.serialize(version), as: UTF8.self))
             }
             throw CassetteError.unsupportedVersion(file: file, found: found, supported: Cassette.currentVersion)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Where and why a JSON document could not be read.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -143,7 +144,7 @@ struct JSONByteParser {
             let key = try parseString()
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw error("expected ':' after the object key \"\(key)\"")
+                throw error("expected ':' after the object key \(Shown.quoted(key))")
             }
             position += 1
             skipWhitespace()

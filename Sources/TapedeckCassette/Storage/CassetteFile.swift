@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Cassette files on disk: loading (with recovery of interactions journaled by a recorder that did not finish),
 /// atomic saving, and sidecar bodies.
@@ -51,8 +52,8 @@ public enum CassetteFile {
         var cassette = Cassette()
         if FileManager.default.fileExists(atPath: url.path) {
             let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw CassetteError.io(file: url.path, operation: "read", reason: "\(error)")
+            do { data = try InputFile.read(url) } catch {
+                throw CassetteError.io(file: url.path, operation: "read", reason: error.reason)
             }
             cassette = try CassetteCodec.decode(data, file: url.path)
         }

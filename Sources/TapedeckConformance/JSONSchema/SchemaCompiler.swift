@@ -5,10 +5,25 @@ import TapedeckCore
 /// `exclusiveMinimum`/`exclusiveMaximum`) into one ``SchemaProgram``. `$ref`s are JSON pointers into `root` (`#/...`);
 /// each target is compiled once, so schemas that share components share nodes and recursion is a loop of indices.
 /// `format`, annotations and unknown keywords are not validated (as JSON Schema's default vocabulary leaves them).
+///
+/// A recursive schema (a tree whose `children` are items of its own `$ref`) is valid and compiles to a loop that
+/// consumes the value on its way round. A loop that does not (`A` is `$ref: B` and `B` is `allOf: [$ref: A]`) could
+/// never decide anything: it is refused, naming the pointers round the loop. Schemas nest at most
+/// ``maximumNesting`` levels.
 struct SchemaCompiler {
     private(set) var program = SchemaProgram()
     private let root: JSONValue
     private var compiledReferences: [String: Int] = [:]
+    /// The JSON pointer each node was compiled from, for messages.
+    private var pointers: [String] = []
+    /// How deep the compilation is now; the in-place loop check runs when a top-level compile ends.
+    private var nesting = 0
+    /// Nodes before this index have been checked for in-place loops.
+    private var checkedNodes = 0
+
+    /// The deepest a schema may nest (subschemas in subschemas), so that compiling and checking it cannot exhaust
+    /// the stack.
+    static let maximumNesting = 256
 
     init(root: JSONValue) {
         self.root = root
@@ -16,10 +31,39 @@ struct SchemaCompiler {
 
     /// Compiles `schema`, found at `pointer` in the root document, and returns its node's index.
     mutating func compile(_ schema: JSONValue, at pointer: String) throws(SchemaError) -> Int {
+        let index = newNode(at: pointer)
+        try enter(at: pointer)
+        program.nodes[index] = try node(for: schema, at: pointer)
+        try leave()
+        return index
+    }
+
+    private mutating func newNode(at pointer: String) -> Int {
         let index = program.nodes.count
         program.nodes.append(SchemaNode())
-        program.nodes[index] = try node(for: schema, at: pointer)
+        pointers.append(pointer)
         return index
+    }
+
+    private mutating func enter(at pointer: String) throws(SchemaError) {
+        guard nesting < Self.maximumNesting else {
+            nesting = 0
+            throw SchemaError(schemaPointer: pointer, reason: "schemas nest deeper than \(Self.maximumNesting) levels")
+        }
+        nesting += 1
+    }
+
+    /// Ends one level; at the top, checks the nodes compiled since the last check for loops that consume nothing.
+    private mutating func leave() throws(SchemaError) {
+        nesting -= 1
+        guard nesting == 0 else { return }
+        let loop = SchemaLoops.inPlaceLoop(in: program, from: checkedNodes)
+        checkedNodes = program.nodes.count
+        if let loop {
+            let path = loop.map { pointers[$0].isEmpty ? "/" : pointers[$0] }
+            throw SchemaError(schemaPointer: path[0], reason: "$ref loop \(path.joined(separator: " → ")) never reaches a "
+                              + "keyword that checks the value (allOf, anyOf, oneOf, not and $ref apply to the same value)")
+        }
     }
 
     /// Compiles the schema at `reference` (`#/components/schemas/Pet`) once.
@@ -31,10 +75,12 @@ struct SchemaCompiler {
         guard let target = SchemaReference.target(of: reference, in: root) else {
             throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' points at nothing in the document")
         }
-        let index = program.nodes.count
-        program.nodes.append(SchemaNode())
+        let pointer = String(reference.dropFirst())
+        let index = newNode(at: pointer)
         compiledReferences[reference] = index
-        program.nodes[index] = try node(for: target, at: String(reference.dropFirst()))
+        try enter(at: pointer)
+        program.nodes[index] = try node(for: target, at: pointer)
+        try leave()
         return index
     }
 

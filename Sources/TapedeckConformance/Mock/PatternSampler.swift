@@ -16,8 +16,14 @@ enum PatternSampler {
         guard let node = parser.alternation(), parser.position == parser.characters.count else { return nil }
         var output = ""
         node.write(into: &output, random: &random)
-        return output
+        return output.utf8.count <= maximumLength ? output : nil
     }
+
+    /// The longest string sampled, in UTF-8 bytes, and the largest `{n}` repetition.
+    static let maximumLength = 10_000
+    static let maximumRepetition = 1_000
+    /// The deepest groups may nest.
+    static let maximumGroupNesting = 32
 
     /// A parsed expression.
     indirect enum Node {
@@ -36,7 +42,10 @@ enum PatternSampler {
             case .alternatives(let nodes): nodes[Int(random.next() % UInt64(nodes.count))].write(into: &output, random: &random)
             case .repeated(let node, let minimum, let maximum):
                 let count = minimum + Int(random.next() % UInt64(maximum - minimum + 1))
-                for _ in 0..<count { node.write(into: &output, random: &random) }
+                // Nested repetitions multiply: stop at `maximumLength` bytes (`sample` then gives up).
+                for _ in 0..<count where output.utf8.count <= PatternSampler.maximumLength {
+                    node.write(into: &output, random: &random)
+                }
             }
         }
     }
@@ -49,6 +58,7 @@ enum PatternSampler {
     private struct Parser {
         let characters: [Character]
         var position = 0
+        private var groups = 0
 
         init(characters: [Character]) {
             var characters = characters
@@ -87,6 +97,9 @@ enum PatternSampler {
                     guard position + 1 < characters.count, characters[position + 1] == ":" else { return nil }
                     position += 2
                 }
+                guard groups < PatternSampler.maximumGroupNesting else { return nil }
+                groups += 1
+                defer { groups -= 1 }
                 guard let inner = alternation(), current == ")" else { return nil }
                 position += 1
                 return inner
@@ -166,7 +179,10 @@ enum PatternSampler {
             case "{":
                 guard let close = characters[position...].firstIndex(of: "}") else { return nil }
                 let bounds = String(characters[(position + 1)..<close]).split(separator: ",", omittingEmptySubsequences: false)
-                guard let low = Int(bounds.first ?? ""), bounds.count <= 2 else { return nil }
+                // A repetition of more than `maximumRepetition` is not sampled (the mock would grow without end).
+                guard let low = Int(bounds.first ?? ""), bounds.count <= 2, (0...PatternSampler.maximumRepetition).contains(low) else {
+                    return nil
+                }
                 minimum = low
                 maximum = bounds.count == 1 ? low : (bounds[1].isEmpty ? low + 3 : Int(bounds[1]) ?? -1)
                 guard maximum >= minimum else { return nil }

@@ -11,6 +11,11 @@ import TapedeckCore
 /// hostname, byte) and the length bounds; numbers stay within `minimum`/`maximum` and on `multipleOf`. `allOf` parts
 /// are merged, and `oneOf`/`anyOf` pick one alternative; a `pattern` of the common kind is sampled
 /// (``PatternSampler``). The caller checks the result against the compiled schema.
+///
+/// What it makes is bounded, so a document cannot make the mock grow without end: a schema that asks for more than
+/// ``maximumItems`` array items, ``maximumProperties`` object members or ``maximumLength`` characters in a string,
+/// nests deeper than ``maximumDepth`` through required members, follows more than ``maximumHops`` `$ref`/`allOf`/
+/// `oneOf` steps in a row, or needs more than ``maximumValues`` values in all, is refused with the limit named.
 struct SchemaValueGenerator {
     /// What `$ref`s point into.
     let root: JSONValue
@@ -20,6 +25,20 @@ struct SchemaValueGenerator {
     static let optionalDepth = 3
     /// Beyond this depth a recursive schema is not followed further.
     static let maximumDepth = 24
+    /// The most items an array (`minItems`), members an object (`minProperties`) and characters a string
+    /// (`minLength`) may be asked to have.
+    static let maximumItems = 10_000
+    static let maximumProperties = 10_000
+    static let maximumLength = 100_000
+    /// The most subschemas followed without stepping into the value (`$ref`, `allOf`, `oneOf`, `anyOf`).
+    static let maximumHops = 64
+    /// The most values (of any kind, at any depth) one generated value may hold.
+    static let maximumValues = 100_000
+
+    /// Values made so far for the current top-level value.
+    private var made = 0
+    /// Subschemas followed in a row without stepping into the value.
+    private var hops = 0
 
     /// Why no value could be made.
     struct Problem: Error, CustomStringConvertible {
@@ -37,8 +56,13 @@ struct SchemaValueGenerator {
 
     /// A value for `schema`; `pointer` is where the generated value sits, for problems.
     mutating func value(for schema: JSONValue, at pointer: String = "", depth: Int = 0) throws(Problem) -> JSONValue {
+        if pointer.isEmpty, depth == 0, hops == 0 { made = 0 }
         guard depth <= Self.maximumDepth else {
             throw Problem(pointer: pointer, reason: "the schema nests deeper than \(Self.maximumDepth) levels through required members")
+        }
+        made += 1
+        guard made <= Self.maximumValues else {
+            throw Problem(pointer: pointer, reason: "the value would hold more than \(Self.maximumValues) values; document an example")
         }
         switch schema {
         case .bool(true): return .string(word())
@@ -46,6 +70,26 @@ struct SchemaValueGenerator {
         case .object(let keywords): return try value(for: keywords, at: pointer, depth: depth)
         default: throw Problem(pointer: pointer, reason: "a schema must be an object or a boolean")
         }
+    }
+
+    /// `value(for:)` for a subschema that applies to the same value (`$ref`, `allOf`, `oneOf`, `anyOf`).
+    private mutating func sameValue(for schema: JSONValue, at pointer: String, depth: Int) throws(Problem) -> JSONValue {
+        guard hops < Self.maximumHops else {
+            throw Problem(pointer: pointer, reason: "more than \(Self.maximumHops) $ref, allOf, oneOf or anyOf steps in a row "
+                          + "without reaching a value (a $ref loop?)")
+        }
+        hops += 1
+        defer { hops -= 1 }
+        made -= 1  // The same value, counted once.
+        return try value(for: schema, at: pointer, depth: depth)
+    }
+
+    /// `value(for:)` for a part of the value (a member, an item): the count of steps in a row starts again.
+    private mutating func partValue(for schema: JSONValue, at pointer: String, depth: Int) throws(Problem) -> JSONValue {
+        let saved = hops
+        hops = 0
+        defer { hops = saved }
+        return try value(for: schema, at: pointer, depth: depth)
     }
 
     private mutating func value(for keywords: [String: JSONValue], at pointer: String, depth: Int) throws(Problem) -> JSONValue {
@@ -56,7 +100,7 @@ struct SchemaValueGenerator {
             var rest = keywords
             rest["$ref"] = nil
             let siblings = rest.keys.contains { !Self.annotations.contains($0) }
-            return try value(for: siblings ? ["allOf": [target, .object(rest)]] : target, at: pointer, depth: depth)
+            return try sameValue(for: siblings ? ["allOf": [target, .object(rest)]] : target, at: pointer, depth: depth)
         }
         if let constant = keywords["const"] { return constant }
         if let example = keywords["examples"]?.arrayValue?.first ?? keywords["example"] { return example }
@@ -70,7 +114,7 @@ struct SchemaValueGenerator {
             rest["oneOf"] = nil
             rest["anyOf"] = nil
             let chosen = alternatives[pick(alternatives.count)]
-            return try value(for: rest.isEmpty ? chosen : ["allOf": [chosen, .object(rest)]], at: pointer, depth: depth)
+            return try sameValue(for: rest.isEmpty ? chosen : ["allOf": [chosen, .object(rest)]], at: pointer, depth: depth)
         }
         switch Self.type(of: keywords) {
         case "null": return .null
@@ -79,7 +123,7 @@ struct SchemaValueGenerator {
         case "number": return .number(try number(keywords, integral: false, at: pointer))
         case "array": return try array(keywords, at: pointer, depth: depth)
         case "object": return try object(keywords, at: pointer, depth: depth)
-        default: return .string(string(keywords))
+        default: return .string(try string(keywords, at: pointer))
         }
     }
 
@@ -104,7 +148,7 @@ struct SchemaValueGenerator {
         rest["allOf"] = nil
         var values: [JSONValue] = []
         for part in parts + (rest.keys.contains { !Self.annotations.contains($0) } ? [.object(rest)] : []) {
-            values.append(try value(for: part, at: pointer, depth: depth))
+            values.append(try sameValue(for: part, at: pointer, depth: depth))
         }
         guard values.allSatisfy({ $0.objectValue != nil }) else { return values.last ?? .null }
         var members: [String: JSONValue] = [:]
@@ -119,17 +163,21 @@ struct SchemaValueGenerator {
         for name in properties.keys.sorted() where required.contains(name) || depth < Self.optionalDepth {
             let schema = properties[name] ?? .bool(true)
             if !required.contains(name), depth > 0, Self.pointsElsewhere(schema) { continue }
-            members[name] = try value(for: schema, at: JSONPointer.appending(name, to: pointer), depth: depth + 1)
+            members[name] = try partValue(for: schema, at: JSONPointer.appending(name, to: pointer), depth: depth + 1)
         }
         for name in required.sorted() where members[name] == nil {
             let schema = keywords["additionalProperties"].flatMap { $0.objectValue != nil ? $0 : nil } ?? .bool(true)
-            members[name] = try value(for: schema, at: JSONPointer.appending(name, to: pointer), depth: depth + 1)
+            members[name] = try partValue(for: schema, at: JSONPointer.appending(name, to: pointer), depth: depth + 1)
         }
         let minimum = keywords["minProperties"]?.intValue ?? 0
+        guard minimum <= Self.maximumProperties else {
+            throw Problem(pointer: pointer, reason: "minProperties \(minimum) is more than the \(Self.maximumProperties) members "
+                          + "the mock makes; document an example")
+        }
         var extra = 1
         while members.count < minimum, extra <= minimum {
             let schema = keywords["additionalProperties"].flatMap { $0.objectValue != nil ? $0 : nil } ?? .bool(true)
-            members["property\(extra)"] = try value(for: schema, at: JSONPointer.appending("property\(extra)", to: pointer), depth: depth + 1)
+            members["property\(extra)"] = try partValue(for: schema, at: JSONPointer.appending("property\(extra)", to: pointer), depth: depth + 1)
             extra += 1
         }
         return .object(members)
@@ -143,17 +191,21 @@ struct SchemaValueGenerator {
 
     private mutating func array(_ keywords: [String: JSONValue], at pointer: String, depth: Int) throws(Problem) -> JSONValue {
         let minimum = keywords["minItems"]?.intValue ?? 0
-        let maximum = keywords["maxItems"]?.intValue ?? Int.max
+        let maximum = max(0, keywords["maxItems"]?.intValue ?? Int.max)
         let prefix = keywords["prefixItems"]?.arrayValue ?? []
+        guard minimum <= Self.maximumItems else {
+            throw Problem(pointer: pointer, reason: "minItems \(minimum) is more than the \(Self.maximumItems) items "
+                          + "the mock makes; document an example")
+        }
         let count = min(maximum, max(minimum, depth < Self.optionalDepth ? max(1, prefix.count) : 0))
         var elements: [JSONValue] = []
         for position in 0..<count {
             let schema = position < prefix.count ? prefix[position] : keywords["items"] ?? .bool(true)
-            var element = try value(for: schema, at: JSONPointer.appending(String(position), to: pointer), depth: depth + 1)
+            var element = try partValue(for: schema, at: JSONPointer.appending(String(position), to: pointer), depth: depth + 1)
             // uniqueItems: a few more draws when an element repeats (an enum of one value cannot be helped).
             var attempts = 0
             while keywords["uniqueItems"]?.boolValue == true, elements.contains(element), attempts < 8 {
-                element = try value(for: schema, at: JSONPointer.appending(String(position), to: pointer), depth: depth + 1)
+                element = try partValue(for: schema, at: JSONPointer.appending(String(position), to: pointer), depth: depth + 1)
                 attempts += 1
             }
             elements.append(element)
@@ -174,6 +226,9 @@ struct SchemaValueGenerator {
         if high == Double.infinity { high = low + 99 * step }
         let first = (low / step).rounded(.up)
         let last = (high / step).rounded(.down)
+        guard first.isFinite, last.isFinite else {
+            throw Problem(pointer: pointer, reason: "the bounds \(low) and \(high) are too far apart for steps of \(step)")
+        }
         guard first <= last else {
             throw Problem(pointer: pointer, reason: "no multiple of \(step) lies between \(low) and \(high)")
         }
@@ -182,7 +237,12 @@ struct SchemaValueGenerator {
         return integral ? chosen.rounded() : (chosen * 100).rounded() / 100
     }
 
-    private mutating func string(_ keywords: [String: JSONValue]) -> String {
+    private mutating func string(_ keywords: [String: JSONValue], at pointer: String) throws(Problem) -> String {
+        let minimum = keywords["minLength"]?.intValue ?? 0
+        guard minimum <= Self.maximumLength else {
+            throw Problem(pointer: pointer, reason: "minLength \(minimum) is more than the \(Self.maximumLength) characters "
+                          + "the mock makes; document an example")
+        }
         if let pattern = keywords["pattern"]?.stringValue, let sampled = PatternSampler.sample(pattern, using: &random) {
             return sampled
         }
@@ -201,9 +261,13 @@ struct SchemaValueGenerator {
         case "byte": text = Data("\(word())\(n % 1000)".utf8).base64EncodedString()
         default: text = "\(word())\(n % 1000)"
         }
-        let minimum = keywords["minLength"]?.intValue ?? 0
-        let maximum = keywords["maxLength"]?.intValue ?? Int.max
-        while text.unicodeScalars.count < minimum { text += word() }
+        let maximum = max(0, keywords["maxLength"]?.intValue ?? Int.max)
+        var length = text.unicodeScalars.count
+        while length < minimum {
+            let next = word()
+            text += next
+            length += next.unicodeScalars.count
+        }
         if text.unicodeScalars.count > maximum { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(maximum))) }
         return text
     }

@@ -2,28 +2,42 @@ import Foundation
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
+import TapedeckCore
+import TapedeckYAML
 import Yams
 
 /// Reads an OpenAPI 3.0 or 3.1 document, JSON or YAML, with OpenAPIKit; a 3.0 document is converted to OpenAPIKit's
 /// 3.1 model so the rest of the checker knows one model.
+///
+/// YAML is composed once within `YAMLDocument`'s limits (size, nesting, an alias expansion budget), so an alias bomb
+/// is refused at its line instead of decoded for ever; JSON is held to the same size and nesting. Syntax errors name
+/// the line and column.
 enum OpenAPIDocumentReader {
+    /// The limits on a document, JSON or YAML.
+    static let limits = YAMLDocument.Limits.standard
+
     static func read(_ data: Data, source: String) throws(OpenAPIDocumentError) -> OpenAPIKit.OpenAPI.Document {
-        let isJSON = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{")
+        let input = try self.input(data, source: source)
         let version: String
         do {
-            version = try decode(VersionProbe.self, from: data, isJSON: isJSON).openapi
+            version = try decode(VersionProbe.self, from: input).openapi
         } catch {
+            // JSONDecoder says only "The given data was not valid JSON"; Tapedeck's parser says where. It runs only
+            // on a document that failed, so valid ones pay nothing.
+            if case .json(let json) = input, let syntax = Self.syntaxError(json) {
+                throw OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
+            }
             throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error)))")
         }
         do {
             if version.hasPrefix("3.0") {
-                let document = try decode(OpenAPIKit30.OpenAPI.Document.self, from: data, isJSON: isJSON)
+                let document = try decode(OpenAPIKit30.OpenAPI.Document.self, from: input)
                 return document.convert(to: .v3_1_1)
             }
             guard version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
-                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are)")
+                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Self.shown(version)) is not supported (3.0 and 3.1 are)")
             }
-            return try decode(OpenAPIKit.OpenAPI.Document.self, from: data, isJSON: isJSON)
+            return try decode(OpenAPIKit.OpenAPI.Document.self, from: input)
         } catch let error as OpenAPIDocumentError {
             throw error
         } catch {
@@ -31,19 +45,90 @@ enum OpenAPIDocumentReader {
         }
     }
 
+    /// A document ready to decode: JSON bytes, or a composed YAML tree.
+    private enum Input {
+        case json(Data)
+        case yaml(Node)
+    }
+
+    private static func input(_ data: Data, source: String) throws(OpenAPIDocumentError) -> Input {
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let isJSON = start.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{")
+        do {
+            if isJSON {
+                try JSONNesting.check(start, limits: limits)
+                return .json(Data(start))
+            }
+            return .yaml(try YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? "")
+        } catch {
+            throw OpenAPIDocumentError(source: source, reason: error.description)
+        }
+    }
+
     private struct VersionProbe: Decodable {
         var openapi: String
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, from data: Data, isJSON: Bool) throws -> Value {
-        if isJSON { return try JSONDecoder().decode(type, from: data) }
-        return try YAMLDecoder().decode(type, from: data)
+    private static func decode<Value: Decodable>(_ type: Value.Type, from input: Input) throws -> Value {
+        switch input {
+        case .json(let data): return try JSONDecoder().decode(type, from: data)
+        case .yaml(let node): return try YAMLDecoder().decode(type, from: node)
+        }
+    }
+
+    /// Where and why `json` is not JSON (`Invalid JSON at line 2, column 12 (byte 30): …`), or `nil` when it is.
+    private static func syntaxError(_ json: Data) -> String? {
+        do { _ = try JSONValueParser.parse(json) } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        }
+        return nil
     }
 
     /// OpenAPIKit's account of a decoding error (what and where), or the error's own text.
     private static func describe(_ error: any Error) -> String {
         let openAPIError = OpenAPIKit.OpenAPI.Error(from: error)
         let place = openAPIError.codingPathString
-        return place.isEmpty ? openAPIError.localizedDescription : "\(openAPIError.localizedDescription) (at \(place))"
+        let text = shown(openAPIError.localizedDescription, limit: 300)
+        return place.isEmpty ? text : "\(text) (at \(place))"
+    }
+
+    /// `text` cut to `limit` characters with "…", for a message that echoes the document.
+    static func shown(_ text: String, limit: Int = 60) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+}
+
+/// How deep a JSON text nests, found with one pass over its bytes (strings skipped), so a document nested
+/// deeper than the limit is refused before a recursive decoder sees it.
+enum JSONNesting {
+    static func check(_ bytes: some Collection<UInt8>, limits: YAMLDocument.Limits) throws(YAMLDocumentError) {
+        guard bytes.count <= limits.maximumBytes else {
+            throw YAMLDocumentError(line: nil, column: nil,
+                                    message: "the document has \(bytes.count) bytes, more than the \(limits.maximumBytes) a document may have")
+        }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var line = 1
+        var column = 0
+        for byte in bytes {
+            column += 1
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth <= limits.maximumDepth else {
+                    throw YAMLDocumentError(line: line, column: column,
+                                            message: "objects and arrays nest deeper than \(limits.maximumDepth) levels")
+                }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: "\n"): line += 1; column = 0
+            default: break
+            }
+        }
     }
 }

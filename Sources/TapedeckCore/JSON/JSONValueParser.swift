@@ -54,8 +54,19 @@ package enum JSONValueParser {
 
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
+        /// The error at the current position: its line and column (in characters), then the byte offset.
         func failure(_ what: String) -> CocoaError {
-            CocoaError(.propertyListReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: "Invalid JSON at byte \(position): \(what)."])
+            var line = 1
+            var lineStart = 0
+            let end = min(position, bytes.count)
+            for index in 0..<end where bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            let column = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self).count + 1
+            return CocoaError(.propertyListReadCorrupt, userInfo: [
+                NSDebugDescriptionErrorKey: "Invalid JSON at line \(line), column \(column) (byte \(position)): \(what).",
+            ])
         }
 
         func unexpected(_ expected: String) -> CocoaError {

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// Any member name of a JSON object, to find the members a definition type does not know.
 struct AnyMemberKey: CodingKey {
     let stringValue: String
@@ -15,7 +17,7 @@ extension Decoder {
         for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
             let known = Keys.allCases.map(\.stringValue).joined(separator: ", ")
             throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                   debugDescription: "unknown field \"\(key.stringValue)\" (known here: \(known))")
+                                                   debugDescription: "unknown field \(Shown.quoted(key.stringValue)) (known here: \(known))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Why a stub definition (the JSON form of a ``Stub``, see the StubDefinitions article) was refused: where in the
 /// JSON, and what is wrong there.
@@ -24,6 +25,11 @@ public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Se
 
     /// Decodes a `Value` from JSON, describing any failure by its place in the document.
     static func decoding<Value: Decodable>(_ type: Value.Type, from data: Data) throws(StubDefinitionError) -> Value {
+        // JSONDecoder says only "The given data was not valid JSON"; Tapedeck's parser says where and what.
+        do { _ = try JSONValueParser.parse(data) } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw StubDefinitionError(location: "$", reason: "not JSON: \(detail)")
+        }
         do {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch let error as DecodingError {

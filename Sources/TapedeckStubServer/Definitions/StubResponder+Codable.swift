@@ -68,7 +68,7 @@ extension StubResponder: Codable {
         }
         guard bodies.count <= 1 else { throw fail("give at most one of body, base64Body, jsonBody, bodyFile, not \(bodies.joined(separator: " and "))") }
         let code = status ?? 200
-        guard (100...599).contains(code) else { throw fail("must be between 100 and 599, got \(code)", "status") }
+        if let problem = StubResponse.statusProblem(code) { throw fail(problem, "status") }
         var fields = HTTPHeaders()
         for name in (headers ?? [:]).keys.sorted() { fields.add(name: name, value: headers![name]!) }
         if template == true {

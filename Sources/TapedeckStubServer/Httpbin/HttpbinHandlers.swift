@@ -18,8 +18,8 @@ enum HttpbinHandlers {
     }
 
     static func status(_ request: RecordedRequest) -> StubResponse {
-        guard let code = segment(request, 1).flatMap(Int.init), (100...599).contains(code) else {
-            return badRequest("/status/{code} needs a status code between 100 and 599")
+        guard let code = segment(request, 1).flatMap(Int.init), StubResponse.answerableStatuses.contains(code) else {
+            return badRequest("/status/{code} needs a status code between 200 and 599 (a 1xx would leave the client waiting)")
         }
         var response = StubResponse(status: code)
         switch code {

@@ -11,6 +11,21 @@ import TapedeckCore
 public struct StubResponse: Sendable {
     /// The status code.
     public var status: Int
+
+    /// The statuses the server can answer with: an informational `1xx` is a promise of another response to come
+    /// (libmicrohttpd sends `100 Continue` and keeps the connection waiting), so stub definitions, WireMock mappings
+    /// and httpbin's `/status/{code}` refuse it, as they refuse anything outside 100–599.
+    public static let answerableStatuses = 200...599
+
+    /// Why `status` cannot be a stub's status (``answerableStatuses``), or `nil` when it can.
+    static func statusProblem(_ status: Int) -> String? {
+        if answerableStatuses.contains(status) { return nil }
+        if (100...199).contains(status) {
+            return "\(status) is an informational status, which a stub cannot answer with (the client would wait for the "
+                + "final response for ever); use 200 to 599"
+        }
+        return "must be between 200 and 599, got \(status)"
+    }
     /// Header fields, in order. `Content-Length` and `Transfer-Encoding` are set by the server from the body.
     public var headers: HTTPHeaders
     /// The body.

@@ -42,7 +42,7 @@ extension WireMockMappingReader {
             return (.fault(mapped), delay)
         }
         let status = try members["status"].map { value throws(WireMockMappingError) in try integer(value, at: "response.status") } ?? 200
-        guard (100...599).contains(status) else { throw fail("response.status", "must be between 100 and 599, got \(status)") }
+        if let problem = StubResponse.statusProblem(status) { throw fail("response.status", problem) }
         if let message = members["statusMessage"] {
             let text = try string(message, at: "response.statusMessage")
             let standard = MHD_get_reason_phrase_for(UInt32(status)).map { String(cString: $0) } ?? ""
@@ -85,11 +85,17 @@ extension WireMockMappingReader {
             guard let filesDirectory else {
                 throw fail("response.bodyFileName", "needs the __files folder beside the mappings: read them from a file or folder")
             }
-            let url = filesDirectory.appendingPathComponent(name).standardizedFileURL
+            // Confined to __files, as WireMock confines it (symbolic links resolved first): the mappings may come
+            // through the admin API.
+            let url: URL
+            switch ConfinedPath.resolve(name, in: filesDirectory) {
+            case .success(let resolved): url = resolved
+            case .failure(let refusal): throw fail("response.bodyFileName", refusal.reason)
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                   FileManager.default.isReadableFile(atPath: url.path) else {
-                throw fail("response.bodyFileName", "\"\(name)\" is not a readable file in \(filesDirectory.path)")
+                throw fail("response.bodyFileName", "\(Shown.quoted(name)) is not a readable file in \(filesDirectory.standardizedFileURL.path)")
             }
             result.body = .file(url)
         }

@@ -82,8 +82,8 @@ public enum WireMockMappings {
         var stubs: [Stub] = []
         for url in paths {
             let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw WireMockMappingError(file: url.path, location: "$", reason: "cannot be read: \(error.localizedDescription)")
+            do { data = try InputFile.read(url) } catch {
+                throw WireMockMappingError(file: url.path, location: "$", reason: error.reason)
             }
             stubs += try self.stubs(from: data, filesDirectory: files, file: url.path)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Tapedeck
 
@@ -62,6 +63,16 @@ import Testing
         }
         #expect(address.address == IPAddress("fe80::1") && !address.isRoutable)
         #expect(Array(messages[2...]) == [.done(interrupted: true), .error(errno: 101), .error(errno: 0)])
+    }
+
+    /// Found by the `netlink` fuzz target: an `nlmsgerr` holding Int32.min trapped on negation. The kernel never
+    /// sends it, but the monitor parses whatever arrives. Also Tools/Fuzz/Regressions/netlink/nlmsgerr-int32-min.
+    @Test func anErrorCodeOfInt32MinIsKeptNotNegated() throws {
+        let regression = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../Tools/Fuzz/Regressions/netlink/nlmsgerr-int32-min")
+        let datagram = try [UInt8](Data(contentsOf: regression))
+        #expect(datagram.count == 36 && datagram[16..<20] == [0, 0, 0, 0x80])
+        #expect(try NetlinkParser.parse(datagram).map(\.message) == [.error(errno: .min)])
     }
 
     @Test func multipathRoutesListEveryNextHopInterface() throws {

@@ -31,7 +31,9 @@ enum NetlinkParser {
             return .done(interrupted: flags & Netlink.flagDumpInterrupted != 0)
         case Netlink.error:
             try require(body, 4, "nlmsgerr")
-            return .error(errno: -body.load(Int32.self, at: body.startIndex))
+            // The kernel sends -errno; Int32.min has no negation and is no errno, so it is kept as it is.
+            let code = body.load(Int32.self, at: body.startIndex)
+            return .error(errno: code == .min ? code : -code)
         case Netlink.newLink, Netlink.deleteLink:
             return .link(try link(body), deleted: type == Netlink.deleteLink)
         case Netlink.newAddress, Netlink.deleteAddress:

@@ -22,6 +22,12 @@ public struct FuzzTarget: Sendable {
         ContentEncodingTarget.target,
         NetlinkTarget.target,
         StubServerHTTPTarget.target,
+        OpenAPIDocumentTarget.target,
+        SchemaGeneratorTarget.target,
+        WireMockMappingTarget.target,
+        HeaderGrammarTargets.setCookie,
+        HeaderGrammarTargets.wwwAuthenticate,
+        HeaderGrammarTargets.cacheControl,
     ]
 
     /// The target called `name`, if there is one.

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file the user named (a cassette, a stub or mapping file, an OpenAPI document, a VCR cassette), and says
+/// in words why it cannot: "is a directory, not a file", "does not exist", "permission denied", instead of
+/// Foundation's "NSCocoaErrorDomain error 256". A FIFO or character device (`<(…)`, `/dev/stdin`) is read to its
+/// end; a file larger than `maximumBytes` is refused before it is read.
+///
+/// ```swift
+/// let data = try InputFile.read(URL(fileURLWithPath: "stubs.json"))
+/// ```
+package enum InputFile {
+    /// The largest file read: 1 GiB.
+    package static let maximumBytes = 1 << 30
+
+    /// Why a file could not be read: the path and the reason in words.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+
+        /// `PATH: REASON`.
+        package var description: String { "\(path): \(reason)" }
+    }
+
+    /// The bytes of the file at `url`.
+    package static func read(_ url: URL, maximumBytes: Int = InputFile.maximumBytes) throws(Failure) -> Data {
+        let path = url.path
+        func fail(_ reason: String) -> Failure { Failure(path: path, reason: reason) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw fail(reason(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw fail(reason(errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw fail("is a directory, not a file")
+        case S_IFREG:
+            guard Int(info.st_size) <= maximumBytes else {
+                throw fail("is \(info.st_size) bytes, more than the \(maximumBytes) Tapedeck reads")
+            }
+        case S_IFSOCK: throw fail("is a socket, not a file")
+        default: break  // FIFOs and character devices are read to their end.
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw fail(reason(errno))
+            }
+            if count == 0 { return data }
+            guard data.count + count <= maximumBytes else { throw fail("holds more than the \(maximumBytes) bytes Tapedeck reads") }
+            data.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "does not exist"
+        case EACCES, EPERM: return "cannot be read: permission denied"
+        case EISDIR: return "is a directory, not a file"
+        case ENOTDIR: return "does not exist (a part of the path is not a directory)"
+        default: return "cannot be read: \(String(cString: strerror(code)))"
+        }
+    }
+}

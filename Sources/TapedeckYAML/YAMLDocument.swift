@@ -1,0 +1,169 @@
+import Yams
+
+/// YAML read within limits: the one way Tapedeck's YAML readers (VCR cassettes, OpenAPI documents) compose a
+/// document, so that hostile input costs bounded time and memory and every refusal names its line and column.
+///
+/// - ``Limits/maximumBytes``: the document's size.
+/// - ``Limits/maximumDepth``: how deep mappings and sequences nest (libyaml's own limit is 1000).
+/// - ``Limits/maximumNodes``: an expansion budget. An alias (`*name`) stands for its anchor's whole subtree, so a
+///   few lines of anchors that each repeat the last ten times ("a billion laughs") stand for 10⁹ nodes, and a reader
+///   that walks them takes ten times longer per level. The composed tree is counted with every alias expanded, and
+///   counting stops at the budget, which no document without aliases reaches: it is at least the document's size in
+///   bytes, and every node takes a byte.
+///
+/// ```swift
+/// let root = try YAMLDocument.compose(text)   // a Yams Node, or throws YAMLDocumentError with line and column
+/// ```
+package enum YAMLDocument {
+    /// Limits on one document.
+    package struct Limits: Sendable {
+        /// The most bytes (UTF-8) a document may have.
+        package var maximumBytes: Int
+        /// The deepest mappings and sequences may nest.
+        package var maximumDepth: Int
+        /// The most nodes the document may stand for with its aliases expanded, when that is more than its size.
+        package var maximumNodes: Int
+
+        package init(maximumBytes: Int = 256 << 20, maximumDepth: Int = 256, maximumNodes: Int = 1_000_000) {
+            self.maximumBytes = maximumBytes
+            self.maximumDepth = maximumDepth
+            self.maximumNodes = maximumNodes
+        }
+
+        /// 256 MiB, 256 levels, 1,000,000 nodes (or the size in bytes, if more).
+        package static let standard = Limits()
+    }
+
+    /// The first document of `text` composed with `resolver` (the default: scalars keep their text, `<<` merges, as
+    /// `YAMLDecoder` composes), checked against `limits`; `nil` for an empty stream.
+    ///
+    /// - Throws: ``YAMLDocumentError`` with the line and column of the syntax error or of the node where a limit ran
+    ///   out, and the limit.
+    package static func compose(_ text: String, resolver: Resolver = Resolver.basic.appending(.merge),
+                                limits: Limits = .standard) throws(YAMLDocumentError) -> Node? {
+        let size = text.utf8.count
+        guard size <= limits.maximumBytes else {
+            throw YAMLDocumentError(line: nil, column: nil,
+                                    message: "the document has \(size) bytes, more than the \(limits.maximumBytes) a YAML document may have")
+        }
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, resolver) } catch {
+            throw YAMLDocumentError(error)
+        }
+        guard let root else { return nil }
+        var counter = Counter(budget: max(limits.maximumNodes, size), maximumDepth: limits.maximumDepth)
+        try counter.count(root, depth: 1)
+        return root
+    }
+
+    /// Counts a composed tree (aliases expanded, as Yams composes them), stopping at the first limit reached.
+    private struct Counter {
+        let budget: Int
+        let maximumDepth: Int
+        var nodes = 0
+
+        init(budget: Int, maximumDepth: Int) {
+            self.budget = budget
+            self.maximumDepth = maximumDepth
+        }
+
+        mutating func count(_ node: Node, depth: Int) throws(YAMLDocumentError) {
+            nodes += 1
+            guard nodes <= budget else {
+                throw YAMLDocumentError(at: node.mark, message: "aliases expand the document past \(budget) nodes, the budget "
+                                        + "for a YAML document of this size (an alias bomb?)")
+            }
+            switch node {
+            case .scalar, .alias: return
+            case .sequence(let sequence):
+                try enter(node, depth)
+                for element in sequence { try count(element, depth: depth + 1) }
+            case .mapping(let mapping):
+                try enter(node, depth)
+                for pair in mapping {
+                    try count(pair.key, depth: depth + 1)
+                    try count(pair.value, depth: depth + 1)
+                }
+            }
+        }
+
+        private func enter(_ node: Node, _ depth: Int) throws(YAMLDocumentError) {
+            guard depth <= maximumDepth else {
+                throw YAMLDocumentError(at: node.mark, message: "mappings and sequences nest deeper than \(maximumDepth) levels")
+            }
+        }
+    }
+}
+
+/// YAML that is not well formed or goes past a ``YAMLDocument/Limits``: where (1-based line and column, when known)
+/// and what.
+package struct YAMLDocumentError: Error, Sendable, CustomStringConvertible {
+    package var line: Int?
+    package var column: Int?
+    package var message: String
+
+    package init(line: Int?, column: Int?, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    init(at mark: Mark?, message: String) {
+        self.init(line: mark?.line, column: mark?.column, message: message)
+    }
+
+    /// Yams' error in words, with its place: libyaml's problem and context, not "(Yams.YamlError error 0.)".
+    init(_ error: any Error) {
+        guard let yaml = error as? YamlError else {
+            self.init(line: nil, column: nil, message: "not valid YAML: \(error)")
+            return
+        }
+        switch yaml {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let while_ = context.map { " (\($0.text) at \($0.mark.line):\($0.mark.column))" } ?? ""
+            self.init(line: mark.line, column: mark.column, message: "not valid YAML: \(problem)\(while_)")
+        case .reader(let problem, let offset, _, _):
+            self.init(line: nil, column: nil, message: "not valid YAML: \(problem)\(offset.map { " at character \($0)" } ?? "")")
+        default:
+            self.init(line: nil, column: nil, message: "not valid YAML: \(yaml)")
+        }
+    }
+
+    /// `12:5: message`, or the message alone when the place is not known.
+    package var description: String {
+        guard let line else { return message }
+        return "\(line):\(column ?? 1): \(message)"
+    }
+}
+
+extension YAMLDocument {
+    /// `bytes` as text: UTF-8, with a leading byte order mark (which YAML allows) left out.
+    ///
+    /// - Throws: ``YAMLDocumentError`` with the line and column of the first byte that is not UTF-8.
+    package static func text(_ bytes: some Collection<UInt8>) throws(YAMLDocumentError) -> String {
+        var body = Array(bytes)[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        let (line, column) = UTF8Position.ofFirstInvalidByte(in: Array(body))
+        throw YAMLDocumentError(line: line, column: column, message: "not UTF-8 text (YAML files must be UTF-8 here)")
+    }
+}
+
+/// Where the first byte that is not UTF-8 is, as a 1-based line and column (in characters).
+package enum UTF8Position {
+    package static func ofFirstInvalidByte(in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput, .error:
+                return (line, column)
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TapedeckCassette
+@testable import TapedeckConformance
+import TapedeckCore
+
+/// Hostile OpenAPI documents (H9): an alias bomb, a syntax error, nesting past the limit and schemas that ask the
+/// mock for a billion items are each refused with their place and the limit, fast.
+@Suite struct OpenAPIDocumentLimitsTests {
+    static func refusal(_ text: String) -> String? {
+        do {
+            _ = try OpenAPIConformance(document: Data(text.utf8), source: "api.yaml")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Nine levels of ten aliases each: 10⁹ nodes when expanded; 4.8 s at six levels before the budget.
+    static let aliasBomb: String = {
+        var lines = ["openapi: 3.1.0", "info: {title: t, version: \"1\"}", "paths: {}", "x-bomb:", "  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1...9 {
+            let previous = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+            lines.append("  a\(level): &a\(level) [\(previous)]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    @Test func anAliasBombIsRefusedAtItsLine() throws {
+        let reason = try #require(Self.refusal(Self.aliasBomb))
+        #expect(reason.hasPrefix("api.yaml: "), "\(reason)")
+        #expect(reason.contains("aliases expand the document past 1000000 nodes"), "\(reason)")
+        #expect(reason.range(of: #"api.yaml: \d+:\d+: "#, options: .regularExpression) != nil, "the line and column: \(reason)")
+    }
+
+    @Test func aFewAliasesAreRead() throws {
+        let text = """
+        openapi: 3.1.0
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": &ok {description: ok, content: {application/json: {schema: {type: integer}}}}
+          /b:
+            get:
+              responses:
+                "200": *ok
+        """
+        #expect(try OpenAPIConformance(document: Data(text.utf8)).operationCount == 2)
+    }
+
+    @Test func aYAMLSyntaxErrorNamesTheLineAndColumn() throws {
+        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t\npaths: {}\n"))
+        #expect(!reason.contains("Yams.YamlError"), "\(reason)")
+        #expect(reason.range(of: #"^api\.yaml: \d+:\d+: not valid YAML: "#, options: .regularExpression) != nil, "\(reason)")
+    }
+
+    @Test func aJSONSyntaxErrorNamesTheLineAndColumn() throws {
+        let reason = try #require(Self.refusal("{\"openapi\": \"3.1.0\",\n  \"info\": }"))
+        #expect(reason.contains("line 2, column"), "\(reason)")
+    }
+
+    @Test func nestingPastTheLimitIsRefusedWithItsPlace() throws {
+        let deepYAML = "openapi: 3.1.0\nx: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
+        #expect(Self.refusal(deepYAML)?.contains("nest deeper than 256 levels") == true)
+        let deepJSON = "{\"openapi\": \"3.1.0\", \"x\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
+        #expect(Self.refusal(deepJSON) == "api.yaml: 1:282: objects and arrays nest deeper than 256 levels")
+    }
+
+    @Test func aByteOrderMarkIsAccepted() throws {
+        var data = Data([0xEF, 0xBB, 0xBF])
+        data.append(Data("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\npaths: {}\n".utf8))
+        #expect(try OpenAPIConformance(document: data).operationCount == 0)
+    }
+
+    /// `minItems: 1000000000` grew `serve --openapi` past 2.3 GB.
+    @Test(arguments: [
+        ("{type: array, minItems: 1000000000}", "minItems 1000000000 is more than the 10000 items the mock makes; document an example"),
+        ("{type: string, minLength: 1000000000}", "minLength 1000000000 is more than the 100000 characters the mock makes; document an example"),
+        ("{type: object, minProperties: 1000000000}", "minProperties 1000000000 is more than the 10000 members the mock makes; document an example"),
+        ("{type: array, minItems: 1000, items: {type: array, minItems: 1000}}", "the value would hold more than 100000 values; document an example"),
+    ])
+    func hugeGeneratedValuesAreRefusedNamingTheLimit(_ schema: String, _ problem: String) throws {
+        let text = """
+        openapi: 3.1.0
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              operationId: big
+              responses:
+                "200": {description: ok, content: {application/json: {schema: \(schema)}}}
+        """
+        let mock = OpenAPIMock(try OpenAPIConformance(document: Data(text.utf8)))
+        #expect(mock.problems.count == 1)
+        #expect(mock.problems.first?.hasSuffix(problem) == true, "\(mock.problems)")
+        #expect(mock.respond(to: Interaction.Request(method: "GET", url: "/a")).statusCode == 500)
+    }
+
+    @Test func patternsThatRepeatTooMuchAreNotSampled() {
+        var random = SplitMix64(seed: 1)
+        #expect(PatternSampler.sample("a{1000000000}", using: &random) == nil)
+        #expect(PatternSampler.sample("a{-5}", using: &random) == nil)
+        #expect(PatternSampler.sample("((a{1000}){1000}){1000}", using: &random) == nil)
+        #expect(PatternSampler.sample(String(repeating: "(", count: 10_000) + "a" + String(repeating: ")", count: 10_000), using: &random) == nil)
+        #expect(PatternSampler.sample("^[A-Z]{3}$", using: &random)?.count == 3)
+    }
+}
