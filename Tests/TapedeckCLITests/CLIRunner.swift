@@ -31,6 +31,11 @@ enum CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // A command that does not end by itself (a serve that should have refused its input) is stopped after 60 s,
+        // so the test fails instead of the suite hanging on its output.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue(label: "CLIRunner.watchdog").asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         group.enter()

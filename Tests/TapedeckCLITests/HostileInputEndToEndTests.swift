@@ -49,7 +49,8 @@ import Glibc
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let stubs = directory.file("stubs.json")
-        try Data("[\n  {\"request\": {\"path\": \"/a\"},\n   \"response\": {\"status\": 200,}}\n]".utf8).write(to: stubs)
+        // A missing comma (a trailing one is accepted, as Foundation's JSON reader accepts it).
+        try Data("[\n  {\"request\": {\"path\": \"/a\"},\n   \"response\": {\"status\": 200 \"body\": \"x\"}}\n]".utf8).write(to: stubs)
         let result = try CLIRunner.run(["serve", "--stubs", stubs.path, "--port", "0"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(stubs.path): invalid stub definition at $: not JSON: Invalid JSON at line 3, column"), "\(result.stderr)")
