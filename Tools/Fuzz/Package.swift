@@ -17,6 +17,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 .product(name: "Tapedeck", package: "Tapedeck"),
+                .product(name: "TapedeckSession", package: "Tapedeck"),
                 .product(name: "TapedeckCore", package: "Tapedeck"),
                 .product(name: "TapedeckCurl", package: "Tapedeck"),
                 .product(name: "TapedeckCassette", package: "Tapedeck"),

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Tapedeck
+@testable import TapedeckSession
 import TapedeckCore
 
 /// The header grammars the client parses from responses: `Set-Cookie` into the cookie store and back out as
