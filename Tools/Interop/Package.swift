@@ -28,6 +28,14 @@ let package = Package(
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
+        // AsyncHTTPClient's sequential GETs, the peer of Tools/bench's live client comparison.
+        .executableTarget(
+            name: "interop-bench-ahc",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
