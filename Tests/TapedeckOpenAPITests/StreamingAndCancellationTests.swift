@@ -106,7 +106,9 @@ import TapedeckTestSupport
 
     @Test func cancellingTheCallerBeforeTheHeadCancelsTheTransfer() async throws {
         try await withStubServer { server in
-            server.route(.get, "/get", response: StubResponse(status: 200, delay: .seconds(10)))
+            // An answer that comes only after two minutes: under ThreadSanitizer, with the whole suite sharing two cores,
+            // the caller was once not scheduled to cancel before a 10 s answer had arrived.
+            server.route(.get, "/get", response: StubResponse(status: 200, delay: .seconds(120)))
             let probe = ProbeTransport(upstream: CurlTransport())
             let client = Self.client(server, probe)
 
