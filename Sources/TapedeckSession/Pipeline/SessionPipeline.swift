@@ -89,7 +89,7 @@ public struct SessionPipeline: Sendable {
         // A failed answer's events wait until the retrier has decided: a retried one's never reach the caller.
         var lastGate: HopEventGate?
         let response = try await loop.send(request) { attempt in
-            let gate = onEvent.map { HopEventGate.attempt($0, isFailure: { head in head.statusCode >= 400 }) }
+            let gate = onEvent.map { HopEventGate.attempt($0, isFailure: { head in InterceptorLoop.isFailureStatus(head.statusCode) }) }
             lastGate = gate
             return try await follow(attempt, over: transport, onEvent: gate?.handler)
         }

@@ -21,13 +21,16 @@ public struct InterceptorLoop: Sendable {
     /// The session task's identifier, passed to adapters.
     public var taskIdentifier: Int?
 
+    /// The default failure rule: a status of 400 and above.
+    @usableFromInline static func isFailureStatus(_ statusCode: Int) -> Bool { statusCode >= 400 }
+
     /// Creates a loop.
     public init(
         interceptor: any RequestInterceptor,
         clock: any WallClock = SystemWallClock(),
         maximumAttempts: Int = 16,
         taskIdentifier: Int? = nil,
-        isFailure: @escaping @Sendable (HTTPResponse) -> Bool = { $0.statusCode >= 400 }
+        isFailure: @escaping @Sendable (HTTPResponse) -> Bool = { isFailureStatus($0.statusCode) }
     ) {
         self.interceptor = interceptor
         self.clock = clock
