@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckCassetteTests",
-            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"],
+            dependencies: ["TapedeckCassette", "TapedeckCurl", "TapedeckSession", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckTesting"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCassette
 
 /// Finds high-entropy tokens (likely keys, tokens and signatures) in text: runs of base64- or hex-looking
 /// characters at least ``minimumLength`` long whose Shannon entropy per character passes a threshold.
@@ -66,7 +67,7 @@ public enum Entropy {
     public static func suspiciousTokens(in text: String) -> [String] {
         var found: [String] = []
         let tokens = text.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) && !"+/=_-".contains($0) }
-        for token in tokens {
+        for token in tokens where !StandIn.isStandIn(token) {
             // `name=value` and `/a/b` pieces are measured apart; a base64 token with `/` in it whole when no piece is.
             var candidates = token.split { $0 == "/" || $0 == "=" }.filter { isSuspicious($0) }
             if candidates.isEmpty {

@@ -141,10 +141,11 @@ public enum RedactionPreview {
         /// Whether `new` is the placeholder alone, or (`keepingScheme`) `old`'s scheme word and the placeholder
         /// (`Bearer [REDACTED]`).
         static func isReplacedWhole(_ old: String, by new: String, keepingScheme: Bool) -> Bool {
-            let placeholders = [Redaction.placeholder, "%5BREDACTED%5D"]
-            if placeholders.contains(new.trimmingCharacters(in: .whitespaces)) { return true }
-            guard keepingScheme, let space = old.firstIndex(of: " ") else { return false }
-            return new == old[...space] + Redaction.placeholder
+            let trimmed = new.trimmingCharacters(in: .whitespaces)
+            if [Redaction.placeholder, "%5BREDACTED%5D"].contains(trimmed) || StandIn.isStandIn(trimmed) { return true }
+            guard keepingScheme, let space = old.firstIndex(of: " "), new.hasPrefix(old[...space]) else { return false }
+            let rest = new.dropFirst(old[...space].count)
+            return rest == Redaction.placeholder || StandIn.isStandIn(rest)
         }
 
         /// The part of `old` that differs from `new` at their first difference, up to where they agree again.
@@ -154,7 +155,8 @@ public enum RedactionPreview {
             while start < a.count, start < b.count, a[start] == b[start] { start += 1 }
             let rest = b[start...]
             // The secret runs until the text after the placeholder starts again.
-            for placeholder in [Redaction.placeholder, "%5BREDACTED%5D"] where rest.starts(with: placeholder) {
+            let standIn = StandIn.all(in: String(rest)).first.flatMap { rest.starts(with: $0) ? $0 : nil }
+            for placeholder in [Redaction.placeholder, "%5BREDACTED%5D", standIn].compactMap({ $0 }) where rest.starts(with: placeholder) {
                 let after = Array(rest.dropFirst(placeholder.count).prefix(8))
                 var end = start
                 while end < a.count, !(after.isEmpty ? end == a.count : a[end...].starts(with: after)) { end += 1 }

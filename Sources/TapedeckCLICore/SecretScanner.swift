@@ -40,7 +40,7 @@ public struct SecretScanner: Sendable {
     /// Whether a value is already redacted.
     public static func isPlaceholder(_ value: String) -> Bool {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty || trimmed.hasSuffix(Redaction.placeholder) || trimmed.hasSuffix("%5BREDACTED%5D")
+        return trimmed.isEmpty || Redaction.isRedacted(trimmed)
     }
 
     /// The first and last two characters of a secret, e.g. `sk…dc (32 chars)`.

@@ -41,12 +41,16 @@ import TapedeckTestSupport
         try recorder.finish()
         try expectNoSecret(in: cassette)
 
-        let recorded = try CassetteFile.load(cassette).interactions
+        let saved = try CassetteFile.load(cassette)
+        let recorded = saved.interactions
+        let salt = try #require(saved.redactionSalt)
         #expect(recorded.count == requests.count)
         for (index, interaction) in recorded.enumerated() {
-            #expect(interaction.request.body.inlineData == Data(#"{"password":"[REDACTED]","resume":"[REDACTED]"}"#.utf8))
-            #expect(interaction.request.headers["Authorization"] == "Bearer [REDACTED]")
-            #expect(interaction.response?.headers["Set-Cookie"] == "[REDACTED]")
+            // Each secret has one stand-in: the cookie the response sets is the `resume` value the request sent.
+            let password = StandIn.make(for: "pw-hunter-\(index)x", salt: salt), resume = StandIn.make(for: "resume-cookie-\(index)z", salt: salt)
+            #expect(interaction.request.body.inlineData == Data(#"{"password":"\#(password)","resume":"\#(resume)"}"#.utf8))
+            #expect(interaction.request.headers["Authorization"] == "Bearer " + StandIn.make(for: "bearer-tok-\(index)abc", salt: salt))
+            #expect(interaction.response?.headers["Set-Cookie"] == "sid=\(resume); Path=/")
             #expect(interaction.request.url.hasSuffix("/session/\(index)"))
         }
         // The redacted requests still replay.

@@ -16,6 +16,12 @@ public enum CassetteCodec {
         var writer = JSONByteWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
         var document = writer.beginObject(level: 0)
         writer.member("version", .integer(Cassette.currentVersion), in: &document)
+        if let salt = cassette.redactionSalt {
+            writer.key("redaction", in: &document)
+            var redaction = writer.beginObject(level: document.childLevel)
+            writer.member("salt", string: salt.description, in: &redaction)
+            writer.end(redaction)
+        }
         writer.key("interactions", in: &document)
         var interactions = writer.beginArray(level: document.childLevel)
         for interaction in cassette.interactions {
@@ -57,7 +63,18 @@ public enum CassetteCodec {
         for (index, element) in elements.enumerated() {
             interactions.append(try decodeInteraction(element, path: "interactions[\(index)]", file: file))
         }
-        return Cassette(interactions: interactions)
+        var salt: RedactionSalt?
+        if let redaction = json["redaction"] {
+            let reader = FieldReader(redaction, path: "redaction", file: file)
+            let text = try reader.string("salt")
+            guard let parsed = RedactionSalt(text) else {
+                throw reader.invalid("salt", "expected 32 hex digits, found \(Shown.quoted(text))")
+            }
+            salt = parsed
+        }
+        let cassette = Cassette(interactions: interactions, redactionSalt: salt)
+        if StandIn.mayContain(data) { try StandInCheck.validate(cassette, file: file) }
+        return cassette
     }
 
     /// One interaction as a JSON value (the element of `interactions`).

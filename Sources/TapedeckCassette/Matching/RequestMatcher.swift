@@ -36,14 +36,16 @@ struct RequestMatcher: Sendable {
     func key(for request: Interaction.Request) -> MatchKey {
         let method = usesMethod ? request.method : ""
         if targetKinds.isEmpty { return MatchKey(method: method, target: "") }
-        let parts = URLParts(request.url)
+        // A redacted value matches a redacted value, whichever secret its stand-in stood for.
+        let url = StandIn.blurred(request.url)
+        let parts = URLParts(url)
         if targetKinds.count == 1, case .url = targetKinds[0] {
-            return MatchKey(method: method, target: parts.normalized(original: request.url))
+            return MatchKey(method: method, target: parts.normalized(original: url))
         }
         var pieces: [String] = []
         for kind in targetKinds {
             switch kind {
-            case .url: pieces.append(parts.normalized(original: request.url))
+            case .url: pieces.append(parts.normalized(original: url))
             case .host: pieces.append(parts.normalizedAuthority)
             case .path: pieces.append(parts.path.isEmpty ? "/" : String(parts.path))
             case .query: pieces.append(parts.sortedQuery)
@@ -64,6 +66,7 @@ struct RequestMatcher: Sendable {
     }
 
     func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
+        let live = Self.blurred(live), recorded = Self.blurred(recorded)
         switch rule.kind {
         case .method:
             return live.method == recorded.method ? nil : "method: recorded \(recorded.method), request \(live.method)"
@@ -112,6 +115,21 @@ struct RequestMatcher: Sendable {
         case .custom(let name, let matches):
             return matches(live, recorded) ? nil : "custom rule \(name) did not match"
         }
+    }
+
+    /// `request` with its stand-ins (URL, header values, inline body) turned into the placeholder, so that redacted
+    /// values compare equal whichever secret they stood for. A request without any is returned as it is.
+    private static func blurred(_ request: Interaction.Request) -> Interaction.Request {
+        var result = request
+        result.url = StandIn.blurred(request.url)
+        if request.headers.contains(where: { StandIn.mayContain($0.value) }) {
+            result.headers = HTTPHeaders(request.headers.fields.map { .init(name: $0.name, value: StandIn.blurred($0.value)) })
+        }
+        if let data = request.body.inlineData, StandIn.mayContain(data) {
+            result.body = CassetteBody(Data(StandIn.blurred(String(decoding: data, as: UTF8.self)).utf8),
+                                       contentEncoding: request.body.contentEncoding)
+        }
+        return result
     }
 
     private func pathDifference(_ a: URLParts, _ b: URLParts) -> String? {

@@ -14,9 +14,13 @@ public struct Cassette: Hashable, Sendable {
 
     /// The interactions, oldest first.
     public var interactions: [Interaction]
+    /// The key its secrets' ``StandIn``s are made with, or `nil` for a cassette redacted with placeholders only.
+    /// Recording sets one.
+    public var redactionSalt: RedactionSalt?
 
     /// Creates a cassette.
-    public init(interactions: [Interaction] = []) {
+    public init(interactions: [Interaction] = [], redactionSalt: RedactionSalt? = nil) {
         self.interactions = interactions
+        self.redactionSalt = redactionSalt
     }
 }

@@ -219,7 +219,7 @@ struct Recorder {
     /// regular expressions, copies of the request's secrets, of the cookies the response sets and of every secret
     /// the cassette learned so far), before it is written. `responseHeaders` is `nil` for the request's body.
     private func redactor(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> @Sendable (Data) -> Data {
-        let redaction = session.configuration.redaction
+        let redaction = session.redaction
         let session = self.session
         let contentType = (responseHeaders ?? request.headers)["Content-Type"]
         let exchange = Interaction(request: recordedRequest(request, body: .empty),
@@ -255,8 +255,8 @@ struct Recorder {
         if let check = session.configuration.recordingCheck {
             // The check sees what the cassette holds: redacted and scrubbed, so no secret reaches its messages.
             var stored = interaction
-            session.configuration.redaction.redact(&stored)
-            session.configuration.redaction.scrub(&stored, secrets: capture.filledSecrets)
+            session.redaction.redact(&stored)
+            session.redaction.scrub(&stored, secrets: capture.filledSecrets)
             let problems = check(stored, session.url)
             guard problems.isEmpty else {
                 throw CassetteError.recordingRejected(file: session.url.path, request: stored.request.summary, problems: problems)

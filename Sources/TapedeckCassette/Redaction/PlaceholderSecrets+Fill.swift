@@ -48,11 +48,13 @@ extension PlaceholderSecrets {
         var fields = result.request.headers.fields
         for index in fields.indices {
             let value = fields[index].value
-            if value == Redaction.placeholder {
+            if Self.isPlaceholder(value) {
                 if let secret = resolve(placeholder(.header, fields[index].name), &result) { fields[index].value = secret }
-            } else if value.hasSuffix(" " + Redaction.placeholder) {
-                let scheme = String(value.dropLast(Redaction.placeholder.count + 1))
-                guard !scheme.isEmpty, !scheme.contains(" ") else { continue }
+            } else if fields[index].name.lowercased() == "cookie", StandIn.mayContain(value) {
+                fields[index].value = fillCookies(value, &result)
+            } else if let space = value.firstIndex(of: " "), Self.isPlaceholder(value[value.index(after: space)...]) {
+                let scheme = String(value[..<space])
+                guard !scheme.isEmpty else { continue }
                 let name = fields[index].name
                 let found = Placeholder(location: .header, name: name,
                                         secretNames: [Self.secretName(name + "_" + scheme), Self.secretName(name)])
@@ -63,6 +65,30 @@ extension PlaceholderSecrets {
             }
         }
         result.request.headers = HTTPHeaders(fields)
+    }
+
+    /// Whether `value` is wholly a placeholder: `[REDACTED]` or a ``StandIn``.
+    static func isPlaceholder(_ value: some StringProtocol) -> Bool {
+        value == Redaction.placeholder || StandIn.isStandIn(value)
+    }
+
+    /// A `Cookie` header whose cookie values are stand-ins, each filled from `COOKIE_<name>` (`session` →
+    /// `TAPEDECK_SECRET_COOKIE_SESSION`), or the whole header from `COOKIE`.
+    private func fillCookies(_ header: String, _ result: inout SecretFill) -> String {
+        let whole = Placeholder(location: .header, name: "Cookie", secretNames: ["COOKIE"])
+        if value(for: whole.secretNames) != nil, let secret = resolve(whole, &result) { return secret }
+        var filled = header
+        for pair in header.split(separator: ";") {
+            let pieces = pair.split(separator: "=", maxSplits: 1)
+            guard pieces.count == 2, StandIn.isStandIn(pieces[1]) else { continue }
+            let name = pieces[0].trimmingCharacters(in: .whitespaces)
+            let found = Placeholder(location: .header, name: "Cookie \(name)", secretNames: [Self.secretName("COOKIE_" + name)])
+            guard let secret = resolve(found, &result) else { continue }
+            if let range = filled.range(of: String(pair)) {
+                filled.replaceSubrange(range, with: pieces[0] + "=" + secret)
+            }
+        }
+        return filled
     }
 
     /// The header value for a secret under an authentication scheme: the secret as it is when it starts with the
@@ -87,7 +113,7 @@ extension PlaceholderSecrets {
                 rewritten = String(text[..<query.startIndex]) + filledQuery + String(text[query.endIndex...])
             }
         }
-        if let range = rewritten.range(of: ":" + Redaction.encodedPlaceholder + "@"),
+        if let range = Self.passwordPlaceholder(in: rewritten),
            let schemeEnd = rewritten.range(of: "://"), schemeEnd.upperBound <= range.lowerBound,
            !rewritten[schemeEnd.upperBound..<range.lowerBound].contains("/"),
            let secret = resolve(Placeholder(location: .urlPassword, name: "URL_PASSWORD", secretNames: ["URL_PASSWORD"]), &result) {
@@ -96,12 +122,20 @@ extension PlaceholderSecrets {
         if rewritten != text, let url = URL(string: rewritten) { result.request.url = url }
     }
 
+    /// Where `:<placeholder>@` (percent-encoded, or a stand-in) sits in a URL's text.
+    private static func passwordPlaceholder(in text: String) -> Range<String.Index>? {
+        if let range = text.range(of: ":" + Redaction.encodedPlaceholder + "@") { return range }
+        guard let start = text.range(of: ":" + StandIn.prefix), let at = text[start.upperBound...].firstIndex(of: "@"),
+              StandIn.isStandIn(text[text.index(after: start.lowerBound)..<at]) else { return nil }
+        return start.lowerBound..<text.index(after: at)
+    }
+
     /// `name=value` pairs joined by `&` with each placeholder value filled, percent-encoded.
     private func fillPairs(_ text: Substring, location: Placeholder.Location, _ result: inout SecretFill) -> String {
         var changed = false
         let items = text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pieces.count == 2, URLEncodedForm.decode(pieces[1]) == Redaction.placeholder,
+            guard pieces.count == 2, Self.isPlaceholder(URLEncodedForm.decode(pieces[1])),
                   let secret = resolve(placeholder(location, URLEncodedForm.decode(pieces[0])), &result) else { return String(item) }
             changed = true
             return pieces[0] + "=" + Self.percentEncoded(secret)
@@ -138,7 +172,7 @@ extension PlaceholderSecrets {
         switch value {
         case .object(let members):
             return .object(members.map { member in
-                if member.value == .string(Redaction.placeholder) {
+                if case .string(let text) = member.value, Self.isPlaceholder(text) {
                     guard let secret = resolve(placeholder(.jsonMember, member.key), &result) else { return member }
                     return .init(member.key, .string(secret))
                 }

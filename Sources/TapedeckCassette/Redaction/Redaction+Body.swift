@@ -72,7 +72,7 @@ extension Redaction {
                 let childPath = Self.child(member.key, of: path)
                 if let childPath, let replacement = jsonPathReplacement(childPath) { return .init(member.key, .string(replacement)) }
                 if isSensitiveMember(member.key, value: member.value) {
-                    return .init(member.key, .string(Redaction.placeholder))
+                    return .init(member.key, .string(replacement(forMember: member.value)))
                 }
                 return .init(member.key, redactJSON(member.value, path: childPath))
             })
@@ -82,6 +82,16 @@ extension Redaction {
             })
         default:
             return value
+        }
+    }
+
+    /// What a sensitive member's value becomes: the replacement of its text (a string, number or boolean), or the
+    /// placeholder for an array or object.
+    private func replacement(forMember value: CassetteJSON) -> String {
+        switch value {
+        case .string(let text), .number(let text): return replacement(for: text)
+        case .bool(let flag): return replacement(for: flag ? "true" : "false")
+        default: return Redaction.placeholder
         }
     }
 

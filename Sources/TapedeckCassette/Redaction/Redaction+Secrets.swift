@@ -109,8 +109,10 @@ extension Redaction {
     /// ``minimumKnownSecretLength``.
     static func addSecret(_ value: some StringProtocol, to values: inout [String], minimumLength: Int = minimumCopiedSecretLength) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard trimmed.utf8.count >= minimumLength, !trimmed.hasSuffix(Redaction.placeholder),
-              !trimmed.hasSuffix(Redaction.encodedPlaceholder) else { return }
+        // A value holding a stand-in or a placeholder (`sid=REDACTED-…`, `Bearer [REDACTED]`) was redacted already:
+        // the secrets it held, if any, are collected on their own.
+        guard trimmed.utf8.count >= minimumLength, !StandIn.mayContain(trimmed), !trimmed.contains(Redaction.placeholder),
+              !trimmed.contains(Redaction.encodedPlaceholder) else { return }
         values.append(trimmed)
     }
 
@@ -137,10 +139,11 @@ extension Redaction {
     func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
         var result = text
         for secret in secrets where Self.mayHoldCopy(result, of: secret) {
-            result = result.replacingOccurrences(of: secret, with: placeholder)
-            if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: placeholder) }
+            let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
+            result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
+            if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: standIn ?? placeholder) }
             if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
-                result = result.replacingOccurrences(of: encoded, with: Redaction.encodedPlaceholder)
+                result = result.replacingOccurrences(of: encoded, with: standIn ?? Redaction.encodedPlaceholder)
             }
         }
         return result
@@ -157,7 +160,7 @@ extension Redaction {
     }
 
     /// Whether `needle` occurs in `haystack`: `memchr` finds each candidate first byte, `memcmp` checks the rest.
-    private static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first, let needleBase = needle.baseAddress else { return true }
         guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
         let lastStart = haystack.count - needle.count

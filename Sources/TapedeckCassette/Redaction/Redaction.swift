@@ -29,6 +29,9 @@ public struct Redaction: Sendable {
     public var filters: [RedactionFilter]
     /// Whether the built-in rules run (filters always do).
     public var redactsDefaults: Bool
+    /// The cassette's salt: with one, each secret becomes its ``StandIn`` and cookies and `Authorization` keep their
+    /// structure; without one, the ``placeholder`` replaces the whole value (how cassettes were redacted before).
+    var standInSalt: RedactionSalt?
     /// Names (lowercase) that a sensitive fragment alone never makes secret, e.g.
     /// `access-control-allow-credentials`: the allow-list for edge cases (names in ``headerNames`` and
     /// ``parameterNames`` are redacted whatever this says).
@@ -195,10 +198,26 @@ public struct Redaction: Sendable {
     /// Redaction.default.redact(&cassette)
     /// try CassetteFile.save(cassette, to: url)
     /// ```
+    ///
+    /// Secrets become ``StandIn``s under the cassette's ``Cassette/redactionSalt``; a cassette without one gets a new
+    /// salt when something is redacted (and keeps having none when nothing is).
     public func redact(_ cassette: inout Cassette) {
+        var policy = self
+        policy.standInSalt = cassette.redactionSalt ?? .random()
+        var redacted = cassette
         var ledger = SecretLedger()
-        _ = ledger.learn(secrets(in: cassette))
-        for index in cassette.interactions.indices { _ = redact(&cassette.interactions[index], ledger: &ledger) }
+        _ = ledger.learn(policy.secrets(in: redacted))
+        for index in redacted.interactions.indices { _ = policy.redact(&redacted.interactions[index], ledger: &ledger) }
+        guard redacted.interactions != cassette.interactions else { return }
+        redacted.redactionSalt = policy.standInSalt
+        cassette = redacted
+    }
+
+    /// This policy with the stand-ins of `salt` (the cassette's), or with placeholders when it is `nil`.
+    func standingIn(_ salt: RedactionSalt?) -> Redaction {
+        var policy = self
+        policy.standInSalt = salt
+        return policy
     }
 
     /// The secrets the built-in rules find in a cassette's interactions (where a rule redacts them), longest first:
@@ -282,9 +301,50 @@ public struct Redaction: Sendable {
     private func placeholderKeepingScheme(_ value: String, header: String) -> String {
         let lower = header.lowercased()
         if lower == "authorization" || lower == "proxy-authorization", let space = value.firstIndex(of: " ") {
-            return value[..<space] + " " + Redaction.placeholder
+            return value[..<space] + " " + replacement(for: value[value.index(after: space)...])
         }
-        return Redaction.placeholder
+        guard standInSalt != nil else { return Redaction.placeholder }
+        switch lower {
+        case "cookie": return Self.replacingCookieValues(value, pairs: value.startIndex..<value.endIndex) { replacement(for: $0) }
+        case "set-cookie":
+            let end = value.firstIndex(of: ";") ?? value.endIndex
+            return Self.replacingCookieValues(value, pairs: value.startIndex..<end) { replacement(for: $0) }
+        default: return replacement(for: value)
+        }
+    }
+
+    /// What a secret value is replaced with: its ``StandIn`` when the cassette has a salt, else the
+    /// ``placeholder`` (`encoded` for a URL). A value that is already either stays as it is.
+    func replacement(for secret: some StringProtocol, encoded: Bool = false) -> String {
+        if Self.isRedacted(secret) { return String(secret) }
+        if let standInSalt { return StandIn.make(for: secret, salt: standInSalt) }
+        return encoded ? Redaction.encodedPlaceholder : Redaction.placeholder
+    }
+
+    /// Whether `value` is a redaction already: the ``placeholder`` (as written or percent-encoded), a value ending in
+    /// it (`Bearer [REDACTED]`), or a ``StandIn``.
+    public static func isRedacted(_ value: some StringProtocol) -> Bool {
+        value.hasSuffix(placeholder) || value.hasSuffix(encodedPlaceholder) || StandIn.isStandIn(value)
+    }
+
+    /// `value` with the value of each `name=value` pair in `pairs` (separated by `;`) replaced, everything else
+    /// (names, spacing, the attributes after them) as written.
+    static func replacingCookieValues(_ value: String, pairs: Range<String.Index>, replace: (Substring) -> String) -> String {
+        var result = String(value[..<pairs.lowerBound])
+        var first = true
+        for pair in value[pairs].split(separator: ";", omittingEmptySubsequences: false) {
+            if !first { result += ";" }
+            first = false
+            guard let equals = pair.firstIndex(of: "=") else {
+                result += pair
+                continue
+            }
+            let cookieValue = pair[pair.index(after: equals)...]
+            let trimmed = cookieValue.trimmingCharacters(in: .whitespaces)
+            result += pair[...equals]
+            result += trimmed.isEmpty ? String(cookieValue) : replace(trimmed[...])
+        }
+        return result + value[pairs.upperBound...]
     }
 
     /// Whether `text` holds the ASCII character `byte` (a quick test before parsing a URL).
@@ -306,7 +366,10 @@ public struct Redaction: Sendable {
                 let authorityEnd = result[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
                 let authority = result[schemeEnd.upperBound..<authorityEnd]
                 if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                    result = String(result[..<authority.index(after: colon)]) + Redaction.encodedPlaceholder + String(result[at...])
+                    let password = authority[authority.index(after: colon)..<at]
+                    let decoded = password.removingPercentEncoding ?? String(password)
+                    let redacted = Self.isRedacted(decoded) ? String(password) : replacement(for: decoded, encoded: true)
+                    result = String(result[..<authority.index(after: colon)]) + redacted + String(result[at...])
                 }
             }
         }
@@ -324,7 +387,8 @@ public struct Redaction: Sendable {
             guard pieces.count == 2 else { return item }
             let name = URLEncodedForm.decode(pieces[0])
             var replacement: String?
-            if isSensitiveParameter(name, value: URLEncodedForm.decode(pieces[1])) { replacement = Redaction.encodedPlaceholder }
+            let value = URLEncodedForm.decode(pieces[1])
+            if isSensitiveParameter(name, value: value), !Self.isRedacted(value) { replacement = self.replacement(for: value, encoded: true) }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
                     replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value

@@ -61,10 +61,11 @@ public struct CassettePlayer: Sendable {
         redaction: Redaction = .default,
         bodyBytes: @escaping @Sendable (CassetteBody) -> Data? = { $0.inlineData }
     ) {
-        self.cassette = Cassette()
+        self.cassette = Cassette(redactionSalt: cassette.redactionSalt)
         self.name = name
         self.allowPlaybackRepeats = allowPlaybackRepeats
-        self.redaction = redaction
+        // Live requests get the cassette's own stand-ins, so a secret sent again matches where it was recorded.
+        self.redaction = redaction.standingIn(cassette.redactionSalt)
         self.matcher = RequestMatcher(rules: matching, bodyBytes: bodyBytes)
         self.cassette.interactions.reserveCapacity(cassette.interactions.count)
         for interaction in cassette.interactions { add(interaction, played: false) }

@@ -35,6 +35,8 @@ final class CassetteSession: Sendable {
     let url: URL
     let mode: RecordMode
     let configuration: CassetteConfiguration
+    /// The configuration's redaction with the cassette's salt: recorded secrets become their stand-ins.
+    let redaction: Redaction
     let upstream: (any HTTPTransport)?
     /// Whether requests are looked up in the cassette.
     let replays: Bool
@@ -77,7 +79,10 @@ final class CassetteSession: Sendable {
         var loaded = Cassette()
         var previous: [Interaction] = []
         if mode == .all {
-            previous = (try? CassetteFile.load(url))?.interactions ?? []
+            let old = try? CassetteFile.load(url)
+            previous = old?.interactions ?? []
+            // The same salt: an interaction recorded again with the same secrets is the same bytes.
+            loaded.redactionSalt = old?.redactionSalt
         } else if replays || (records && exists) {
             loaded = try CassetteFile.load(url)
             // Interactions journaled by a recorder that died are folded into the file now that we hold the lock.
@@ -88,6 +93,10 @@ final class CassetteSession: Sendable {
                 onDisk = FileIdentity.of(url.path)
             }
         }
+        if records && loaded.redactionSalt == nil && configuration.redaction.redactsDefaults {
+            loaded.redactionSalt = .random()
+        }
+        redaction = configuration.redaction.standingIn(loaded.redactionSalt)
         let cassetteURL = url
         let player = CassettePlayer(
             cassette: loaded, name: url.path, matching: configuration.matching,
@@ -136,12 +145,12 @@ final class CassetteSession: Sendable {
     /// written again (the journal only appends), atomically.
     func replace(_ index: Int, with interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
-        configuration.redaction.scrub(&interaction, secrets: secrets)
+        redaction.scrub(&interaction, secrets: secrets)
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }
-            let learned = configuration.redaction.redact(&interaction, ledger: &state.secrets)
-            Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
+            let learned = redaction.redact(&interaction, ledger: &state.secrets)
+            Self.scrubStored(&state, of: learned, redaction: redaction)
             state.player.replace(index, with: interaction)
             try Self.rewrite(state.player.cassette, &state, url: url)
         }
@@ -178,16 +187,16 @@ final class CassetteSession: Sendable {
     ///   others, not lost); ``CassetteError/io(file:operation:reason:)`` when the disk refuses the write.
     func commit(_ interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
-        configuration.redaction.scrub(&interaction, secrets: secrets)
+        redaction.scrub(&interaction, secrets: secrets)
         // Outside the lock: the interaction's own secrets (parsing its bodies); under it, the ledger's.
-        let own = configuration.redaction.redactReturningSecrets(&interaction) + secrets
+        let own = redaction.redactReturningSecrets(&interaction) + secrets
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }
             let learned = state.secrets.learn(own + state.pendingSecrets)
             state.pendingSecrets = []
-            _ = configuration.redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
-            let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: configuration.redaction)
+            _ = redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
+            let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: redaction)
             let position = state.player.cassette.interactions.count
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
                 interaction = state.previous[position]
@@ -252,8 +261,8 @@ final class CassetteSession: Sendable {
             if !state.closed {
                 let pending = state.secrets.learn(state.pendingSecrets)
                 state.pendingSecrets = []
-                let scrubbedStored = Self.scrubStored(&state, of: pending, redaction: configuration.redaction)
-                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: configuration.redaction) || scrubbedStored
+                let scrubbedStored = Self.scrubStored(&state, of: pending, redaction: redaction)
+                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: redaction) || scrubbedStored
                 if configuration.pruneUnplayed, records, replays {
                     pruned = try Self.pruneUnplayed(&state, url: url)
                 }
