@@ -40,6 +40,8 @@ extension Redaction {
     public func redactFile(at url: URL, writing: Bool = true) throws(CassetteError) -> CassetteFileRedaction {
         let original = try CassetteFile.load(url)
         var cassette = original
+        // Secrets become stand-ins under the cassette's salt, or under a new one kept only if something changes.
+        let redaction = standingIn(original.redactionSalt ?? .random())
         var rewrite = SidecarRewrite(cassette: url)
         var sidecars: [(body: SidecarRewrite.Body, data: Data)] = []
         for body in SidecarRewrite.bodies(of: original) { sidecars.append((body, try rewrite.data(of: body))) }
@@ -47,12 +49,13 @@ extension Redaction {
         var ledger = SecretLedger()
         _ = ledger.learn(secrets(in: cassette))
         for (body, data) in sidecars { _ = ledger.learn(secretValues(ofBody: data, contentType: body.contentType)) }
-        for index in cassette.interactions.indices { _ = redact(&cassette.interactions[index], ledger: &ledger) }
+        for index in cassette.interactions.indices { _ = redaction.redact(&cassette.interactions[index], ledger: &ledger) }
         for (body, data) in sidecars {
-            let redacted = redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
+            let redacted = redaction.redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
             _ = try rewrite.replace(body, original: data, with: redacted, in: &cassette.interactions, writing: writing)
         }
 
+        if cassette.interactions != original.interactions { cassette.redactionSalt = redaction.standInSalt }
         let result = CassetteFileRedaction(original: original, redacted: cassette,
                                            sidecars: rewrite.replaced.map { .init(place: $0.place, from: $0.from, to: $0.to) })
         guard writing, result.changed else { return result }
