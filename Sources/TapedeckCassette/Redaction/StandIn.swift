@@ -94,7 +94,7 @@ public enum StandIn {
 
     /// `text` with every stand-in replaced by ``Redaction/placeholder``: what request matching compares, so that a
     /// redacted value matches a redacted value whichever secret it stood for (as `[REDACTED]` always did).
-    static func blurred(_ text: String) -> String {
+    public static func blurred(_ text: String) -> String {
         guard mayContain(text) else { return text }
         let bytes = Array(text.utf8)[...]
         var result: [UInt8] = []
