@@ -32,6 +32,11 @@ public protocol HTTPTransport: Sendable {
     /// that a caller that waits for one transfer after another can run there and be resumed with no thread hop
     /// (`withTaskExecutorPreference`); `nil` (the default) for a transport that answers in its caller's context.
     var preferredExecutor: (any TaskExecutor)? { get }
+
+    /// The time its answers belong to, when that is not now: a cassette replaying returns the recording's clock, so
+    /// that a session running over it (``RecordedTime``) judges cache freshness, cookie expiry and `Retry-After` as
+    /// the live run did. `nil` (the default): the system's time.
+    var recordedTime: (any WallClock)? { get }
 }
 
 /// Receives the events of one transfer (see ``HTTPTransport/send(_:onEvent:)``).
@@ -57,6 +62,9 @@ public enum HTTPTransportEvent: Sendable {
 extension HTTPTransport {
     /// No executor of its own: callers run wherever they are.
     public var preferredExecutor: (any TaskExecutor)? { nil }
+
+    /// Answers that belong to now.
+    public var recordedTime: (any WallClock)? { nil }
 
     /// Runs `request` to completion and returns the response, with no events.
     ///

@@ -16,11 +16,11 @@ public protocol WallClock: Sendable {
     func sleep(for duration: Duration) async throws
 }
 
-/// The system's clock: `Date()` and `Task.sleep`.
+/// The system's clock: `Date()` and `Task.sleep`; inside a replay, the recording's time (``RecordedTime``).
 public struct SystemWallClock: WallClock {
     /// Creates the system clock.
     public init() {}
-    public var now: Date { Date() }
+    public var now: Date { RecordedTime.clock?.now ?? Date() }
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 

@@ -34,7 +34,19 @@ struct HTTPCookieStorageJar: CookieJar, @unchecked Sendable {
 
     func store(setCookieHeaders headers: [String], for url: URL) {
         guard acceptPolicy != .never else { return }
-        let cookies = headers.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        var cookies = headers.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        // HTTPCookieStorage judges expiry by the system's time: in a replay on the recording's clock, a cookie's
+        // expiry moves by as much as that clock is behind, so it lives as long as it did in the live run.
+        if let recorded = RecordedTime.clock {
+            let offset = Date().timeIntervalSince(recorded.now)
+            cookies = cookies.map { cookie in
+                // A `Max-Age` is counted from the system's now already; an `Expires` date is the recording's.
+                guard let expires = cookie.expiresDate, var properties = cookie.properties,
+                      properties[.maximumAge] == nil else { return cookie }
+                properties[.expires] = expires.addingTimeInterval(offset)
+                return HTTPCookie(properties: properties) ?? cookie
+            }
+        }
         if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: url) }
     }
 }

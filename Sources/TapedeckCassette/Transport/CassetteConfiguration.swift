@@ -59,6 +59,10 @@ public struct CassetteConfiguration: Sendable {
     /// traffic does not pile up. The summary lists them under ``CassetteSummary/pruned``. Default `false`.
     public var pruneUnplayed: Bool
 
+    /// How replayed answers are placed in time: on the recording's clock (``ReplayTime/recorded``, the default), or
+    /// moved to now (``ReplayTime/now``).
+    public var replayTime: ReplayTime = .recorded
+
     /// When recorded interactions are too old to replay as they are: warn, fail, or re-record. `nil` (the default)
     /// replays interactions of any age.
     public var expiresAfter: CassetteExpiry?

@@ -44,6 +44,8 @@ final class CassetteSession: Sendable {
     let records: Bool
     /// Which hosts the cassette covers.
     let hostRules: HostRules
+    /// The recording's time while this session only replays (``ReplayTime/recorded``), else `nil`.
+    let recordingClock: RecordingClock?
     /// Whether a match rule reads the request body (``MatchRule/readsBody``), so a file or stream body must be read.
     let matchingReadsBody: Bool
     private let state: Mutex<State>
@@ -97,6 +99,8 @@ final class CassetteSession: Sendable {
             loaded.redactionSalt = .random()
         }
         redaction = configuration.redaction.standingIn(loaded.redactionSalt)
+        let onlyReplays = replays && !records && mode != .spy && configuration.replayTime == .recorded
+        recordingClock = onlyReplays ? loaded.interactions.first.map { RecordingClock(start: $0.recordedAt) } : nil
         let cassetteURL = url
         let player = CassettePlayer(
             cassette: loaded, name: url.path, matching: configuration.matching,

@@ -25,6 +25,10 @@ public struct CassetteTransport: HTTPTransport {
     public var mode: RecordMode { session.mode }
     /// The configuration.
     public var configuration: CassetteConfiguration { session.configuration }
+    /// The recording's clock while the cassette only replays (``RecordMode/replay``, or ``RecordMode/once`` with the
+    /// cassette present) and ``CassetteConfiguration/replayTime`` is ``ReplayTime/recorded``: a session over this
+    /// transport judges time as the live run did (``RecordedTime``). `nil` while recording.
+    public var recordedTime: (any WallClock)? { session.recordingClock }
 
     /// Opens a cassette.
     ///
@@ -91,7 +95,12 @@ public struct CassetteTransport: HTTPTransport {
             let fault = session.fault(for: playback.index, playback.interaction.request)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, pace: pace, request: request)
+            session.recordingClock?.replaying(playback.interaction)
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
+            if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
+                let offset = Date().timeIntervalSince(interaction.recordedAt).rounded()
+                interaction.outcome = .response(RecordedDateShift.shifted(recorded, by: offset))
+            }
             if case .answer(let outcome) = fault { interaction.outcome = outcome }
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))

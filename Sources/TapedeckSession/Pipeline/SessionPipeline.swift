@@ -80,9 +80,17 @@ public struct SessionPipeline: Sendable {
     /// - Throws: the transport's errors; `URLError.httpTooManyRedirects` past the request's
     ///   ``HTTPRequest/redirectPolicy``; `URLError.redirectToNonExistentLocation` for a `Location` that is not a URL;
     ///   `URLError.userCancelledAuthentication` when a challenge handler cancels.
+    ///
+    /// Over a transport with a ``HTTPTransport/recordedTime`` (a replaying cassette), everything the pipeline judges
+    /// by the time runs on the recording's clock (``RecordedTime``).
     public func send(
         _ request: HTTPRequest, over transport: any HTTPTransport, onEvent: HTTPEventHandler?
     ) async throws -> HTTPResponse {
+        try await RecordedTime.run(over: transport) { try await attempt(request, over: transport, onEvent: onEvent) }
+    }
+
+    /// Sends `request` through the interceptor, if any, retrying as it decides.
+    private func attempt(_ request: HTTPRequest, over transport: any HTTPTransport, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         guard let interceptor else { return try await follow(request, over: transport, onEvent: onEvent) }
         let loop = InterceptorLoop(interceptor: ReportingInterceptor(base: interceptor, willRetry: willRetry), clock: clock,
                                    taskIdentifier: taskIdentifier)
