@@ -88,8 +88,10 @@ public struct CassetteScope: Sendable {
         let observed = ObservingTransport(base: transport, errors: log)
         var thrown: (any Error)?
         do {
+            // The whole test runs on the recording's clock when the cassette replays: what it checks between requests
+            // (a cookie store, a cache) is judged as the live run judged it.
             try await TapedeckTest.$currentTransport.withValue(observed) {
-                try await body(observed)
+                try await RecordedTime.run(over: transport) { try await body(observed) }
             }
         } catch let error as CassetteError {
             log.append(error)

@@ -9,6 +9,8 @@ struct ObservingTransport: HTTPTransport {
     let base: any HTTPTransport
     let errors: ErrorLog
 
+    var recordedTime: (any WallClock)? { base.recordedTime }
+
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         do {
             return try await base.send(request, onEvent: onEvent)

@@ -19,6 +19,9 @@ public struct SessionTransport: HTTPTransport {
     public var pipeline: SessionPipeline
 
     /// A session transport over `base`; by default with a cookie store of its own.
+    /// The base transport's recorded time.
+    public var recordedTime: (any WallClock)? { base.recordedTime }
+
     public init(_ base: any HTTPTransport, pipeline: SessionPipeline = SessionPipeline()) {
         self.base = base
         self.pipeline = pipeline
