@@ -30,7 +30,7 @@ import TapedeckTestSupport
         }
     }
 
-    @Test func compressedBodiesAreStoredDecodedAndReplayedCompressed() async throws {
+    @Test func compressedBodiesAreStoredDecodedAndReplayedDecodedUnlessRawIsAskedFor() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let server = try StubServer.httpbin()
@@ -47,6 +47,10 @@ import TapedeckTestSupport
         #expect(try String(contentsOf: directory.cassette(), encoding: .utf8).contains(#""gzipped" : true"#) == false)
         #expect(try String(contentsOf: directory.cassette(), encoding: .utf8).contains(#""gzipped": true"#))
         let replayed = try await openCassette(directory.cassette(), mode: .replay).send(HTTPRequest(url: server.url("/gzip")))
-        #expect(replayed.data == liveBody)
+        #expect(replayed.data == ContentCoding.gunzip(liveBody), "decoded, as the default live transport delivers it")
+        var asSent = CassetteConfiguration()
+        asSent.decodesContent = false
+        let replayedRaw = try await openCassette(directory.cassette(), mode: .replay, configuration: asSent).send(HTTPRequest(url: server.url("/gzip")))
+        #expect(replayedRaw.data == liveBody, "the gzip stream again, as the raw transport delivered it")
     }
 }

@@ -65,10 +65,10 @@ import TapedeckTestSupport
                 Issue.record("\(request.url): \(sent) versus \(streamed)")
             }
         }
-        // What the direct path gave: the body compressed again, the final URL, the recorded metrics and chain.
+        // What the direct path gave: the body decoded, the final URL, the recorded metrics and chain.
         let gzip = try await openCassette(cassette, mode: .replay).send(requests[0])
         #expect(gzip.head.url.absoluteString == "http://127.0.0.1:1/final")
-        #expect(gzip.data?.prefix(2) == Data([0x1F, 0x8B]))
+        #expect(gzip.data?.prefix(2) != Data([0x1F, 0x8B]) && gzip.data?.isEmpty == false)
         #expect(gzip.metrics.total == 0.25 && gzip.peerCertificates == [Data([1, 2, 3])])
         #expect(try direct.finish(requireAllPlayed: true).unplayed.isEmpty)
     }

@@ -51,6 +51,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and response headers before the body.")
     var include = false
 
+    @Flag(name: .long, help: "Write a compressed body as it crossed the wire instead of decoded (live and in replay).")
+    var raw = false
+
     @Option(name: .long, help: "Seconds without progress before the request times out.")
     var timeout: Double = 60
 
@@ -76,14 +79,19 @@ struct FetchCommand: AsyncParsableCommand {
 
         let transport: any HTTPTransport
         var cassetteTransport: CassetteTransport?
+        // One content-coding rule, live or replayed: decoded bytes unless --raw.
+        let live = CurlTransport(configuration: CurlTransport.Configuration(automaticDecompression: !raw))
         if let cassette {
             do {
-                let replayer = try CassetteTransport(cassette: URL(fileURLWithPath: cassette), mode: RecordMode(name: mode)!, upstream: CurlTransport())
+                var configuration = CassetteConfiguration()
+                configuration.decodesContent = !raw
+                let replayer = try CassetteTransport(cassette: URL(fileURLWithPath: cassette), mode: RecordMode(name: mode)!, upstream: live,
+                                                     configuration: configuration)
                 cassetteTransport = replayer
                 transport = replayer
             } catch { throw CLIError(error.description) }
         } else {
-            transport = CurlTransport()
+            transport = live
         }
         let manager = SessionManager(transport: transport,
                                      responseSerializer: HTTPResponseSerializer(validation: ResponseValidation(acceptableStatusCodes: nil)))

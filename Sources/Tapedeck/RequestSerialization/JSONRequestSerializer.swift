@@ -7,6 +7,11 @@ import Foundation
 /// the body is `JSONSerialization` output of `parameters.foundationObject` and `Content-Type` is
 /// `application/json` unless the request already has one; without parameters the body is left alone.
 ///
+/// Object keys are written sorted (``sortsKeys``), so the same parameters give the same bytes in every process:
+/// Swift seeds dictionary order per process, and a body that changed from run to run would churn re-recorded
+/// cassettes and break exact body matching. AFNetworking writes them in dictionary order; set ``sortsKeys`` to
+/// `false` for that.
+///
 /// Everything else (default headers, timeout, URI methods) comes from ``base``, whose properties can also be
 /// set directly on this serializer.
 ///
@@ -22,16 +27,20 @@ public struct JSONRequestSerializer: RequestSerializer, BodyParameterEncoding {
     /// The default headers, timeout, URI methods and query encoding this serializer shares with
     /// ``HTTPRequestSerializer``.
     public var base: HTTPRequestSerializer
-    /// Options for `JSONSerialization` (e.g. `.sortedKeys`). Default none, as AFNetworking.
+    /// Options for `JSONSerialization` (e.g. `.prettyPrinted`). Default none, as AFNetworking.
     public var writingOptions: JSONSerialization.WritingOptions
+    /// Whether object keys are written sorted, whatever ``writingOptions`` says (default `true`).
+    public var sortsKeys: Bool
 
     /// Creates a serializer.
     public init(
         base: HTTPRequestSerializer = HTTPRequestSerializer(),
-        writingOptions: JSONSerialization.WritingOptions = []
+        writingOptions: JSONSerialization.WritingOptions = [],
+        sortsKeys: Bool = true
     ) {
         self.base = base
         self.writingOptions = writingOptions
+        self.sortsKeys = sortsKeys
     }
 
     /// Reads and writes ``base``'s properties, e.g. `serializer.defaultHeaders["X-Key"] = "1"`.
@@ -77,7 +86,7 @@ extension JSONRequestSerializer {
             throw RequestSerializationError.invalidJSONParameters(url: url, underlying: nil)
         }
         do {
-            return try JSONSerialization.data(withJSONObject: object, options: writingOptions)
+            return try JSONSerialization.data(withJSONObject: object, options: sortsKeys ? writingOptions.union(.sortedKeys) : writingOptions)
         } catch {
             throw RequestSerializationError.invalidJSONParameters(url: url, underlying: error)
         }

@@ -14,6 +14,9 @@ struct ReplayEmitter {
     let cassette: URL
     /// How recorded chunk times are waited out, or `nil` to deliver at once.
     var pace: ReplayPace? = nil
+    /// Whether a body the cassette stores decoded (``CassetteBody/contentEncoding``) is delivered decoded, as a live
+    /// transport that decodes content does, or encoded again as it crossed the wire.
+    var decodesContent = true
     static let chunkSize = 64 * 1024
 
     /// The replayed response, passing every event before `completed` to `handler` (none are built without one);
@@ -33,7 +36,7 @@ struct ReplayEmitter {
                                     version: response.httpVersion, headers: response.headers, url: finalURL)
         emit(.responseHead(head))
         var clock = pace.map { ReplayPace.Clock($0, request: request) }  // time 0 is the response head, just delivered
-        let recordedBody = Self.encoded(response.body)
+        let recordedBody = decodesContent ? response.body : try Self.encoded(response.body, cassette: cassette)
         let total = recordedBody.byteCount
         let plan = response.chunks.map { TimedChunk.fitted($0, to: Int(total)) }
         let body: HTTPResponseBody
@@ -70,10 +73,10 @@ struct ReplayEmitter {
         return HTTPResponse(head: head, body: body, metrics: interaction.metrics, peerCertificates: interaction.peerCertificates)
     }
 
-    /// The body as the transport delivered it: a body stored decoded is compressed again.
-    static func encoded(_ body: CassetteBody) -> CassetteBody {
-        guard let coding = body.contentEncoding?.lowercased(), coding == "gzip" || coding == "x-gzip", let data = body.inlineData else { return body }
-        return CassetteBody(ContentCoding.gzip(data))
+    /// The body as it crossed the wire: a body stored decoded (inline or in a sidecar) is compressed again.
+    static func encoded(_ body: CassetteBody, cassette: URL) throws -> CassetteBody {
+        guard let coding = body.contentEncoding?.lowercased(), coding == "gzip" || coding == "x-gzip" else { return body }
+        return CassetteBody(ContentCoding.gzip(try CassetteFile.bodyData(body, cassette: cassette)))
     }
 
     /// Hands `body` to `handle` chunk by chunk, with the running byte count: the recorded chunks when there is a

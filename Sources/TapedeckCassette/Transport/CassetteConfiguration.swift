@@ -59,6 +59,11 @@ public struct CassetteConfiguration: Sendable {
     /// traffic does not pile up. The summary lists them under ``CassetteSummary/pruned``. Default `false`.
     public var pruneUnplayed: Bool
 
+    /// Whether a replayed body that crossed the wire compressed is delivered decoded (the default), as the live
+    /// transport delivers it (`CurlTransport.Configuration.automaticDecompression`, URLSession), or compressed again
+    /// (`false`, for a caller that relays the bytes as they were sent).
+    public var decodesContent = true
+
     /// How replayed answers are placed in time: on the recording's clock (``ReplayTime/recorded``, the default), or
     /// moved to now (``ReplayTime/now``).
     public var replayTime: ReplayTime = .recorded

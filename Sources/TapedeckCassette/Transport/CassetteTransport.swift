@@ -105,7 +105,8 @@ public struct CassetteTransport: HTTPTransport {
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }
-            let response = try await ReplayEmitter(interaction: interaction, request: request, cassette: session.url, pace: pace)
+            let response = try await ReplayEmitter(interaction: interaction, request: request, cassette: session.url, pace: pace,
+                                                   decodesContent: configuration.decodesContent)
                 .response(emitting: onEvent)
             onEvent?(.completed(response))
             return response
