@@ -7,7 +7,8 @@ import TapedeckCore
 enum ProxyMessage {
     /// Request headers never forwarded: those of one connection, `Host` (the upstream's own is sent) and the ones
     /// the upstream transport sets from the body.
-    static let droppedRequestHeaders: Set<String> = RecordedAnswer.hopByHopHeaders.union(["host", "expect", "accept-encoding"])
+    /// `Accept-Encoding` goes as the client sent it (or not at all): the answer is relayed in the coding it chose.
+    static let droppedRequestHeaders: Set<String> = RecordedAnswer.hopByHopHeaders.union(["host", "expect"])
 
     /// Why an upstream base URL is not usable, or `nil` when it is: `http` or `https`, a host, no query or fragment.
     static func problem(with upstream: URL) -> String? {
@@ -45,20 +46,17 @@ enum ProxyMessage {
     static func upstreamRequest(for request: RecordedRequest, url: URL, timeout: TimeInterval) -> HTTPRequest {
         let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        var headers = HTTPHeaders(request.headers.fields.filter { field in
+        let headers = HTTPHeaders(request.headers.fields.filter { field in
             let name = field.name.lowercased()
             return !droppedRequestHeaders.contains(name) && !named.contains(name)
         })
-        // Only gzip is asked for, which the proxy can encode again after its transport decoded it.
-        let acceptsGzip = request.headers.values(for: "Accept-Encoding").contains { $0.lowercased().contains("gzip") }
-        headers.add(name: "Accept-Encoding", value: acceptsGzip ? "gzip" : "identity")
         return HTTPRequest(method: request.method, url: url, headers: headers,
                            body: request.body.isEmpty ? .none : .data(request.body),
                            timeoutInterval: timeout, redirectPolicy: .none)
     }
 
-    /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body (gzip-encoded again
-    /// when the upstream sent it gzipped, chunked when the upstream's was).
+    /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body as the upstream sent it
+    /// (gzip-encoded again should a transport have decoded it; chunked when the upstream's was).
     static func answer(from response: HTTPResponse) -> StubResponse {
         let data = response.data ?? Data()
         let recorded = Interaction.Response(statusCode: response.statusCode, headers: response.headers)

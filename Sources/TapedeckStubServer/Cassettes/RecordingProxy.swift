@@ -37,12 +37,12 @@ final class RecordingProxy: Sendable {
                                          configuration: configuration, environment: [:])
     }
 
-    /// The settings of a proxy's own upstream transport: bodies are decoded, as an in-process `CurlTransport`
-    /// records them (gzip is the only coding asked for, see ``ProxyMessage``, and is encoded again for the client),
-    /// and no proxy from the environment is used, so a proxy never forwards to itself.
+    /// The settings of a proxy's own upstream transport: bodies are relayed as the upstream sent them, in the coding
+    /// the client asked for with its own `Accept-Encoding` (the recorder stores a gzip body decoded and marks it), and
+    /// no proxy from the environment is used, so a proxy never forwards to itself.
     static func forwarding(_ configuration: CurlTransport.Configuration) -> CurlTransport.Configuration {
         var curl = configuration
-        curl.automaticDecompression = true
+        curl.automaticDecompression = false
         if curl.proxy == nil { curl.proxy = "" }
         return curl
     }
