@@ -42,14 +42,9 @@ struct ProxyDoorTests {
                     #expect(try replaying.finish().unplayed.isEmpty, "\(flow.name): \(door) left curl's hops unplayed")
                 }
             }
-            if flow.path.hasPrefix("/cookies/set") {
-                // The recorder redacts by default (the proxy has no switch to turn it off): the cookie's value becomes
-                // a secret, scrubbed from the next request's URL too, so the hop no longer matches. Stand-ins that
-                // keep a redacted value's identity (issue H6) make this pass; it then fails here as a reminder.
-                await withKnownIssue("default redaction scrubs a cookie's value from the URL that set it") { try await replayEveryDoor() }
-            } else {
-                try await replayEveryDoor()
-            }
+            // The recorder redacts by default (the proxy has no switch to turn it off): a cookie's value becomes its
+            // stand-in in Set-Cookie and in the Cookie curl sent back, which every door's cookie store sends back too.
+            try await replayEveryDoor()
         }
     }
 

@@ -36,8 +36,13 @@ extension Redaction {
         var values: [String] = []
         func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
         for field in request.headers where isSensitiveHeader(field.name, value: field.value) {
-            addHeaderSecret(field, add: add)
-            if field.name.lowercased() == "cookie" { Self.addCookieValues(field.value, to: &values) }
+            // A cookie header's secrets are its values: the whole `name=value` text is no secret, and scrubbing it
+            // would take the same text out of a URL that set the cookie (`/cookies/set?flavour=oatmeal`).
+            if field.name.lowercased() == "cookie" {
+                Self.addCookieValues(field.value, to: &values)
+            } else {
+                addHeaderSecret(field, add: add)
+            }
         }
         if Self.contains(request.url, byte: "?") {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
