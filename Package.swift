@@ -111,10 +111,17 @@ let package = Package(
         .target(
             name: "TapedeckTestSupport",
             dependencies: [
-                "TapedeckCore", "TapedeckCassette", "TapedeckStubServer",
+                "Tapedeck", "TapedeckCore", "TapedeckCassette", "TapedeckSession", "TapedeckStubServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/TapedeckTestSupport"
+        ),
+        // Replays a determinism-suite flow from a cassette in a process of its own (TapedeckCassetteTests'
+        // DeterminismTests runs it under another hash seed and a moved clock).
+        .executableTarget(
+            name: "tapedeck-flow-replay",
+            dependencies: ["TapedeckCassette", "TapedeckTestSupport"],
+            path: "Tests/FlowReplay"
         ),
         .testTarget(
             name: "TapedeckSessionTests",

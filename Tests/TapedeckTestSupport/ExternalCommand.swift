@@ -24,14 +24,17 @@ public enum ExternalCommand {
     /// Whether the `curl` command-line tool can run here.
     public static let hasCurl = find("curl") != nil
 
-    /// Runs `tool` with `arguments` to its end on a thread of its own (the test's executor stays free).
-    public static func run(_ tool: URL, _ arguments: [String], input: Data = Data()) async throws -> Output {
+    /// Runs `tool` with `arguments` to its end on a thread of its own (the test's executor stays free), in
+    /// `environment` (this process's by default).
+    public static func run(_ tool: URL, _ arguments: [String], input: Data = Data(),
+                           environment: [String: String]? = nil) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 do {
                     let process = ChildProcess()
                     process.executableURL = tool
                     process.arguments = arguments
+                    if let environment { process.environment = environment }
                     let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
                     process.standardInput = stdin
                     process.standardOutput = stdout

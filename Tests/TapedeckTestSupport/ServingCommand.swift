@@ -32,15 +32,18 @@ public struct ServingCommand {
     }
 
     /// The built `tapedeck` executable: next to the test bundle, else in the package's `.build/debug`.
-    public static let tapedeck: URL = {
+    public static let tapedeck: URL = builtExecutable("tapedeck")
+
+    /// An executable of this package's build: next to the test bundle, else in the package's `.build/debug`.
+    public static func builtExecutable(_ name: String) -> URL {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tapedeck"),
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("tapedeck"),
-            packageRoot.appendingPathComponent(".build/debug/tapedeck"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+            packageRoot.appendingPathComponent(".build/debug/\(name)"),
         ].compactMap { $0 }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
-    }()
+    }
 }
 
 /// The curl command-line tool, run to its end (at most 30 s).

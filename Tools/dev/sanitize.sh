@@ -14,7 +14,7 @@ case "$kind" in
     thread|address) ;;
     *) echo "usage: sanitize.sh thread|address [swift test arguments]" >&2; exit 2 ;;
 esac
-bash Tools/dev/install-system-packages.sh nghttp2-server iproute2
+bash Tools/dev/install-system-packages.sh nghttp2-server iproute2 faketime
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

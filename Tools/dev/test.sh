@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # nghttp2-server provides nghttpd, the HTTP/2 peer of the HTTP/2 tests; iproute2 provides `ip`, with which the
 # reachability tests build private network namespaces.
-bash Tools/dev/install-system-packages.sh nghttp2-server iproute2
+bash Tools/dev/install-system-packages.sh nghttp2-server iproute2 faketime
 # Python `requests` is one of the clients that drive the forward proxy (ForwardProxyInteropTests), with the python3
 # on PATH; pip refuses a system Python's site-packages unless told it may.
 if ! command -v python3 >/dev/null; then
