@@ -39,6 +39,7 @@ public enum StandIn {
 
     /// Whether `text` is exactly one stand-in (whatever its salt).
     public static func isStandIn(_ text: some StringProtocol) -> Bool {
+        guard text.utf8.count == prefixBytes.count + codeLength else { return false }  // most values, with no copy
         let bytes = Array(text.utf8)
         return bytes.count == prefixBytes.count + codeLength && token(in: bytes[...], at: 0) != nil
     }

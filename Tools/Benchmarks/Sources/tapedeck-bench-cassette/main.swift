@@ -24,7 +24,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -116,6 +116,14 @@ do {
         let requests = Double(result.client.count * block)
         print("client median-us \(median(result.client)) cpu-us-per-request \(result.clientCPU / requests * 1e6)")
         print("transport median-us \(median(result.transport)) cpu-us-per-request \(result.transportCPU / requests * 1e6)")
+        print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
+    case "stand-ins":
+        guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
+        let result = try runDetached { try await StandInReplay(count: count, block: block, rounds: 5).run() }
+        let extra = zip(result.standIns, result.placeholders).map { $0 - $1 }
+        let ratios = zip(result.standIns, result.placeholders).map { $0 / $1 }
+        print("placeholders median-us \(median(result.placeholders)) stand-ins median-us \(median(result.standIns)) (\(result.standInCount) stand-ins)")
+        print("stand-in cost per request us median \(median(extra)) min \(extra.min() ?? 0) max \(extra.max() ?? 0)")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
     case "defaults", "features", "cache-hits":
         guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
