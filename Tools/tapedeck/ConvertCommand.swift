@@ -12,8 +12,10 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
             a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
-            (!!binary, !binary, base64_string) and compressed (a gzip body is stored decoded and served compressed \
-            again; a deflate body is stored inflated, without its Content-Encoding), secrets redacted on the way. \
+            (!!binary, !binary, base64_string) and compressed, judged by the bytes and not the header (a gzip body is \
+            stored decoded and served compressed again; a deflate body is stored inflated, without its \
+            Content-Encoding; a body the recording client decoded already is kept; one that cannot be decoded is \
+            kept byte for byte with a warning), secrets redacted on the way. \
             vcrpy stores no times, so its interactions are dated by the file's modification time. --match-on maps \
             the matchers the VCR cassette was used with to Tapedeck's matching rules (printed, since matching is \
             configured in code). --to wiremock writes WireMock stub mappings ({"mappings": [...]}) that match each \
@@ -128,8 +130,14 @@ struct ConvertCommand: ParsableCommand {
             do { imported = try VCRImport.cassette(fromYAMLData: data, file: file, recordedAt: modified) } catch {
                 throw CLIError(error.description)
             }
+            var found: [String] = []
+            if imported.decompressedBodies > 0 { found.append("\(imported.decompressedBodies) compressed body(ies) decoded") }
+            if imported.bodiesDecodedByTheClient > 0 {
+                found.append("\(imported.bodiesDecodedByTheClient) body(ies) already decoded by the recording client")
+            }
             Console.err("Read \(imported.cassette.interactions.count) interaction(s) from a \(imported.flavour.rawValue) cassette"
-                        + (imported.decompressedBodies > 0 ? " (\(imported.decompressedBodies) compressed body(ies) decoded)" : ""))
+                        + (found.isEmpty ? "" : " (\(found.joined(separator: ", ")))"))
+            for note in imported.notes { Console.err("warning: \(note)") }
             return (imported.cassette, { $0.inlineData ?? Data() })
         }
         let loaded: LoadedCassette
