@@ -16,9 +16,10 @@ struct VerifyCommand: AsyncParsableCommand {
               - the recorded status code;
               - the recorded media type (Content-Type parameters ignored);
               - for JSON bodies, a compatible shape: the same keys with the same JSON types, recursively, each array \
-            element checked against the first recorded element;
+            element fitting one of the shapes recorded for that array's elements (any one);
               - equal values at every --field path.
-            Other headers (Date and the like) are not compared. Recorded transport errors are skipped. Exits with \
+            Other headers (Date and the like) are not compared. Recorded transport errors are skipped; a response \
+            recorded as interrupted (a stall or a dropped connection) must be interrupted the same way. Exits with \
             status 1 when any interaction breaks the contract.
 
             Redaction placeholders in the recorded requests ([REDACTED] in a header, query parameter, JSON member or \
@@ -190,10 +191,19 @@ struct VerifyCommand: AsyncParsableCommand {
                                                 body: loaded.bodyData(recorded.body))
             let actual = ContractRules.Answer(status: response.statusCode, contentType: response.headers["Content-Type"],
                                               body: response.data ?? Data())
-            let violations = rules.check(recorded: expected, live: actual)
+            var problems = rules.check(recorded: expected, live: actual).map(\.line)
+            if let interruption = recorded.interruption {
+                // The recorded body is cut short, so the answer is judged by the interruption alone.
+                problems = ["interruption: recorded as interrupted (URLError \(interruption.code) "
+                            + "\(URLErrorNames.name(interruption.code))), the live transfer completed"]
+            }
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "\(response.statusCode)",
-                                       problems: violations.map(\.line), seconds: elapsed.inSeconds)
+                                       problems: problems, seconds: elapsed.inSeconds)
         } catch {
+            if let interruption = recorded.interruption, let urlError = error as? URLError, urlError.code.rawValue == interruption.code {
+                return VerificationOutcome(index: index, request: summary, skipped: false, status: "interrupted as recorded", problems: [],
+                                           seconds: (ContinuousClock.now - started).inSeconds)
+            }
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "error",
                                        problems: ["transport: " + FetchCommand.explain(error, url: url.absoluteString).replacingOccurrences(of: "\n  ", with: "; ")],
                                        seconds: (ContinuousClock.now - started).inSeconds)
