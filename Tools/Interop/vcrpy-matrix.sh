@@ -12,19 +12,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 venv="${TAPEDECK_VCRPY_VENV:-$root/.build/vcrpy-venv}"
 requirements="$root/Tools/Interop/vcrpy-requirements.txt"
-stamp="$venv/.requirements"
-if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
-    if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" \
-           && cp "$requirements" "$stamp"; } >&2; then
-        echo "vcrpy-matrix.sh: could not install vcrpy into $venv" >&2
-        exit 2
-    fi
+. "$root/Tools/Interop/common.sh"
+if ! ensure_venv "$venv" "$requirements"; then
+    echo "vcrpy-matrix.sh: could not install vcrpy into $venv" >&2
+    exit 2
 fi
-tapedeck="${1:-}"
-if [ -z "$tapedeck" ]; then
-    (cd "$root" && swift build --product tapedeck >&2)
-    tapedeck="$(cd "$root" && swift build --show-bin-path)/tapedeck"
-fi
+tapedeck="$(tapedeck_binary "$root" "${1:-}")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$venv/bin/python" "$root/Tools/Interop/vcrpy_matrix.py" "$tapedeck" "$work"

@@ -23,9 +23,12 @@ struct ConvertCommand: ParsableCommand {
             recorded transport error into a fault. --to pact writes a Pact specification v3 consumer contract between \
             --consumer (default: the file's name without its extension) and --provider (default: the first request's \
             host): one interaction per recorded one, described as METHOD /path?query and numbered when repeated, with \
+            the request headers that select the representation (Accept, Accept-Encoding, Content-Type) kept, with \
             JSON bodies as JSON, text as text and other media types as base64; recorded transport errors, bodies cut \
             short, templated responses and bodies Pact v3 cannot express are left out with a warning on stderr. \
-            Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
+            --matchers adds matchingRules for values that vary (differing between repeats of a request, UUIDs, \
+            ISO 8601 and HTTP dates, whole-number ids, redacted values), so Pact's verifier checks their type or \
+            format instead of the recorded value. Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
             written atomically.
             """
     )
@@ -53,6 +56,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "With --to pact, the provider's name (default: the host of the first recorded request).")
     var provider: String?
 
+    @Flag(name: .long, help: "With --to pact, add matchers for values that vary: those that differ between repeats of a request, UUIDs, ISO 8601 and HTTP dates, whole-number ids and redacted values.")
+    var matchers = false
+
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
     var matchOn: String?
 
@@ -61,7 +67,9 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
-        if (consumer != nil || provider != nil) && to != .pact { throw ValidationError("--consumer and --provider apply to --to pact") }
+        if (consumer != nil || provider != nil || matchers) && to != .pact {
+            throw ValidationError("--consumer, --provider and --matchers apply to --to pact")
+        }
         for (option, name) in [("--consumer", consumer), ("--provider", provider)] where name?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("\(option) must not be empty")
         }
@@ -88,7 +96,7 @@ struct ConvertCommand: ParsableCommand {
                 throw CLIError("\(file) has no request with a host to name the provider after; give --provider NAME")
             }
             let contract = try PactExport.contract(for: cassette, consumer: consumer ?? PactExport.defaultConsumer(cassettePath: file),
-                                                   provider: provider, bodyData: bodyData)
+                                                   provider: provider, matchers: matchers, bodyData: bodyData)
             for skipped in contract.skipped { Console.err("warning: left out \(skipped)") }
             written -= contract.skipped.count
             data = CassetteJSON.serialize(contract.json, style: .pretty)

@@ -38,7 +38,7 @@ enum PactBody {
         String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    private static func isJSON(_ mediaType: String) -> Bool {
+    static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
