@@ -34,7 +34,7 @@ struct ConvertCommand: ParsableCommand {
     )
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
-        case cassette, har, vcr
+        case cassette, har, vcr, pact
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -44,7 +44,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The cassette, HAR or VCR file to read.")
     var file: String
 
-    @Option(name: .long, help: "The input format: cassette, har or vcr (default: from the file).")
+    @Option(name: .long, help: "The input format: cassette, har, vcr or pact (a Pact v2, v3 or v4 contract; default: from the file).")
     var from: Source?
 
     @Option(name: .long, help: "The output format: cassette, har, wiremock (WireMock stub mappings) or pact (a Pact v3 contract).")
@@ -128,8 +128,19 @@ struct ConvertCommand: ParsableCommand {
         Console.err("Wrote \(written) interaction(s) as \(to.rawValue) to \(output)")
     }
 
+    /// A Pact contract's example exchanges as a cassette.
+    private func loadPact() throws -> (Cassette, (CassetteBody) throws -> Data) {
+        let data: Data
+        do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
+        let pact: PactImport
+        do { pact = try PactImport.read(data) } catch { throw CLIError("\(file): \(error)") }
+        Console.err("Read \(pact.interactions.count) interaction(s) from a Pact v\(pact.version) contract between \(pact.consumer) and \(pact.provider)")
+        return (pact.cassette(recordedAt: Date()), { $0.inlineData ?? Data() })
+    }
+
     /// The input as a cassette, and how to read the bytes of one of its bodies.
     private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
+        if source == .pact { return try loadPact() }
         if source == .vcr {
             let data: Data
             do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
@@ -149,7 +160,10 @@ struct ConvertCommand: ParsableCommand {
             return (imported.cassette, { $0.inlineData ?? Data() })
         }
         let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        do { loaded = try LoadedCassette.load(path: file) } catch {
+            if from == nil, PactImport.looksLikePact(atPath: file) { return try loadPact() }
+            throw CLIError(error.description)
+        }
         let found: Source = LoadedCassette.isHAR(loaded.url) ? .har : .cassette
         if let from, from != found { throw CLIError("\(file) is a \(found.rawValue) file, not \(from.rawValue)") }
         return (loaded.cassette, { body in

@@ -45,6 +45,9 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Check the cassettes against this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a live provider.")
     var openapi: String?
 
+    @Option(name: .long, help: "Check the cassette against this Pact contract (v2, v3 or v4): every contract interaction recorded, with a request and a response that match it by Pact's rules.")
+    var pact: String?
+
     /// The one cassette of a live verification.
     var file: String { files[0] }
     /// The live provider's base URL (`--against`).
@@ -67,6 +70,11 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOutputOptions
 
     func validate() throws {
+        if pact != nil {
+            guard againstOption == nil, openapi == nil else { throw ValidationError("use one of --against, --openapi and --pact") }
+            guard files.count == 1 else { throw ValidationError("--pact verifies one cassette at a time; \(files.count) were given") }
+            return
+        }
         if openapi != nil {
             guard againstOption == nil else { throw ValidationError("use either --against URL or --openapi SPEC, not both") }
             guard field.isEmpty, header.isEmpty else { throw ValidationError("--field and -H apply to --against, not --openapi") }
@@ -81,6 +89,10 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let pact {
+            try checkPact(pact)
+            return
+        }
         if let openapi {
             try checkConformance(to: openapi)
             return
@@ -112,6 +124,40 @@ struct VerifyCommand: AsyncParsableCommand {
             }
         }
         if !failed.isEmpty { throw ExitCode.failure }
+    }
+
+    /// `--pact`: the cassette against a Pact contract, with nothing sent.
+    private func checkPact(_ contractPath: String) throws {
+        let loaded: LoadedCassette
+        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let data: Data
+        do { data = try InputFile.read(URL(fileURLWithPath: contractPath)) } catch { throw CLIError("could not read \(error)") }
+        let report: PactVerification.Report
+        do {
+            report = try PactVerification.check(loaded.cassette, against: try PactImport.read(data)) { loaded.bodyData($0) }
+        } catch { throw CLIError("\(contractPath): \(error)") }
+        let style = Console.style
+        var table = TextTable(header: ["#", "contract interaction", "result", "recorded"], rightAligned: [0])
+        for (index, outcome) in report.outcomes.enumerated() {
+            table.append([String(index), outcome.description, outcome.passed ? style.green("PASS") : style.red("FAIL"),
+                          outcome.recordedIndex.map { "#\($0)" } ?? "-"])
+        }
+        Console.out(table.render(style: style))
+        for (index, outcome) in report.outcomes.enumerated() where !outcome.passed {
+            Console.out()
+            Console.out("#\(index) \(outcome.description):")
+            for problem in outcome.problems { Console.out("  - \(problem)") }
+        }
+        Console.out()
+        if !report.undescribed.isEmpty {
+            Console.out("\(report.undescribed.count) recorded exchange(s) the contract does not describe: "
+                        + report.undescribed.map { "#\($0) \(loaded.cassette.interactions[$0].request.summary)" }.joined(separator: ", "))
+        }
+        let failed = report.outcomes.filter { !$0.passed }.count
+        Console.out(failed == 0
+            ? style.green("\(report.outcomes.count) contract interaction(s) honoured by \(file)")
+            : style.red("\(failed) of \(report.outcomes.count) contract interaction(s) not honoured by \(file)"))
+        if failed > 0 { throw ExitCode.failure }
     }
 
     private func print(outcomes: [VerificationOutcome], failed: [VerificationOutcome]) {

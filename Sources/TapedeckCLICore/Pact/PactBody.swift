@@ -42,7 +42,7 @@ enum PactBody {
         mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    private static func isText(_ mediaType: String) -> Bool {
+    static func isText(_ mediaType: String) -> Bool {
         mediaType.hasPrefix("text/") || mediaType == "application/x-www-form-urlencoded" || mediaType == "application/xml"
             || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+xml"))
     }

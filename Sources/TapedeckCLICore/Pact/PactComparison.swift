@@ -201,7 +201,7 @@ struct PactComparison {
         let rule = rules.rule("body", at: path) ?? cascade
         if let rule, rule.matchers != [.equality] {
             if !holds(rule, expected: wanted, actual: got) {
-                found.append("\(display): \(Self.text(got)) does not match the rule")
+                found.append("\(display): \(Self.json(got)) does not match the rule")
                 return
             }
             switch (wanted, got) {
@@ -235,7 +235,7 @@ struct PactComparison {
                 compare(wantedElements[index], gotElements[index], path: path + [.index(index)], display: "\(display)[\(index)]", cascade: nil, into: &found)
             }
         default:
-            if !Self.equal(wanted, got) { found.append("\(display): expected \(Self.text(wanted)), got \(Self.text(got))") }
+            if !Self.equal(wanted, got) { found.append("\(display): expected \(Self.json(wanted)), got \(Self.json(got))") }
         }
     }
 
@@ -317,22 +317,16 @@ struct PactComparison {
         }
     }
 
-    private static func kind(_ value: CassetteJSON) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .number: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
+    private static func kind(_ value: CassetteJSON) -> String { JSONShape.typeName(value) }
 
     /// Equal JSON values; numbers by value (`1.0` equals `1`).
     static func equal(_ a: CassetteJSON, _ b: CassetteJSON) -> Bool {
         if case .number(let x) = a, case .number(let y) = b { return x == y || (Double(x) != nil && Double(x) == Double(y)) }
         return a == b
     }
+
+    /// A value as JSON text (a string quoted).
+    static func json(_ value: CassetteJSON) -> String { String(decoding: CassetteJSON.serialize(value), as: UTF8.self) }
 
     /// A value as text: a string as itself, anything else as its JSON.
     static func text(_ value: CassetteJSON) -> String {
