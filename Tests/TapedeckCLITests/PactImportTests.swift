@@ -93,6 +93,38 @@ import TapedeckTestSupport
         }
     }
 
+    /// Served as stubs: Pact's rules decide which interaction answers (a regex on the path, a type rule on a body
+    /// member); a request that matches none gets a 404 naming the nearest and why.
+    @Test func stubsAnswerByPactsRules() throws {
+        let contract = #"""
+            {"consumer": {"name": "web"}, "provider": {"name": "users"}, "metadata": {"pactSpecification": {"version": "3.0.0"}},
+             "interactions": [
+              {"description": "a user", "request": {"method": "GET", "path": "/users/1",
+                 "matchingRules": {"path": {"matchers": [{"match": "regex", "regex": "/users/[0-9]+"}]}}},
+               "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"id": 1, "name": "Ada"}}},
+              {"description": "a new user", "request": {"method": "POST", "path": "/users", "headers": {"Content-Type": "application/json"},
+                 "body": {"name": "Bob"}, "matchingRules": {"body": {"$.name": {"matchers": [{"match": "type"}]}}}},
+               "response": {"status": 201, "body": {"id": 2}}}]}
+            """#
+        let stubs = try PactStubs(PactImport.read(Data(contract.utf8)))
+        let user = stubs.respond(to: .init(method: "GET", url: "/users/42"))
+        #expect(user.interaction == "a user" && user.response.statusCode == 200)
+        #expect(user.response.body.inlineData == Data(#"{"id":1,"name":"Ada"}"#.utf8))
+        let created = stubs.respond(to: .init(method: "POST", url: "/users", headers: ["Content-Type": "application/json; charset=utf-8"],
+                                              body: Fixtures.json(#"{"name":"Cy"}"#)))
+        #expect(created.interaction == "a new user" && created.response.statusCode == 201)
+        let wrongType = stubs.respond(to: .init(method: "POST", url: "/users", headers: ["Content-Type": "application/json"],
+                                                body: Fixtures.json(#"{"name":7}"#)))
+        #expect(wrongType.interaction == nil && wrongType.response.statusCode == 404)
+        #expect(String(decoding: wrongType.response.body.inlineData ?? Data(), as: UTF8.self) == """
+            no interaction of the Pact contract between web and users matches POST /users
+            nearest: a new user
+              - $.name: 7 does not match the rule
+
+            """)
+        #expect(stubs.respond(to: .init(method: "GET", url: "/users/abc")).response.statusCode == 404)
+    }
+
     @Test func theBreakPathFollowsKeysAndIndexes() {
         let text = #"{"a": [1, {"b": tru"#
         #expect(JSONBreakPath.path(in: Data(text.utf8), upTo: text.utf8.count) == "$.a[1].b")

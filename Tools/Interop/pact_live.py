@@ -7,7 +7,8 @@ Accept, gzip when Accept-Encoding asks for it) and partly vary per call (a UUID 
 call); records a client session through `tapedeck record` (a recording reverse proxy), each request twice; exports
 the cassette with `tapedeck convert --to pact`, without and with `--matchers`; and runs Pact's reference verifier
 (pact-verify.sh) against the same live provider. Expected: without matchers every deterministic interaction passes
-and only the varying ones fail; with matchers every interaction passes. Exits 1 otherwise.
+and only the varying ones fail; with matchers every interaction passes. Then the contract with matchers is served
+by `tapedeck serve --pact` (Pact in) and verified again: every interaction passes. Exits 1 otherwise.
 """
 
 import gzip
@@ -156,6 +157,24 @@ def main():
         if unexpected or (matchers and status != 0):
             print(report)
             ok = False
+        if matchers:
+            # Pact in: the same contract served as stubs by `tapedeck serve --pact`, judged by the same verifier.
+            stubs = subprocess.Popen([TAPEDECK, "serve", "--pact", contract, "--port", "0"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+            try:
+                line = stubs.stdout.readline()
+                served = re.search(r"on (http://127\.0\.0\.1:\d+)", line)
+                if served is None:
+                    raise RuntimeError(f"tapedeck serve --pact did not start: {line}")
+                status, failed, report = verify(contract, served.group(1))
+                print(f"served by tapedeck serve --pact: {len(descriptions) - len(failed)} of {len(descriptions)} interactions pass "
+                      f"Pact's verifier; failed: {failed or 'none'}")
+                if status != 0:
+                    print(report)
+                    ok = False
+            finally:
+                stubs.terminate()
+                stubs.wait(timeout=10)
     server.shutdown()
     return 0 if ok else 1
 

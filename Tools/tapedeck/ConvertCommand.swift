@@ -8,7 +8,7 @@ import TapedeckCore
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings and Pact contracts.",
+        abstract: "Convert Tapedeck cassettes, HAR 1.2 files, VCR cassettes (vcrpy, Ruby VCR) and Pact contracts; export WireMock stub mappings and Pact contracts.",
         discussion: """
             A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
             a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
@@ -28,7 +28,10 @@ struct ConvertCommand: ParsableCommand {
             short, templated responses and bodies Pact v3 cannot express are left out with a warning on stderr. \
             --matchers adds matchingRules for values that vary (differing between repeats of a request, UUIDs, \
             ISO 8601 and HTTP dates, whole-number ids, redacted values), so Pact's verifier checks their type or \
-            format instead of the recorded value. Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
+            format instead of the recorded value. A Pact contract (v2, v3 or v4; --from pact, or recognised by its \
+            consumer and provider) becomes a cassette of its example exchanges (http://localhost + path); a newer \
+            specification, a message interaction, an unknown matcher or broken JSON is refused with its JSON path. \
+            Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
             written atomically.
             """
     )

@@ -16,7 +16,7 @@ import Glibc
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a cassette, JSON stubs (Tapedeck's or WireMock's) or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
+        abstract: "Serve a cassette, JSON stubs (Tapedeck's or WireMock's), a Pact contract or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
         discussion: """
             A cassette is served with exactly the matching, ordering and redaction of the in-process replayer; a \
             request no stub or interaction answers gets a 404 listing the nearest recorded requests. The stub file \
@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "An OpenAPI document (3.0 or 3.1, JSON or YAML) to answer from.")
     var openapi: String?
 
+    @Option(name: .long, help: "A Pact contract (v2, v3 or v4) to serve as stubs: each request answered with the example response of the first interaction it matches by Pact's rules.")
+    var pact: String?
+
     @Option(name: .long, help: "With --openapi, the seed of values generated from schemas.")
     var seed: UInt64 = 0
 
@@ -85,8 +88,11 @@ struct ServeCommand: AsyncParsableCommand {
         if stubsFormat != nil && stubs == nil {
             throw ValidationError("--stubs-format applies to --stubs")
         }
-        if cassetteFile == nil && stubs == nil && openapi == nil {
-            throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, or a cassette with stubs")
+        if cassetteFile == nil && stubs == nil && openapi == nil && pact == nil {
+            throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, --pact CONTRACT, or a cassette with stubs")
+        }
+        if pact != nil && (cassetteFile != nil || openapi != nil || proxyOptions.proxy) {
+            throw ValidationError("--pact answers every request the stubs do not, so it is served without a cassette or --openapi")
         }
         if openapi != nil && cassetteFile != nil {
             throw ValidationError("--openapi answers every request the stubs do not, so it is served without a cassette")
@@ -128,6 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
             do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed) } catch { throw CLIError("\(error)") }
         }
 
+        var pactStubs: PactStubs?
+        if let pact {
+            do { pactStubs = try PactStubs(PactImport.read(InputFile.read(URL(fileURLWithPath: pact)))) } catch { throw CLIError("\(pact): \(error)") }
+        }
+
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         let configuration = StubServer.Configuration(host: host, port: port)
         let server: StubServer
@@ -138,6 +149,15 @@ struct ServeCommand: AsyncParsableCommand {
         for stub in prepared { server.add(stub) }
         if let stubs {
             Console.out("Serving \(prepared.count) stub(s) from \(stubs)\(format == .wiremock ? " (WireMock mappings)" : "") on \(server.baseURL.absoluteString)")
+        }
+        if let pactStubs {
+            server.add(Stub(id: "pact", name: "Pact contract", RequestPattern(), priority: 1_000_000, responder: .handler { request in
+                let query = request.query.map { "?" + $0 } ?? ""
+                let answer = pactStubs.respond(to: Interaction.Request(method: request.method.rawValue, url: request.path + query,
+                                                                       headers: request.headers, body: CassetteBody(request.body))).response
+                return StubResponse(status: answer.statusCode, headers: answer.headers, body: .data(answer.body.inlineData ?? Data()))
+            }))
+            Console.out("Serving \(pactStubs.count) interaction(s) of the Pact contract \(pact ?? "") on \(server.baseURL.absoluteString)")
         }
         if let mock {
             server.serve(mock)

@@ -27,6 +27,10 @@ struct VerifyCommand: AsyncParsableCommand {
             --header-env/--bearer-env add credentials per host; a failed interaction that still carries an \
             unfilled placeholder says how to supply it. Secrets are masked in every report.
 
+            With --pact CONTRACT instead, nothing is sent either: every interaction of the Pact contract (v2, v3 or \
+            v4) must be recorded in the cassette, with a request and a response that match it by Pact's matching \
+            rules; recorded exchanges the contract does not describe are listed.
+
             With --openapi SPEC instead of --against, nothing is sent: every interaction of every cassette is checked \
             against the OpenAPI 3.0 or 3.1 document (JSON or YAML): the operation exists for the method and path \
             template; path, query, header and cookie parameters are present when required and valid; the status is \

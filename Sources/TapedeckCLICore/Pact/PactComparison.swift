@@ -11,7 +11,7 @@ import TapedeckCassette
 /// ```swift
 /// let mismatches = try PactComparison(expected: contractRequest, version: 3, isRequest: true).mismatches(actual: request)
 /// ```
-struct PactComparison {
+struct PactComparison: Sendable {
     let expected: CassetteJSON
     let rules: PactRules
     let isRequest: Bool

@@ -13,12 +13,12 @@ public struct PactFileError: Error, CustomStringConvertible, Equatable, Sendable
 }
 
 /// One step of a Pact matching-rule path (`$.animals[*].name`).
-enum PactPathToken: Equatable {
+enum PactPathToken: Equatable, Sendable {
     case root, field(String), index(Int), star
 }
 
 /// A Pact matcher, the ones specification v2, v3 and v4 define for HTTP bodies, headers, query values and paths.
-enum PactMatcher: Equatable {
+enum PactMatcher: Equatable, Sendable {
     case equality
     case regex(String)
     /// `type`, with the `min`/`max` length of an array when given (v2's `{"min": 1}` too).
@@ -37,8 +37,8 @@ enum PactMatcher: Equatable {
 }
 
 /// The matching rules of one request or response, by category (`body`, `header`, `query`, `path`, `status`).
-struct PactRules: Equatable {
-    struct Rule: Equatable {
+struct PactRules: Equatable, Sendable {
+    struct Rule: Equatable, Sendable {
         var path: [PactPathToken]
         var matchers: [PactMatcher]
         /// `AND` (all must hold) unless the rule says `OR`.
