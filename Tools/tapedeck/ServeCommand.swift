@@ -33,10 +33,15 @@ struct ServeCommand: AsyncParsableCommand {
             filters, lognormal delays, ...) stops serve with the mapping and the JSON path named, rather than being \
             ignored (see "Serving WireMock mappings" in the TapedeckStubServer documentation). \
             With --openapi every request the stubs do not answer is \
-            answered as the document describes: checked against it (400 with the violations, 404 and 405 for \
-            paths and methods it lacks), then answered with the first documented success, in the media type Accept \
-            allows, with the documented example or a value generated from the schema (the same for the same \
-            --seed); Prefer: code=404 and Prefer: example=NAME choose another documented answer. With --tls a \
+            answered as the document describes: checked against it (an invalid request gets the operation's \
+            documented 400, 422, 4XX or default answer with the violations in a Tapedeck-Violations header, else a \
+            problem+json 400; --no-request-validation skips the check; 404 and 405 for paths and methods it lacks), \
+            then answered with the first documented success (204 for an operation that documents none), in the \
+            media type Accept allows, with the documented example or a value generated from the schema (the same \
+            for the same --seed; --examples schema always generates); examples that break their own schema are \
+            listed at start-up with their JSON pointer; Prefer: code=404 and Prefer: example=NAME choose another \
+            documented answer. With --pact every request the stubs do not answer gets the example response of the \
+            first contract interaction it matches by Pact's rules, else a 404 naming the nearest. With --tls a \
             certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
             (printed), for example for curl --cacert. With --proxy the cassette is replayed by a forward proxy: \
@@ -60,6 +65,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "With --openapi, the seed of values generated from schemas.")
     var seed: UInt64 = 0
+
+    @Flag(name: .customLong("no-request-validation"), help: "With --openapi, answer every request as if it conformed (no 400 for invalid ones).")
+    var noRequestValidation = false
+
+    @Option(name: .long, help: "With --openapi, answer with the documented examples (documented, the default) or generate every answer from its schema (schema).")
+    var examples: ExampleSource = .documented
+
+    enum ExampleSource: String, ExpressibleByArgument, CaseIterable {
+        case documented, schema
+    }
 
     /// How `--stubs` is read.
     enum StubsFormat: String, ExpressibleByArgument, CaseIterable {
@@ -93,6 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if pact != nil && (cassetteFile != nil || openapi != nil || proxyOptions.proxy) {
             throw ValidationError("--pact answers every request the stubs do not, so it is served without a cassette or --openapi")
+        }
+        if openapi == nil && (noRequestValidation || examples != .documented) {
+            throw ValidationError("--no-request-validation and --examples apply to --openapi")
         }
         if openapi != nil && cassetteFile != nil {
             throw ValidationError("--openapi answers every request the stubs do not, so it is served without a cassette")
@@ -131,7 +149,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         var mock: OpenAPIMock?
         if let openapi {
-            do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed) } catch { throw CLIError("\(error)") }
+            let options = OpenAPIMock.Options(validatesRequests: !noRequestValidation, usesExamples: examples == .documented)
+            do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed, options: options) } catch { throw CLIError("\(error)") }
         }
 
         var pactStubs: PactStubs?
@@ -163,6 +182,7 @@ struct ServeCommand: AsyncParsableCommand {
             server.serve(mock)
             Console.out("Serving \(mock.conformance.operationCount) operation(s) of \(openapi ?? "") on \(server.baseURL.absoluteString)")
             for problem in mock.problems { Console.err("warning: \(problem) (answered with 500)") }
+            for problem in mock.exampleProblems { Console.err("warning: \(problem) (the example breaks its schema; --examples schema generates instead)") }
         }
         if let cassette = cassetteFile {
             do {
