@@ -22,15 +22,18 @@ public enum PactVerification {
         /// Why it fails: empty when it passes.
         public var problems: [String]
 
+        /// Whether a recorded exchange honours the interaction.
         public var passed: Bool { problems.isEmpty }
     }
 
     /// Every contract interaction's outcome, and the recorded exchanges the contract does not describe.
     public struct Report: Sendable {
+        /// One outcome per contract interaction, in contract order.
         public var outcomes: [Outcome]
         /// 0-based indexes of recorded exchanges whose request no contract interaction describes.
         public var undescribed: [Int]
 
+        /// Whether every contract interaction is honoured.
         public var passed: Bool { outcomes.allSatisfy(\.passed) }
     }
 
