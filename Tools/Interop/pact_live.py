@@ -25,6 +25,19 @@ from itertools import count
 
 import requests
 
+
+def stop(process):
+    """Sends SIGTERM and waits for the process to end; one that has not ended after 30 s is killed and named (once
+    seen under heavy load: it is a finding about `tapedeck serve`, reported, not a failure of the comparison)."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        print(f"warning: {' '.join(process.args[:3])} did not stop within 30 s of SIGTERM; killed")
+
+
 TAPEDECK, WORK = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(WORK, exist_ok=True)
@@ -173,8 +186,7 @@ def main():
                     print(report)
                     ok = False
             finally:
-                stubs.terminate()
-                stubs.wait(timeout=10)
+                stop(stubs)
     server.shutdown()
     return 0 if ok else 1
 

@@ -18,6 +18,19 @@ from urllib.parse import urlsplit
 
 import yaml
 
+
+def stop(process):
+    """Sends SIGTERM and waits for the process to end; one that has not ended after 30 s is killed and named (once
+    seen under heavy load: it is a finding about `tapedeck serve`, reported, not a failure of the comparison)."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        print(f"warning: {' '.join(process.args[:3])} did not stop within 30 s of SIGTERM; killed")
+
+
 CHECKS = "not_a_server_error,content_type_conformance,response_schema_conformance,response_headers_conformance"
 
 
@@ -49,8 +62,7 @@ def main():
                                   "--max-examples", "30", "--seed", "1", "--no-color"], capture_output=True, text=True, timeout=600,
                                  cwd=scratch.name)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop(server)
         summary = re.search(r"(\d+) generated, (\d+) passed(?:, (\d+) failed)?", run.stdout)
         name = path.rsplit("/", 1)[-1]
         print(f"{'ok  ' if run.returncode == 0 else 'FAIL'} {name:28} {summary.group(0) if summary else 'no summary'}")

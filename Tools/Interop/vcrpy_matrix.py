@@ -27,6 +27,19 @@ import httpx
 import requests
 import vcr
 
+
+def stop(process):
+    """Sends SIGTERM and waits for the process to end; one that has not ended after 30 s is killed and named (once
+    seen under heavy load: it is a finding about `tapedeck serve`, reported, not a failure of the comparison)."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        print(f"warning: {' '.join(process.args[:3])} did not stop within 30 s of SIGTERM; killed")
+
+
 TAPEDECK, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
 
@@ -145,8 +158,7 @@ def main():
                     except Exception as error:  # noqa: BLE001 (any client failure is a finding)
                         problems.append(f"serve: {type(error).__name__}: {error}")
                     finally:
-                        process.terminate()
-                        process.wait(timeout=10)
+                        stop(process)
                 failures += bool(problems)
                 print(f"{'FAIL' if problems else 'ok  '} {name:28} {len(expected):4} bytes  {'; '.join(problems)}")
     server.shutdown()
