@@ -89,6 +89,8 @@ import TapedeckTestSupport
         #expect(PactMatchers.Format("Wed, 25 Nov 2026 16:24:44 GMT", allowingHTTPDates: true) == .httpDate)
         #expect(PactMatchers.child("$", "odd key") == "$['odd key']" && PactMatchers.child("$", "a_1") == "$.a_1" && PactMatchers.child("$", "1a") == "$['1a']")
         #expect(["id", "ID", "userId", "order_id", "orderID"].allSatisfy(PactMatchers.namesAnIdentifier))
+        #expect(PactMatchers.isRedacted("[REDACTED]") && PactMatchers.isRedacted("Bearer REDACTED-ABCDEFGH2345"))
+        #expect(!PactMatchers.isRedacted("REDACTED") && !PactMatchers.isRedacted("plain"))
         #expect(!["idea", "valid", "paid"].contains(where: PactMatchers.namesAnIdentifier))
     }
 }

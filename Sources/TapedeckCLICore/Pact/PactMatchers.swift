@@ -9,7 +9,7 @@ import TapedeckCore
 /// - it differed between repeats of the same request in the cassette (a `type` matcher: same JSON type);
 /// - it is a UUID, or an ISO 8601 date or time (a `regex` matcher of that format);
 /// - it is a whole number under a key that names an identifier (`id`, `userId`, `order_id`: an `integer` matcher);
-/// - it is a redaction placeholder (a `type` matcher: the recorded value is not the provider's).
+/// - it is a redacted value, a placeholder or a stand-in (a `type` matcher: the recorded value is not the provider's).
 /// A response header gets a `regex` matcher when its value differed between repeats or is a UUID or an HTTP or ISO
 /// 8601 date. Status codes, media types and every other value stay literal.
 ///
@@ -94,6 +94,12 @@ enum PactMatchers {
         nonisolated(unsafe) private static let isoDatePattern = /\d{4}-\d{2}-\d{2}/
     }
 
+    /// Whether `text` holds a redacted value: the `[REDACTED]` placeholder, or a stand-in `REDACTED-` followed by
+    /// twelve base-32 characters (the form stable stand-ins take).
+    static func isRedacted(_ text: String) -> Bool {
+        text.contains(Redaction.placeholder) || text.contains(/REDACTED-[A-Z2-7a-z0-9]{12}/)
+    }
+
     /// Whether a member name names an identifier: `id`, `ID`, or ending in `Id`, `ID` or `_id`.
     static func namesAnIdentifier(_ key: String) -> Bool {
         key.lowercased() == "id" || key.hasSuffix("Id") || key.hasSuffix("ID") || key.lowercased().hasSuffix("_id")
@@ -117,7 +123,7 @@ enum PactMatchers {
         case .string(let text):
             if let format = Format(text) {
                 rules.append(.init(path, matchers([format.matcher])))
-            } else if text.contains(Redaction.placeholder) || varying.contains(path) {
+            } else if isRedacted(text) || varying.contains(path) {
                 rules.append(.init(path, matchers([typeMatcher])))
             }
         case .number(let literal):
