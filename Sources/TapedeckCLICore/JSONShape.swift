@@ -1,11 +1,15 @@
 import TapedeckCassette
 
 /// The shape rule of contract verification: the live JSON must have the recorded keys with the recorded JSON
-/// types, recursively; arrays are checked element by element against the first recorded element.
+/// types, recursively. An array's recorded elements may differ in shape (httpbin's `/json` has slides with and
+/// without `items`): each live element must fit one of them, any one; one that fits none is reported against the
+/// recorded element it comes closest to.
 ///
 /// ```swift
 /// JSONShape.violations(recorded: ["id": 1, "tags": ["a"]], live: ["id": "1", "tags": []])
 /// // ["$.id: expected number, got string"]
+/// JSONShape.violations(recorded: [["a": 1], ["b": "x"]], live: [["b": "y"], ["a": 2]])
+/// // []
 /// ```
 public enum JSONShape {
     /// The JSON type name of a value: `null`, `boolean`, `number`, `string`, `array` or `object`.
@@ -42,11 +46,42 @@ public enum JSONShape {
             }
             return result
         case (.array(let expected), .array(let actual)):
-            guard let template = expected.first else { return [] }
-            return actual.enumerated().flatMap { violations(recorded: template, live: $1, path: "\(path)[\($0)]") }
+            let templates = distinctShapes(expected)
+            guard !templates.isEmpty else { return [] }
+            return actual.enumerated().flatMap { index, element in
+                var closest: [String]?
+                for template in templates {
+                    let found = violations(recorded: template, live: element, path: "\(path)[\(index)]")
+                    if found.isEmpty { return [String]() }
+                    if closest == nil || found.count < closest!.count { closest = found }
+                }
+                return closest ?? []
+            }
         default:
             let expectedType = typeName(recorded), actualType = typeName(live)
             return expectedType == actualType ? [] : ["\(path): expected \(expectedType), got \(actualType)"]
+        }
+    }
+
+    /// `elements` with one element per distinct shape, in recorded order: a long array of alike records is
+    /// checked against one of them, not all.
+    static func distinctShapes(_ elements: [CassetteJSON]) -> [CassetteJSON] {
+        var seen = Set<String>()
+        return elements.filter { seen.insert(signature($0)).inserted }
+    }
+
+    /// A text naming the shape of `value` and nothing else: two values with the same signature break the same
+    /// live values in the same way.
+    static func signature(_ value: CassetteJSON) -> String {
+        switch value {
+        case .object(let members):
+            var seen = Set<String>()
+            let fields = members.filter { seen.insert($0.key).inserted }.map { "\($0.key.debugDescription):\(signature($0.value))" }
+            return "{" + fields.sorted().joined(separator: ",") + "}"
+        case .array(let elements):
+            return "[" + Set(elements.map(signature)).sorted().joined(separator: "|") + "]"
+        default:
+            return typeName(value)
         }
     }
 

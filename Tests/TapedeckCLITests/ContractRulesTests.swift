@@ -36,6 +36,31 @@ import TapedeckCassette
         #expect(JSONShape.violations(recorded: .array([1]), live: .array([])).isEmpty)
     }
 
+    /// httpbin's `/json`: one slide has `items`, the other not; either may come back in either place.
+    @Test func arrayElementsMayTakeAnyOfTheRecordedShapes() throws {
+        let recorded = try CassetteJSON.parse(#"{"slides":[{"title":"Wake up","type":"all"},{"items":["Why"],"title":"Overview","type":"all"}]}"#)
+        let live = try CassetteJSON.parse(#"{"slides":[{"items":["a","b"],"title":"x","type":"y"},{"title":"z","type":"all"},{"title":"w","type":"v"}]}"#)
+        #expect(JSONShape.violations(recorded: recorded, live: live).isEmpty)
+        #expect(JSONShape.violations(recorded: recorded, live: recorded).isEmpty)
+        let mixed = try CassetteJSON.parse(#"[1, "a", null, {"k": [true]}]"#)
+        #expect(JSONShape.violations(recorded: mixed, live: try CassetteJSON.parse(#"[{"k": [false, true]}, null, 3, "b"]"#)).isEmpty)
+    }
+
+    @Test func anElementThatFitsNoRecordedShapeIsReportedAgainstTheClosest() throws {
+        let recorded = try CassetteJSON.parse(#"[{"a":1,"b":"x","c":true},{"z":null}]"#)
+        let live = try CassetteJSON.parse(#"[{"a":"1","b":"x","c":true},{"z":null},7]"#)
+        #expect(JSONShape.violations(recorded: recorded, live: live) == [
+            "$[0].a: expected number, got string",
+            "$[2]: expected object, got number",
+        ])
+    }
+
+    @Test func elementsOfOneShapeAreCheckedOnce() throws {
+        let many: [CassetteJSON] = (0..<1000).map { .object([.init("id", .number(String($0))), .init("name", .string("n\($0)"))]) }
+        #expect(JSONShape.distinctShapes(many).count == 1)
+        #expect(JSONShape.signature(try CassetteJSON.parse(#"{"b":[1,"x",2],"a":{}}"#)) == JSONShape.signature(try CassetteJSON.parse(#"{"a":{},"b":["y",3]}"#)))
+    }
+
     @Test func fieldsCompareValuesSemantically() {
         let rules = ContractRules(fields: ["user.id", "items.0", "missing"])
         let violations = rules.check(recorded: answer(body: #"{"user":{"id":1.0},"items":["a"]}"#),

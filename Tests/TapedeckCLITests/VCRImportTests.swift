@@ -75,10 +75,13 @@ import TapedeckCLICore
         let interactions = imported.cassette.interactions
         #expect(interactions.map { Self.target($0.request.url) } == ["/gzip", "/deflate", "/gzip?client=urllib", "/deflate?client=urllib"])
         #expect(imported.decompressedBodies == 2, "the two !!binary bodies")
+        #expect(imported.bodiesDecodedByTheClient == 2, "the two bodies requests decoded")
+        #expect(imported.notes.isEmpty)
         for gzip in [interactions[0], interactions[2]] {
+            // As Tapedeck's default transport records it: decoded, the header kept (served compressed again).
             let response = try #require(gzip.response)
             #expect(Self.text(response.body) == Self.gzipDocument)
-            #expect(response.body.contentEncoding == "gzip")
+            #expect(response.body.contentEncoding == nil)
             #expect(response.headers["Content-Encoding"] == "gzip")
         }
         for deflate in [interactions[1], interactions[3]] {
@@ -113,7 +116,7 @@ import TapedeckCLICore
         #expect(interactions[1].request.body.inlineData == Data([0, 1, 2, 3, 250, 251, 252, 253, 254, 255]))
         #expect(Self.text(interactions[1].response!.body) == #"{"id":7,"status":"created"}"#)
         #expect(Self.text(interactions[2].response!.body) == #"{"greeting":"hello from gzip"}"#)
-        #expect(interactions[2].response?.body.contentEncoding == "gzip")
+        #expect(interactions[2].response?.body.contentEncoding == nil && interactions[2].response?.headers["Content-Encoding"] == "gzip")
         #expect(interactions[3].response?.body.isEmpty == true && interactions[3].response?.reasonPhrase == "Not Found")
         #expect(imported.decompressedBodies == 1)
     }
@@ -127,8 +130,6 @@ import TapedeckCLICore
          "broken.yaml:2:31: interactions[0].request.uri: '/relative' is not an absolute http or https URL"),
         ("http_interactions:\n- request: {method: get, uri: 'http://h/'}\n  response:\n    status: {code: 200}\n    body: {encoding: UTF-8, base64_string: '***'}\n",
          "broken.yaml:5:44: http_interactions[0].response.body.base64_string: not valid base64"),
-        ("http_interactions:\n- request: {method: get, uri: 'http://h/'}\n  response:\n    status: {code: 200}\n    headers: {Content-Encoding: [gzip]}\n    body: {string: !binary 'H4sIAAAA'}\n",
-         "broken.yaml:6:11: http_interactions[0].response.body: Content-Encoding is gzip but the body is not a valid gzip stream"),
         ("cassette: {}\n", "broken.yaml:1:1: neither a vcrpy cassette (no 'interactions' key) nor a Ruby VCR one (no 'http_interactions' key)"),
         ("interactions: []\nversion: 2\n", "broken.yaml:2:10: version: vcrpy cassette version 2 is not supported (1 is)"),
     ])

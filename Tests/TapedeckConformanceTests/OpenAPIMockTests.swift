@@ -82,7 +82,29 @@ import TapedeckCore
     }
 
     @Test func aRequestThatBreaksTheDocumentGets400WithEveryViolation() {
-        let answer = mock.respond(to: Self.request("POST", "/v1/pets", json: #"{"name": "", "kind": "fish", "age": 3}"#))
+        // createPet documents its own error answer (422, no body): that is what an invalid request gets.
+        let documented = mock.respond(to: Self.request("POST", "/v1/pets", json: #"{"name": "", "kind": "fish", "age": 3}"#))
+        #expect(documented.statusCode == 422 && documented.body.isEmpty)
+        #expect(documented.headers["Tapedeck-Violations"] == "3 violation(s): request body/age: additionalProperties: "
+                + #"the member "age" is not allowed; request body/kind: enum: "fish" is not one of ["dog","cat","bird"]; "#
+                + "request body/name: minLength: is 0 characters long, shorter than 1")
+        let withoutTheirOwn = OpenAPIMock(try! OpenAPIConformance(document: Data("""
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /v1/pets:
+                post:
+                  requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/NewPet'}}}}
+                  responses: {'201': {description: created}}
+            components:
+              schemas:
+                NewPet:
+                  type: object
+                  additionalProperties: false
+                  required: [name, kind]
+                  properties: {name: {type: string, minLength: 1}, kind: {enum: [dog, cat]}}
+            """.utf8)))
+        let answer = withoutTheirOwn.respond(to: Self.request("POST", "/v1/pets", json: #"{"name": "", "kind": "fish", "age": 3}"#))
         #expect(answer.statusCode == 400 && answer.headers["Content-Type"] == "application/problem+json")
         let problem = Self.body(answer)
         #expect(problem?["title"]?.stringValue == "The request does not conform to the OpenAPI document")

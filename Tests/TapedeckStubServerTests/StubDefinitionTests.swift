@@ -54,6 +54,18 @@ import TapedeckCore
         }
     }
 
+    /// Of several unknown fields, the one named is the first by name, the same on every run (a WireMock 4 message
+    /// stub read as a Tapedeck stub once named "trigger" or "actions" by chance).
+    @Test func ofSeveralUnknownFieldsTheFirstByNameIsNamedEveryTime() {
+        let json = #"{"trigger": {"type": "message"}, "zeta": 1, "actions": [], "name": "echo", "mid": 2}"#
+        for _ in 0..<20 {
+            #expect(throws: StubDefinitionError(
+                location: "actions",
+                reason: #"unknown field "actions" (known here: id, name, priority, request, response, delay, scenario, summary)"#
+            )) { try Stub.decode(Data(json.utf8)) }
+        }
+    }
+
     @Test func faultsChunkingAndListsDecode() throws {
         #expect(try stub(#"{"request": {}, "response": {"fault": "reset"}}"#).responder.fault == .reset)
         #expect(try stub(#"{"request": {}, "response": {"fault": "partialBody", "partialBodySent": 3, "partialBodyDeclared": 9}}"#).responder.fault

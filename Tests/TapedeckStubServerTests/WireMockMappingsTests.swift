@@ -240,6 +240,14 @@ import TapedeckTestSupport
          "invalid WireMock mapping at requiredScenarioState: needs scenarioName"),
         (#"{"response": {}}"#, "invalid WireMock mapping at request: is missing"),
         (#"[1]"#, "invalid WireMock mapping at [0]: expected a mapping (an object)"),
+        // A WireMock 4 message stub (wiremock.org/docs/messaging/stubbing/) is refused by name, not for a field.
+        (#"{"name": "Echo stub", "trigger": {"type": "message", "message": {"body": {"matches": ".*"}}}, "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "Echo"}}}]}"#,
+         #"invalid WireMock mapping at trigger (mapping "Echo stub"): WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "trigger" and "actions" instead of "request" and "response")"#),
+        (#"{"mappings": [{"request": {}}, {"actions": []}]}"#,
+         #"invalid WireMock mapping at mappings[1].actions: WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "trigger" and "actions" instead of "request" and "response")"#),
+        ("{\n  /* the stub\n", "invalid WireMock mapping at $: not JSON: line 2, column 3: a /* comment is never closed"),
+        ("{'request: {}}", "invalid WireMock mapping at $: not JSON: line 1, column 2: a string is never closed"),
+        ("# a comment\n{\"request\": {}}", "invalid WireMock mapping at $: not JSON: Invalid JSON at line 1, column 1 (byte 0): the top-level value is not an array or object (allow fragments to read it)."),
         (#""text""#, "invalid WireMock mapping at $: not JSON: Invalid JSON at line 1, column 1 (byte 0): the top-level value is not an array or object (allow fragments to read it)."),
     ]
 
@@ -250,6 +258,35 @@ import TapedeckTestSupport
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    /// Jackson with comments and single quotes allowed, as WireMock reads mappings: the same stubs as plain JSON.
+    @Test func commentsAndSingleQuotesAreReadAsWireMockReadsThem() throws {
+        let lenient = """
+            // users.json: what the team stubs
+            {
+              "mappings": [ /* the first */
+                {
+                  'name': 'it\\'s "quoted"', // a trailing comment with "quotes" and 'apostrophes'
+                  "request": { "method": "GET", "url": "/a//b" /* a URL with // inside */ },
+                  "response": { "status": 200, "body": "/* not a comment */ // nor this" }
+                }
+              ]
+            }
+            """
+        let plain = #"{"mappings": [{"name": "it's \"quoted\"", "request": {"method": "GET", "url": "/a//b"}, "response": {"status": 200, "body": "/* not a comment */ // nor this"}}]}"#
+        let read = try WireMockMappings.stubs(from: Data(lenient.utf8))
+        let expected = try WireMockMappings.stubs(from: Data(plain.utf8))
+        #expect(read.map(\.name) == [#"it's "quoted""#])
+        #expect(read.map(\.matcher) == expected.map(\.matcher))
+        let registry = StubRegistry()
+        for stub in read { registry.add(stub) }
+        #expect(Self.answer(registry, RecordedRequest(method: .get, path: "/a//b")) == "200 /* not a comment */ // nor this")
+        #expect(WireMockMappings.looksLikeMappings(Data(lenient.utf8)))
+    }
+
+    @Test func aMessageStubIsTakenForWireMockSoThatItIsRefusedByName() {
+        #expect(WireMockMappings.looksLikeMappings(Data(#"[{"trigger": {"type": "message"}, "actions": []}]"#.utf8)))
     }
 
     @Test func aBadRegularExpressionIsNamedWithTheEnginesReason() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Verifies a Pact contract (e.g. from `tapedeck convert --to pact`) against a running provider with Pact's reference
-# verifier: pact-python 3 or later, whose wheel ships the Rust pact_ffi core, installed with pip into a virtual
-# environment under .build (TAPEDECK_PACT_VENV overrides where). Anonymous usage tracking is turned off.
+# verifier: pact-python, whose pact-python-ffi wheel ships the Rust pact_ffi core, installed with pip at the versions
+# in pact-requirements.txt into a virtual environment under .build (TAPEDECK_PACT_VENV overrides where), once.
+# Anonymous usage tracking is turned off.
 #
 #   Tools/Interop/pact-verify.sh CONTRACT BASE_URL PROVIDER
 #
@@ -9,11 +10,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 venv="${TAPEDECK_PACT_VENV:-$root/.build/pact-venv}"
-if ! "$venv/bin/python" -c 'import pact' 2>/dev/null; then
-    if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check 'pact-python>=3,<5'; } >&2; then
-        echo "pact-verify.sh: could not install pact-python into $venv" >&2
-        exit 2
-    fi
+requirements="$root/Tools/Interop/pact-requirements.txt"
+. "$root/Tools/Interop/common.sh"
+if ! ensure_venv "$venv" "$requirements"; then
+    echo "pact-verify.sh: could not install pact-python into $venv" >&2
+    exit 2
 fi
 export PACT_DO_NOT_TRACK=true
 exec "$venv/bin/python" "$root/Tools/Interop/pact_verify.py" "$@"

@@ -8,12 +8,14 @@ import TapedeckCore
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert Tapedeck cassettes, HAR 1.2 files and VCR cassettes (vcrpy, Ruby VCR); export WireMock stub mappings and Pact contracts.",
+        abstract: "Convert Tapedeck cassettes, HAR 1.2 files, VCR cassettes (vcrpy, Ruby VCR) and Pact contracts; export WireMock stub mappings and Pact contracts.",
         discussion: """
             A cassette or HAR input is recognised by itself (a .har extension or a top-level "log" key means HAR); \
             a .yaml or .yml file, or --from vcr, is read as a vcrpy or Ruby VCR cassette: bodies as text, base64 \
-            (!!binary, !binary, base64_string) and compressed (a gzip body is stored decoded and served compressed \
-            again; a deflate body is stored inflated, without its Content-Encoding), secrets redacted on the way. \
+            (!!binary, !binary, base64_string) and compressed, judged by the bytes and not the header (a gzip body is \
+            stored decoded and served compressed again; a deflate body is stored inflated, without its \
+            Content-Encoding; a body the recording client decoded already is kept; one that cannot be decoded is \
+            kept byte for byte with a warning), secrets redacted on the way. \
             vcrpy stores no times, so its interactions are dated by the file's modification time. --match-on maps \
             the matchers the VCR cassette was used with to Tapedeck's matching rules (printed, since matching is \
             configured in code). --to wiremock writes WireMock stub mappings ({"mappings": [...]}) that match each \
@@ -21,15 +23,21 @@ struct ConvertCommand: ParsableCommand {
             recorded transport error into a fault. --to pact writes a Pact specification v3 consumer contract between \
             --consumer (default: the file's name without its extension) and --provider (default: the first request's \
             host): one interaction per recorded one, described as METHOD /path?query and numbered when repeated, with \
+            the request headers that select the representation (Accept, Accept-Encoding, Content-Type) kept, with \
             JSON bodies as JSON, text as text and other media types as base64; recorded transport errors, bodies cut \
             short, templated responses and bodies Pact v3 cannot express are left out with a warning on stderr. \
+            --matchers adds matchingRules for values that vary (differing between repeats of a request, UUIDs, \
+            ISO 8601 and HTTP dates, whole-number ids, redacted values), so Pact's verifier checks their type or \
+            format instead of the recorded value. A Pact contract (v2, v3 or v4; --from pact, or recognised by its \
+            consumer and provider) becomes a cassette of its example exchanges (http://localhost + path); a newer \
+            specification, a message interaction, an unknown matcher or broken JSON is refused with its JSON path. \
             Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
             written atomically.
             """
     )
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
-        case cassette, har, vcr
+        case cassette, har, vcr, pact
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -39,7 +47,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The cassette, HAR or VCR file to read.")
     var file: String
 
-    @Option(name: .long, help: "The input format: cassette, har or vcr (default: from the file).")
+    @Option(name: .long, help: "The input format: cassette, har, vcr or pact (a Pact v2, v3 or v4 contract; default: from the file).")
     var from: Source?
 
     @Option(name: .long, help: "The output format: cassette, har, wiremock (WireMock stub mappings) or pact (a Pact v3 contract).")
@@ -51,6 +59,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "With --to pact, the provider's name (default: the host of the first recorded request).")
     var provider: String?
 
+    @Flag(name: .long, help: "With --to pact, add matchers for values that vary: those that differ between repeats of a request, UUIDs, ISO 8601 and HTTP dates, whole-number ids and redacted values.")
+    var matchers = false
+
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
     var matchOn: String?
 
@@ -59,7 +70,9 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
-        if (consumer != nil || provider != nil) && to != .pact { throw ValidationError("--consumer and --provider apply to --to pact") }
+        if (consumer != nil || provider != nil || matchers) && to != .pact {
+            throw ValidationError("--consumer, --provider and --matchers apply to --to pact")
+        }
         for (option, name) in [("--consumer", consumer), ("--provider", provider)] where name?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("\(option) must not be empty")
         }
@@ -86,7 +99,7 @@ struct ConvertCommand: ParsableCommand {
                 throw CLIError("\(file) has no request with a host to name the provider after; give --provider NAME")
             }
             let contract = try PactExport.contract(for: cassette, consumer: consumer ?? PactExport.defaultConsumer(cassettePath: file),
-                                                   provider: provider, bodyData: bodyData)
+                                                   provider: provider, matchers: matchers, bodyData: bodyData)
             for skipped in contract.skipped { Console.err("warning: left out \(skipped)") }
             written -= contract.skipped.count
             data = CassetteJSON.serialize(contract.json, style: .pretty)
@@ -118,8 +131,19 @@ struct ConvertCommand: ParsableCommand {
         Console.err("Wrote \(written) interaction(s) as \(to.rawValue) to \(output)")
     }
 
+    /// A Pact contract's example exchanges as a cassette.
+    private func loadPact() throws -> (Cassette, (CassetteBody) throws -> Data) {
+        let data: Data
+        do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
+        let pact: PactImport
+        do { pact = try PactImport.read(data) } catch { throw CLIError("\(file): \(error)") }
+        Console.err("Read \(pact.interactions.count) interaction(s) from a Pact v\(pact.version) contract between \(pact.consumer) and \(pact.provider)")
+        return (pact.cassette(recordedAt: Date()), { $0.inlineData ?? Data() })
+    }
+
     /// The input as a cassette, and how to read the bytes of one of its bodies.
     private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
+        if source == .pact { return try loadPact() }
         if source == .vcr {
             let data: Data
             do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
@@ -128,12 +152,21 @@ struct ConvertCommand: ParsableCommand {
             do { imported = try VCRImport.cassette(fromYAMLData: data, file: file, recordedAt: modified) } catch {
                 throw CLIError(error.description)
             }
+            var found: [String] = []
+            if imported.decompressedBodies > 0 { found.append("\(imported.decompressedBodies) compressed body(ies) decoded") }
+            if imported.bodiesDecodedByTheClient > 0 {
+                found.append("\(imported.bodiesDecodedByTheClient) body(ies) already decoded by the recording client")
+            }
             Console.err("Read \(imported.cassette.interactions.count) interaction(s) from a \(imported.flavour.rawValue) cassette"
-                        + (imported.decompressedBodies > 0 ? " (\(imported.decompressedBodies) compressed body(ies) decoded)" : ""))
+                        + (found.isEmpty ? "" : " (\(found.joined(separator: ", ")))"))
+            for note in imported.notes { Console.err("warning: \(note)") }
             return (imported.cassette, { $0.inlineData ?? Data() })
         }
         let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        do { loaded = try LoadedCassette.load(path: file) } catch {
+            if from == nil, PactImport.looksLikePact(atPath: file) { return try loadPact() }
+            throw CLIError(error.description)
+        }
         let found: Source = LoadedCassette.isHAR(loaded.url) ? .har : .cassette
         if let from, from != found { throw CLIError("\(file) is a \(found.rawValue) file, not \(from.rawValue)") }
         return (loaded.cassette, { body in

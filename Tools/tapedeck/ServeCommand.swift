@@ -16,7 +16,7 @@ import Glibc
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a cassette, JSON stubs (Tapedeck's or WireMock's) or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
+        abstract: "Serve a cassette, JSON stubs (Tapedeck's or WireMock's), a Pact contract or an OpenAPI document with the embedded stub server until Ctrl-C or SIGTERM.",
         discussion: """
             A cassette is served with exactly the matching, ordering and redaction of the in-process replayer; a \
             request no stub or interaction answers gets a 404 listing the nearest recorded requests. The stub file \
@@ -33,10 +33,15 @@ struct ServeCommand: AsyncParsableCommand {
             filters, lognormal delays, ...) stops serve with the mapping and the JSON path named, rather than being \
             ignored (see "Serving WireMock mappings" in the TapedeckStubServer documentation). \
             With --openapi every request the stubs do not answer is \
-            answered as the document describes: checked against it (400 with the violations, 404 and 405 for \
-            paths and methods it lacks), then answered with the first documented success, in the media type Accept \
-            allows, with the documented example or a value generated from the schema (the same for the same \
-            --seed); Prefer: code=404 and Prefer: example=NAME choose another documented answer. With --tls a \
+            answered as the document describes: checked against it (an invalid request gets the operation's \
+            documented 400, 422, 4XX or default answer with the violations in a Tapedeck-Violations header, else a \
+            problem+json 400; --no-request-validation skips the check; 404 and 405 for paths and methods it lacks), \
+            then answered with the first documented success (204 for an operation that documents none), in the \
+            media type Accept allows, with the documented example or a value generated from the schema (the same \
+            for the same --seed; --examples schema always generates); examples that break their own schema are \
+            listed at start-up with their JSON pointer; Prefer: code=404 and Prefer: example=NAME choose another \
+            documented answer. With --pact every request the stubs do not answer gets the example response of the \
+            first contract interaction it matches by Pact's rules, else a 404 naming the nearest. With --tls a \
             certificate authority is made for this run, \
             the server speaks HTTPS for --host-name names, and the CA certificate's PEM is written to --ca-file \
             (printed), for example for curl --cacert. With --proxy the cassette is replayed by a forward proxy: \
@@ -55,8 +60,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "An OpenAPI document (3.0 or 3.1, JSON or YAML) to answer from.")
     var openapi: String?
 
+    @Option(name: .long, help: "A Pact contract (v2, v3 or v4) to serve as stubs: each request answered with the example response of the first interaction it matches by Pact's rules.")
+    var pact: String?
+
     @Option(name: .long, help: "With --openapi, the seed of values generated from schemas.")
     var seed: UInt64 = 0
+
+    @Flag(name: .customLong("no-request-validation"), help: "With --openapi, answer every request as if it conformed (no 400 for invalid ones).")
+    var noRequestValidation = false
+
+    @Option(name: .long, help: "With --openapi, answer with the documented examples (documented, the default) or generate every answer from its schema (schema).")
+    var examples: ExampleSource = .documented
+
+    enum ExampleSource: String, ExpressibleByArgument, CaseIterable {
+        case documented, schema
+    }
 
     /// How `--stubs` is read.
     enum StubsFormat: String, ExpressibleByArgument, CaseIterable {
@@ -85,8 +103,14 @@ struct ServeCommand: AsyncParsableCommand {
         if stubsFormat != nil && stubs == nil {
             throw ValidationError("--stubs-format applies to --stubs")
         }
-        if cassetteFile == nil && stubs == nil && openapi == nil {
-            throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, or a cassette with stubs")
+        if cassetteFile == nil && stubs == nil && openapi == nil && pact == nil {
+            throw ValidationError("give a cassette to serve, --stubs FILE, --openapi SPEC, --pact CONTRACT, or a cassette with stubs")
+        }
+        if pact != nil && (cassetteFile != nil || openapi != nil || proxyOptions.proxy) {
+            throw ValidationError("--pact answers every request the stubs do not, so it is served without a cassette or --openapi")
+        }
+        if openapi == nil && (noRequestValidation || examples != .documented) {
+            throw ValidationError("--no-request-validation and --examples apply to --openapi")
         }
         if openapi != nil && cassetteFile != nil {
             throw ValidationError("--openapi answers every request the stubs do not, so it is served without a cassette")
@@ -125,7 +149,13 @@ struct ServeCommand: AsyncParsableCommand {
 
         var mock: OpenAPIMock?
         if let openapi {
-            do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed) } catch { throw CLIError("\(error)") }
+            let options = OpenAPIMock.Options(validatesRequests: !noRequestValidation, usesExamples: examples == .documented)
+            do { mock = try OpenAPIMock(contentsOf: URL(fileURLWithPath: openapi), seed: seed, options: options) } catch { throw CLIError("\(error)") }
+        }
+
+        var pactStubs: PactStubs?
+        if let pact {
+            do { pactStubs = try PactStubs(PactImport.read(InputFile.read(URL(fileURLWithPath: pact)))) } catch { throw CLIError("\(pact): \(error)") }
         }
 
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
@@ -139,10 +169,20 @@ struct ServeCommand: AsyncParsableCommand {
         if let stubs {
             Console.out("Serving \(prepared.count) stub(s) from \(stubs)\(format == .wiremock ? " (WireMock mappings)" : "") on \(server.baseURL.absoluteString)")
         }
+        if let pactStubs {
+            server.add(Stub(id: "pact", name: "Pact contract", RequestPattern(), priority: 1_000_000, responder: .handler { request in
+                let query = request.query.map { "?" + $0 } ?? ""
+                let answer = pactStubs.respond(to: Interaction.Request(method: request.method.rawValue, url: request.path + query,
+                                                                       headers: request.headers, body: CassetteBody(request.body))).response
+                return StubResponse(status: answer.statusCode, headers: answer.headers, body: .data(answer.body.inlineData ?? Data()))
+            }))
+            Console.out("Serving \(pactStubs.count) interaction(s) of the Pact contract \(pact ?? "") on \(server.baseURL.absoluteString)")
+        }
         if let mock {
             server.serve(mock)
             Console.out("Serving \(mock.conformance.operationCount) operation(s) of \(openapi ?? "") on \(server.baseURL.absoluteString)")
             for problem in mock.problems { Console.err("warning: \(problem) (answered with 500)") }
+            for problem in mock.exampleProblems { Console.err("warning: \(problem) (the example breaks its schema; --examples schema generates instead)") }
         }
         if let cassette = cassetteFile {
             do {

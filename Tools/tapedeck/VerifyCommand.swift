@@ -16,15 +16,20 @@ struct VerifyCommand: AsyncParsableCommand {
               - the recorded status code;
               - the recorded media type (Content-Type parameters ignored);
               - for JSON bodies, a compatible shape: the same keys with the same JSON types, recursively, each array \
-            element checked against the first recorded element;
+            element fitting one of the shapes recorded for that array's elements (any one);
               - equal values at every --field path.
-            Other headers (Date and the like) are not compared. Recorded transport errors are skipped. Exits with \
+            Other headers (Date and the like) are not compared. Recorded transport errors are skipped; a response \
+            recorded as interrupted (a stall or a dropped connection) must be interrupted the same way. Exits with \
             status 1 when any interaction breaks the contract.
 
             Redaction placeholders in the recorded requests ([REDACTED] in a header, query parameter, JSON member or \
             form field) are filled from --secret, --secrets-file or TAPEDECK_SECRET_<NAME> variables, and \
             --header-env/--bearer-env add credentials per host; a failed interaction that still carries an \
             unfilled placeholder says how to supply it. Secrets are masked in every report.
+
+            With --pact CONTRACT instead, nothing is sent either: every interaction of the Pact contract (v2, v3 or \
+            v4) must be recorded in the cassette, with a request and a response that match it by Pact's matching \
+            rules; recorded exchanges the contract does not describe are listed.
 
             With --openapi SPEC instead of --against, nothing is sent: every interaction of every cassette is checked \
             against the OpenAPI 3.0 or 3.1 document (JSON or YAML): the operation exists for the method and path \
@@ -43,6 +48,9 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Check the cassettes against this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a live provider.")
     var openapi: String?
+
+    @Option(name: .long, help: "Check the cassette against this Pact contract (v2, v3 or v4): every contract interaction recorded, with a request and a response that match it by Pact's rules.")
+    var pact: String?
 
     /// The one cassette of a live verification.
     var file: String { files[0] }
@@ -66,6 +74,11 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOutputOptions
 
     func validate() throws {
+        if pact != nil {
+            guard againstOption == nil, openapi == nil else { throw ValidationError("use one of --against, --openapi and --pact") }
+            guard files.count == 1 else { throw ValidationError("--pact verifies one cassette at a time; \(files.count) were given") }
+            return
+        }
         if openapi != nil {
             guard againstOption == nil else { throw ValidationError("use either --against URL or --openapi SPEC, not both") }
             guard field.isEmpty, header.isEmpty else { throw ValidationError("--field and -H apply to --against, not --openapi") }
@@ -80,6 +93,10 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let pact {
+            try checkPact(pact)
+            return
+        }
         if let openapi {
             try checkConformance(to: openapi)
             return
@@ -111,6 +128,40 @@ struct VerifyCommand: AsyncParsableCommand {
             }
         }
         if !failed.isEmpty { throw ExitCode.failure }
+    }
+
+    /// `--pact`: the cassette against a Pact contract, with nothing sent.
+    private func checkPact(_ contractPath: String) throws {
+        let loaded: LoadedCassette
+        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        let data: Data
+        do { data = try InputFile.read(URL(fileURLWithPath: contractPath)) } catch { throw CLIError("could not read \(error)") }
+        let report: PactVerification.Report
+        do {
+            report = try PactVerification.check(loaded.cassette, against: try PactImport.read(data)) { loaded.bodyData($0) }
+        } catch { throw CLIError("\(contractPath): \(error)") }
+        let style = Console.style
+        var table = TextTable(header: ["#", "contract interaction", "result", "recorded"], rightAligned: [0])
+        for (index, outcome) in report.outcomes.enumerated() {
+            table.append([String(index), outcome.description, outcome.passed ? style.green("PASS") : style.red("FAIL"),
+                          outcome.recordedIndex.map { "#\($0)" } ?? "-"])
+        }
+        Console.out(table.render(style: style))
+        for (index, outcome) in report.outcomes.enumerated() where !outcome.passed {
+            Console.out()
+            Console.out("#\(index) \(outcome.description):")
+            for problem in outcome.problems { Console.out("  - \(problem)") }
+        }
+        Console.out()
+        if !report.undescribed.isEmpty {
+            Console.out("\(report.undescribed.count) recorded exchange(s) the contract does not describe: "
+                        + report.undescribed.map { "#\($0) \(loaded.cassette.interactions[$0].request.summary)" }.joined(separator: ", "))
+        }
+        let failed = report.outcomes.filter { !$0.passed }.count
+        Console.out(failed == 0
+            ? style.green("\(report.outcomes.count) contract interaction(s) honoured by \(file)")
+            : style.red("\(failed) of \(report.outcomes.count) contract interaction(s) not honoured by \(file)"))
+        if failed > 0 { throw ExitCode.failure }
     }
 
     private func print(outcomes: [VerificationOutcome], failed: [VerificationOutcome]) {
@@ -190,10 +241,19 @@ struct VerifyCommand: AsyncParsableCommand {
                                                 body: loaded.bodyData(recorded.body))
             let actual = ContractRules.Answer(status: response.statusCode, contentType: response.headers["Content-Type"],
                                               body: response.data ?? Data())
-            let violations = rules.check(recorded: expected, live: actual)
+            var problems = rules.check(recorded: expected, live: actual).map(\.line)
+            if let interruption = recorded.interruption {
+                // The recorded body is cut short, so the answer is judged by the interruption alone.
+                problems = ["interruption: recorded as interrupted (URLError \(interruption.code) "
+                            + "\(URLErrorNames.name(interruption.code))), the live transfer completed"]
+            }
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "\(response.statusCode)",
-                                       problems: violations.map(\.line), seconds: elapsed.inSeconds)
+                                       problems: problems, seconds: elapsed.inSeconds)
         } catch {
+            if let interruption = recorded.interruption, let urlError = error as? URLError, urlError.code.rawValue == interruption.code {
+                return VerificationOutcome(index: index, request: summary, skipped: false, status: "interrupted as recorded", problems: [],
+                                           seconds: (ContinuousClock.now - started).inSeconds)
+            }
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "error",
                                        problems: ["transport: " + FetchCommand.explain(error, url: url.absoluteString).replacingOccurrences(of: "\n  ", with: "; ")],
                                        seconds: (ContinuousClock.now - started).inSeconds)

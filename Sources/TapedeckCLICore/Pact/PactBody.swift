@@ -38,11 +38,11 @@ enum PactBody {
         String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    private static func isJSON(_ mediaType: String) -> Bool {
+    static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    private static func isText(_ mediaType: String) -> Bool {
+    static func isText(_ mediaType: String) -> Bool {
         mediaType.hasPrefix("text/") || mediaType == "application/x-www-form-urlencoded" || mediaType == "application/xml"
             || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+xml"))
     }

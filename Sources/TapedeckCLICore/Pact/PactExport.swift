@@ -9,12 +9,13 @@ import TapedeckCore
 /// numbered `(2 of 3)` when the same request was made more than once, with no provider states. The request keeps its
 /// method, its path (percent-decoded, as Pact reads paths, unless decoding would change its structure: then as
 /// recorded), its query as a map from name to the decoded values in order (v3's form), its headers and its body; the
-/// response keeps its status, headers and body. Headers are strings, or lists of their lines in a message that sent a
-/// header more than once (the form Pact's verifier matches against repeated lines). Left out: `Content-Length`, `Transfer-Encoding`, `Connection` and `Keep-Alive` (they describe the
-/// connection), the request's `Host` and `Accept-Encoding` (the verifier's HTTP client sets them and decodes
-/// compression itself), the response's `Date` (never the same twice) and its `Content-Encoding` when the body is
-/// stored decoded. Bodies are written as ``PactBody`` says: JSON as JSON, text as text, anything else as base64.
-/// Redacted values stay as their placeholders.
+/// response keeps its status, headers and body. Headers are strings, or lists of their lines in a message that sent
+/// a header more than once (the form Pact's verifier matches against repeated lines). Left out: `Content-Length`,
+/// `Transfer-Encoding`, `Connection` and `Keep-Alive` (they describe the connection), the request's `Host` (the
+/// verifier sets it; `Accept`, `Accept-Encoding` and `Content-Type` stay, since they select the representation
+/// recorded), the response's `Date` (never the same twice) and its `Content-Encoding` (the verifier's client decodes
+/// a compressed answer and drops the header; the body is written decoded). Bodies are written as ``PactBody`` says:
+/// JSON as JSON, text as text, anything else as base64. Redacted values stay as their placeholders.
 ///
 /// Pact has no form for a recorded transport error, a response whose body was cut short, a templated response, or a
 /// body ``PactBody`` refuses: those interactions are left out and listed in ``Contract/skipped``.
@@ -51,12 +52,17 @@ public enum PactExport {
 
     /// The Pact v3 contract between `consumer` and `provider` that `cassette` records; `bodyData` reads a body's
     /// bytes (sidecar files included).
-    public static func contract(for cassette: Cassette, consumer: String, provider: String,
+    ///
+    /// With `matchers`, each response gets the `matchingRules` ``PactMatchers`` finds: values that differed between
+    /// repeats of the same request (same method, URL, `Accept` and body) and values of recognised formats.
+    public static func contract(for cassette: Cassette, consumer: String, provider: String, matchers: Bool = false,
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> Contract {
         var interactions: [CassetteJSON] = []
         var skipped: [Skipped] = []
-        for (index, (interaction, place)) in zip(cassette.interactions, WireMockExport.places(in: cassette)).enumerated() {
-            switch try pactInteraction(interaction, description: place.key + place.suffix, bodyData: bodyData) {
+        let places = WireMockExport.places(in: cassette)
+        let varying = matchers ? try self.varying(in: cassette, places: places, bodyData: bodyData) : nil
+        for (index, (interaction, place)) in zip(cassette.interactions, places).enumerated() {
+            switch try pactInteraction(interaction, description: place.key + place.suffix, varying: varying?[index], bodyData: bodyData) {
             case .success(let json): interactions.append(json)
             case .failure(let refusal):
                 skipped.append(Skipped(number: index + 1, request: interaction.request.summary, reason: refusal.reason))
@@ -81,7 +87,31 @@ public enum PactExport {
         cassette.interactions.lazy.compactMap { URL(string: $0.request.url)?.host?.lowercased() }.first { !$0.isEmpty }
     }
 
-    private static func pactInteraction(_ interaction: Interaction, description: String,
+    /// For each interaction, what differed among the answers to its repeats (``PactMatchers/varying(_:)``).
+    private static func varying(in cassette: Cassette, places: [WireMockExport.Place],
+                                bodyData: (CassetteBody) throws -> Data) rethrows -> [PactMatchers.Varying] {
+        var groups: [String: [Int]] = [:]
+        for (index, (interaction, place)) in zip(cassette.interactions, places).enumerated() where interaction.response != nil {
+            let request = interaction.request
+            let key = [place.key, request.headers["Accept"] ?? "", try bodyData(request.body).base64EncodedString()].joined(separator: "\u{1}")
+            groups[key, default: []].append(index)
+        }
+        var result = [PactMatchers.Varying](repeating: PactMatchers.Varying(), count: cassette.interactions.count)
+        for members in groups.values where members.count > 1 {
+            var answers: [(headers: HTTPHeaders, json: CassetteJSON?)] = []
+            for index in members {
+                let response = cassette.interactions[index].response!
+                let json: CassetteJSON? = if case .success(let value) = PactBody.value(of: try bodyData(response.body), contentType: response.headers["Content-Type"]),
+                                              PactBody.isJSON(response.headers["Content-Type"].map(PactBody.mediaType) ?? "") { value } else { nil }
+                answers.append((response.headers, json))
+            }
+            let found = PactMatchers.varying(answers)
+            for index in members { result[index] = found }
+        }
+        return result
+    }
+
+    private static func pactInteraction(_ interaction: Interaction, description: String, varying: PactMatchers.Varying?,
                                          bodyData: (CassetteBody) throws -> Data) rethrows -> Result<CassetteJSON, PactBody.Refusal> {
         let response: Interaction.Response
         switch interaction.outcome {
@@ -97,10 +127,18 @@ public enum PactExport {
             return .failure(refusal)
         }
         var responseMembers: [CassetteJSON.Member] = [.init("status", .integer(response.statusCode))]
-        let leftOut = response.body.contentEncoding == nil ? responseHeadersLeftOut : responseHeadersLeftOut.union(["content-encoding"])
-        addHeaders(response.headers, leavingOut: leftOut, to: &responseMembers)
+        addHeaders(response.headers, leavingOut: responseHeadersLeftOut, to: &responseMembers)
         if let refusal = addBody(try bodyData(response.body), headers: response.headers, of: "response", to: &responseMembers) {
             return .failure(refusal)
+        }
+        if let varying {
+            let isJSON = PactBody.isJSON(response.headers["Content-Type"].map(PactBody.mediaType) ?? "")
+            let body = isJSON ? responseMembers.first { $0.key == "body" }?.value : nil
+            var headers: [CassetteJSON.Member] = []
+            if case .object(let members)? = responseMembers.first(where: { $0.key == "headers" })?.value { headers = members }
+            if let rules = PactMatchers.rules(body: body, headers: headers, varying: varying) {
+                responseMembers.append(.init("matchingRules", rules))
+            }
         }
         return .success(.object([
             .init("description", .string(description)),
@@ -123,10 +161,13 @@ public enum PactExport {
         return members
     }
 
-    /// Request headers left out: those of the connection, and those the verifier's HTTP client sets itself.
-    private static let requestHeadersLeftOut = WireMockExport.connectionHeaders.union(["host", "accept-encoding"])
-    /// Response headers left out: those of the connection, and `Date`, which differs on every answer.
-    private static let responseHeadersLeftOut = WireMockExport.connectionHeaders.union(["date"])
+    /// Request headers left out: those of the connection, and `Host`, which the verifier sets for the provider it
+    /// is pointed at. `Accept`, `Accept-Encoding` and `Content-Type` stay: they select the representation recorded.
+    private static let requestHeadersLeftOut = WireMockExport.connectionHeaders.union(["host"])
+    /// Response headers left out: those of the connection, `Date`, which differs on every answer, and
+    /// `Content-Encoding`: the verifier's HTTP client decodes a compressed answer and drops the header (checked with
+    /// pact_ffi 0.5.12), and the contract's body is the decoded one.
+    private static let responseHeadersLeftOut = WireMockExport.connectionHeaders.union(["date", "content-encoding"])
 
     /// Adds the `headers` member, unless no header is left.
     private static func addHeaders(_ headers: HTTPHeaders, leavingOut leftOut: Set<String>, to members: inout [CassetteJSON.Member]) {

@@ -11,13 +11,14 @@ import Yams
 /// - Ruby VCR (`http_interactions:`): bodies as `{encoding, string}` (a `!binary` string is base64) or `{encoding,
 ///   base64_string}` (`preserve_exact_body_bytes`); lower-case methods; `http_version`; `recorded_at` (an HTTP date).
 ///
-/// Compressed responses are read in every form vcrpy writes: a `gzip` body still compressed is stored decoded with
-/// ``CassetteBody/contentEncoding`` `gzip` (as Tapedeck records one, so a served cassette sends it compressed
-/// again); a `gzip` body already decoded (vcrpy over requests, which hands it the decoded body) is stored as it is,
-/// also marked `gzip`; a `deflate` body is inflated if it is still compressed and its `Content-Encoding` removed (as
-/// vcrpy's `decode_compressed_response` does, `Content-Length` corrected). Bodies written by
-/// `decode_compressed_response` need nothing. Every interaction then goes through ``Redaction`` (vcrpy and VCR
-/// redact nothing by default).
+/// Compressed responses are read in every form vcrpy and VCR write, told apart by the bytes rather than the header
+/// (`VCRBodyCoding`), and stored as Tapedeck's default transport records them: a `gzip` body decoded (by the import,
+/// or already by the recording client as vcrpy over `requests` or `httpx` does) with its `Content-Encoding` kept,
+/// so the client stack gets the decoded bytes and a served cassette compresses them again; a `deflate` body is
+/// inflated if it is a whole zlib or raw deflate stream and stored without its `Content-Encoding` (as vcrpy's
+/// `decode_compressed_response` does, `Content-Length` corrected). A body that announces a coding but cannot be
+/// decoded is kept byte for byte and listed in ``Result/notes``: none is shortened. Every interaction then goes
+/// through ``Redaction`` (vcrpy and VCR redact nothing by default).
 ///
 /// ```swift
 /// let text = try String(contentsOfFile: "fixtures/cassette.yaml", encoding: .utf8)
@@ -41,6 +42,12 @@ public enum VCRImport {
         public var flavour: Flavour
         /// How many response bodies were decompressed (gzip or deflate bytes in the file).
         public var decompressedBodies: Int
+        /// How many response bodies the recording client had decoded already while the file kept their
+        /// `Content-Encoding` (vcrpy over `requests` or `httpx`).
+        public var bodiesDecodedByTheClient: Int = 0
+        /// Bodies kept byte for byte because they announce a coding they could not be decoded from, each as
+        /// `interactions[3].response.body: why`.
+        public var notes: [String] = []
     }
 
     /// Reads a VCR cassette from its bytes: UTF-8, with or without a byte order mark.
@@ -101,6 +108,7 @@ public enum VCRImport {
                 interactions.append(interaction)
             }
         }
-        return Result(cassette: Cassette(interactions: interactions), flavour: flavour, decompressedBodies: converter.decompressed)
+        return Result(cassette: Cassette(interactions: interactions), flavour: flavour, decompressedBodies: converter.decompressed,
+                      bodiesDecodedByTheClient: converter.storedDecoded, notes: converter.notes)
     }
 }

@@ -10,6 +10,10 @@ struct InteractionConverter {
     let recordedAt: Date
     /// Response bodies decompressed so far.
     private(set) var decompressed = 0
+    /// Response bodies the recording client had decoded already, though they still announce their coding.
+    private(set) var storedDecoded = 0
+    /// Bodies kept as recorded because they could not be decoded, each with its path and why.
+    private(set) var notes: [String] = []
 
     init(reader: YAMLReader, flavour: VCRImport.Flavour, recordedAt: Date) {
         self.reader = reader
@@ -47,8 +51,7 @@ struct InteractionConverter {
         let message = YAMLReader.isNull(messageNode) ? "" : try reader.string(messageNode, "\(path).status.message")
         var headers = try reader.headers(YAMLReader.value(fields, "headers"), "\(path).headers")
         let bodyNode = YAMLReader.value(fields, "body")
-        let data = try body(bodyNode, path: "\(path).body")
-        let body = try decoded(data, headers: &headers, node: bodyNode, path: "\(path).body")
+        let body = decoded(try self.body(bodyNode, path: "\(path).body"), headers: &headers, path: "\(path).body")
         return Interaction.Response(statusCode: code, reasonPhrase: message,
                                     httpVersion: try httpVersion(YAMLReader.value(fields, "http_version"), path: "\(path).http_version"),
                                     headers: headers, body: body)
@@ -68,37 +71,20 @@ struct InteractionConverter {
         return try reader.bytes(string, "\(path).string")
     }
 
-    /// The response body as Tapedeck stores it, given its `Content-Encoding` (see ``VCRImport``).
-    private mutating func decoded(_ data: Data, headers: inout HTTPHeaders, node: Node?, path: String) throws(VCRImportError) -> CassetteBody {
-        guard !data.isEmpty, let coding = headers.values(for: "Content-Encoding").last?.lowercased().trimmingCharacters(in: .whitespaces) else {
-            return CassetteBody(data)
+    /// The response body as Tapedeck stores it, given its `Content-Encoding` (see ``VCRBodyCoding``).
+    private mutating func decoded(_ data: Data, headers: inout HTTPHeaders, path: String) -> CassetteBody {
+        let outcome = VCRBodyCoding.decide(data, contentEncoding: headers.values(for: "Content-Encoding").last)
+        switch outcome.verdict {
+        case .notEncoded: break
+        case .decoded: decompressed += 1
+        case .alreadyDecoded: storedDecoded += 1
+        case .keptAsRecorded(let reason): notes.append("\(path): \(reason)")
         }
-        switch coding {
-        case "gzip", "x-gzip":
-            guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B else {
-                return CassetteBody(data, contentEncoding: "gzip")   // already decoded by the recording client
-            }
-            guard let plain = ContentCoding.gunzip(data) else {
-                throw reader.fail(node, path, "Content-Encoding is gzip but the body is not a valid gzip stream")
-            }
-            decompressed += 1
-            return CassetteBody(plain, contentEncoding: "gzip")
-        case "deflate":
-            let plain: Data
-            if let inflated = ContentCoding.inflate(data) {
-                plain = inflated
-                decompressed += 1
-            } else if String(validating: data, as: UTF8.self) != nil {
-                plain = data   // already decoded by the recording client
-            } else {
-                throw reader.fail(node, path, "Content-Encoding is deflate but the body is neither a zlib nor a raw deflate stream")
-            }
+        if outcome.dropsEncodingHeader {
             headers.remove(name: "Content-Encoding")
-            if headers["Content-Length"] != nil { headers["Content-Length"] = String(plain.count) }
-            return CassetteBody(plain)
-        default:
-            return CassetteBody(data)
+            if headers["Content-Length"] != nil { headers["Content-Length"] = String(outcome.body.byteCount) }
         }
+        return outcome.body
     }
 
     /// `HTTP/1.1` unless Ruby VCR recorded another version (`1.0`, `2`).

@@ -36,14 +36,25 @@ package enum ContentCoding {
     /// The decoded bytes of a `deflate` body: a zlib stream (RFC 1950, as the coding is defined) or, as some servers
     /// send, a raw deflate stream (RFC 1951); `nil` when it is neither.
     package static func inflate(_ data: Data) -> Data? {
+        inflateZlib(data) ?? inflateRaw(data)
+    }
+
+    /// The decoded bytes of a zlib stream whose Adler-32 checksum holds, else `nil`.
+    package static func inflateZlib(_ data: Data) -> Data? {
         let bytes = [UInt8](data)
-        if bytes.count >= 6, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0,
-           let (output, consumed) = Inflate.decode(Array(bytes[2...])), 2 + consumed + 4 <= bytes.count {
-            let trailer = 2 + consumed
-            let expected = UInt32(bytes[trailer]) << 24 | UInt32(bytes[trailer + 1]) << 16 | UInt32(bytes[trailer + 2]) << 8 | UInt32(bytes[trailer + 3])
-            return adler32(output) == expected ? Data(output) : nil
-        }
-        guard let (output, consumed) = Inflate.decode(bytes), consumed <= bytes.count else { return nil }
+        guard bytes.count >= 6, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0,
+              let (output, consumed) = Inflate.decode(Array(bytes[2...])), 2 + consumed + 4 <= bytes.count else { return nil }
+        let trailer = 2 + consumed
+        let expected = UInt32(bytes[trailer]) << 24 | UInt32(bytes[trailer + 1]) << 16 | UInt32(bytes[trailer + 2]) << 8 | UInt32(bytes[trailer + 3])
+        return adler32(output) == expected ? Data(output) : nil
+    }
+
+    /// The decoded bytes of a raw DEFLATE stream that ends at the last byte, else `nil`. A raw stream has no
+    /// checksum; a stream that ends early is taken for what it usually is, something else (text starting with `{`
+    /// reads as a short fixed-Huffman block).
+    package static func inflateRaw(_ data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        guard let (output, consumed) = Inflate.decode(bytes), consumed == bytes.count else { return nil }
         return Data(output)
     }
 

@@ -28,6 +28,8 @@ struct MockContent: Sendable {
     /// The value generated from the schema: `nil` when there are examples or no schema; a failure says why no
     /// conforming value could be made.
     let generated: Result<Prepared, GenerationFailure>?
+    /// Documented examples that break their own schema: `example 'name': /pointer: keyword: message`.
+    let exampleProblems: [String]
 
     /// Why a value for a schema could not be made.
     struct GenerationFailure: Error, Sendable {
@@ -53,9 +55,21 @@ struct MockResponse: Sendable {
 extension MockContent {
     /// Prepares `rule`, generating from its schema when it has no example; the generator draws from a seed of its
     /// own per place, so adding an operation does not change the values of the others.
-    init(_ rule: MediaTypeRule, place: String, seed: UInt64, root: JSONValue, program: SchemaProgram) {
+    /// With `usingExamples` false the examples are left aside and every answer is generated from the schema.
+    init(_ rule: MediaTypeRule, place: String, seed: UInt64, root: JSONValue, program: SchemaProgram, usingExamples: Bool = true) {
         range = rule.range
-        examples = rule.examples.map { ($0.name, Prepared($0.value)) }
+        var problems: [String] = []
+        if let schema = rule.schema {
+            for example in rule.examples {
+                var evaluation = SchemaEvaluation(program: program, collecting: true)
+                if !evaluation.check(example.value, against: schema, at: "") {
+                    let name = example.name.isEmpty ? "example" : "example '\(example.name)'"
+                    problems += evaluation.orderedViolations.map { "\(name): \($0.description)" }
+                }
+            }
+        }
+        exampleProblems = problems
+        examples = usingExamples ? rule.examples.map { ($0.name, Prepared($0.value)) } : []
         guard examples.isEmpty, let source = rule.schemaSource, let schema = rule.schema else {
             generated = nil
             return
@@ -90,9 +104,9 @@ extension MockContent {
 
 extension MockResponse {
     /// Prepares a documented response: each media type, and the headers whose schema yields a value.
-    init(_ rule: ResponseRule, place: String, seed: UInt64, root: JSONValue, program: SchemaProgram) {
+    init(_ rule: ResponseRule, place: String, seed: UInt64, root: JSONValue, program: SchemaProgram, usingExamples: Bool = true) {
         content = rule.content.mediaTypes.map {
-            MockContent($0, place: "\(place) \($0.range)", seed: seed, root: root, program: program)
+            MockContent($0, place: "\(place) \($0.range)", seed: seed, root: root, program: program, usingExamples: usingExamples)
         }
         var headers: [(name: String, value: String)] = []
         for header in rule.headers.sorted(by: { $0.name < $1.name }) where header.name.lowercased() != "content-type" {

@@ -8,7 +8,11 @@ import TapedeckCore
 /// A request is first checked as ``OpenAPIConformance`` checks a recorded one (its path and method find an
 /// operation; parameters and body conform). A path the document lacks gets `404`, a method its path lacks `405` with
 /// `Allow`, and a request that breaks the document `400`; each as `application/problem+json` listing the violations
-/// with their place, JSON pointer and rule. A conforming request gets the operation's first documented success
+/// with their place, JSON pointer and rule; but where the operation documents its own error answer (`400`, `422`,
+/// `4XX` or `default`), an invalid request gets that, in its media type, with its example or a generated body, and
+/// the violations in a `Tapedeck-Violations` header. ``Options/validatesRequests`` off skips the check. An
+/// operation that documents no response at all (OpenAPI 3.1 allows it) answers `204`. A conforming request gets the
+/// operation's first documented success
 /// (the lowest `2xx`, else `2XX` as 200, else `default` as 200), in the first media type the `Accept` header allows
 /// (JSON when it allows any; `406` when it allows none), with the documented example, or a value generated from the
 /// schema (the same for the same seed, checked against the schema), and the documented response headers. As Prism
@@ -24,18 +28,35 @@ public struct OpenAPIMock: Sendable {
     public let conformance: OpenAPIConformance
     /// The seed generated values are drawn from.
     public let seed: UInt64
+    /// How the mock answers.
+    public let options: Options
     private let responses: [ObjectIdentifier: [ResponseKey: MockResponse]]
 
+    /// How the mock answers.
+    public struct Options: Sendable, Hashable {
+        /// Whether requests are checked against the document (an invalid one gets an error answer); on by default.
+        public var validatesRequests: Bool
+        /// Whether documented examples are answered with (the default) or every answer is generated from its schema.
+        public var usesExamples: Bool
+
+        /// Creates options.
+        public init(validatesRequests: Bool = true, usesExamples: Bool = true) {
+            self.validatesRequests = validatesRequests
+            self.usesExamples = usesExamples
+        }
+    }
+
     /// Prepares answers for every operation of `conformance`'s document.
-    public init(_ conformance: OpenAPIConformance, seed: UInt64 = 0) {
+    public init(_ conformance: OpenAPIConformance, seed: UInt64 = 0, options: Options = Options()) {
         self.conformance = conformance
         self.seed = seed
+        self.options = options
         var responses: [ObjectIdentifier: [ResponseKey: MockResponse]] = [:]
         for operation in conformance.operations {
             var prepared: [ResponseKey: MockResponse] = [:]
             for (key, rule) in operation.responses {
                 prepared[key] = MockResponse(rule, place: "\(operation.label) \(key)", seed: seed,
-                                             root: conformance.schemaRoot, program: conformance.program)
+                                             root: conformance.schemaRoot, program: conformance.program, usingExamples: options.usesExamples)
             }
             responses[ObjectIdentifier(operation)] = prepared
         }
@@ -45,8 +66,22 @@ public struct OpenAPIMock: Sendable {
     /// Reads the document in `url` (OpenAPI 3.0 or 3.1, JSON or YAML) and prepares answers for it.
     ///
     /// - Throws: ``OpenAPIDocumentError`` as ``OpenAPIConformance/init(contentsOf:)`` does.
-    public init(contentsOf url: URL, seed: UInt64 = 0) throws(OpenAPIDocumentError) {
-        self.init(try OpenAPIConformance(contentsOf: url), seed: seed)
+    public init(contentsOf url: URL, seed: UInt64 = 0, options: Options = Options()) throws(OpenAPIDocumentError) {
+        self.init(try OpenAPIConformance(contentsOf: url), seed: seed, options: options)
+    }
+
+    /// The documented examples that break their own schema, each as `listPets 200 application/json example
+    /// 'cats': /0/id: type: …` (the JSON pointer inside the example), in a stable order.
+    public var exampleProblems: [String] {
+        var found: [String] = []
+        for operation in conformance.operations {
+            for (key, response) in responses[ObjectIdentifier(operation)] ?? [:] {
+                for content in response.content {
+                    found += content.exampleProblems.map { "\(operation.label) \(key) \(content.range) \($0)" }
+                }
+            }
+        }
+        return found.sorted()
     }
 
     /// The responses for which no value could be made (`listPets 200 application/json: /name: …`): they answer `500`
@@ -76,14 +111,34 @@ public struct OpenAPIMock: Sendable {
             response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
             return response
         case .found(let operation, let pathValues):
-            var check = InteractionCheck(program: conformance.program, bodyData: { $0.inlineData ?? Data() })
-            check.checkRequest(request, operation: operation, pathValues: pathValues)
-            guard check.violations.isEmpty else {
-                return Self.problem(400, title: "The request does not conform to the OpenAPI document",
-                                    detail: "\(operation.label): \(check.violations.count) violation(s)", violations: check.violations)
+            let preferences = MockPreferences(prefer: request.headers["Prefer"], accept: request.headers["Accept"])
+            if options.validatesRequests {
+                var check = InteractionCheck(program: conformance.program, bodyData: { $0.inlineData ?? Data() })
+                check.checkRequest(request, operation: operation, pathValues: pathValues)
+                if !check.violations.isEmpty { return invalidRequest(operation, violations: check.violations, preferences: preferences) }
             }
-            return answer(operation, preferences: MockPreferences(prefer: request.headers["Prefer"], accept: request.headers["Accept"]))
+            return answer(operation, preferences: preferences)
         }
+    }
+
+    /// The answer to a request that breaks the document: the operation's documented error answer (`400`, `422`,
+    /// `4XX` as 400, `default` as 400) with the violations in a header, else `application/problem+json`.
+    private func invalidRequest(_ operation: OperationRules, violations: [ConformanceViolation],
+                                preferences: MockPreferences) -> Interaction.Response {
+        let prepared = responses[ObjectIdentifier(operation)] ?? [:]
+        let documented: [(ResponseKey, Int)] = [(.status(400), 400), (.status(422), 422), (.range(4), 400), (.default, 400)]
+        guard let (key, status) = documented.first(where: { prepared[$0.0] != nil }) else {
+            return Self.problem(400, title: "The request does not conform to the OpenAPI document",
+                                detail: "\(operation.label): \(violations.count) violation(s)", violations: violations)
+        }
+        var plain = preferences
+        plain.code = nil
+        plain.example = nil
+        var response = answer(operation, key: key, status: status, preferences: plain)
+        let summary = violations.prefix(5).map { "\($0.place)\($0.pointer ?? ""): \($0.rule): \($0.message)" }
+            .joined(separator: "; ").unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "?" }.joined()
+        response.headers.add(name: "Tapedeck-Violations", value: "\(violations.count) violation(s): \(summary)")
+        return response
     }
 
     private func answer(_ operation: OperationRules, preferences: MockPreferences) -> Interaction.Response {
@@ -100,8 +155,14 @@ public struct OpenAPIMock: Sendable {
         }
         let key: ResponseKey = prepared[.status(status)] != nil ? .status(status)
             : prepared[.range(status / 100)] != nil ? .range(status / 100) : .default
-        guard let response = prepared[key] else {
-            return Self.problem(500, title: "The operation documents no response", detail: "\(operation.label) has no responses")
+        return answer(operation, key: key, status: status, preferences: preferences)
+    }
+
+    /// The documented response `key` answered with `status`; `204` when the operation documents no response.
+    private func answer(_ operation: OperationRules, key: ResponseKey, status: Int, preferences: MockPreferences) -> Interaction.Response {
+        guard let response = responses[ObjectIdentifier(operation)]?[key] else {
+            // OpenAPI 3.1 lets an operation leave its responses out: there is nothing to say, and nothing went wrong.
+            return Interaction.Response(statusCode: 204)
         }
         var headers = HTTPHeaders()
         for header in response.headers { headers.add(name: header.name, value: header.value) }

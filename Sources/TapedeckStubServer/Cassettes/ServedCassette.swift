@@ -36,7 +36,12 @@ final class ServedCassette: Sendable {
     ///   what is wrong in it.
     init(url: URL, configuration: CassetteConfiguration, origin: URL?) throws(CassetteError) {
         guard CassetteFile.exists(url) else { throw CassetteError.cassetteNotFound(file: url.path, mode: .replay) }
-        let cassette = try CassetteFile.load(url)
+        var cassette = try CassetteFile.load(url)
+        // User information in a recorded URL (`https://ann:…@host/`) never crosses the wire (the client turns it
+        // into an Authorization header), so a request served over HTTP is matched against the URL without it.
+        for index in cassette.interactions.indices {
+            cassette.interactions[index].request.url = Self.withoutUserInfo(cassette.interactions[index].request.url)
+        }
         self.url = url
         self.configuration = configuration
         var seen = Set<String>()
@@ -169,6 +174,15 @@ final class ServedCassette: Sendable {
             return fault.action
         }
         return nil
+    }
+
+    /// `url` without the user information of its authority (`user:password@`).
+    static func withoutUserInfo(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
     }
 
     /// `scheme://authority` of an absolute URL string, with the lowercased authority (default port dropped).

@@ -10,11 +10,12 @@ struct AnyMemberKey: CodingKey {
 }
 
 extension Decoder {
-    /// Refuses the first member of this object that `Keys` does not name, so that a misspelt or foreign field (a
-    /// WireMock `url` in a Tapedeck definition, say) is an error at its place instead of silently ignored.
+    /// Refuses the first member (by name, so the same one every run) of this object that `Keys` does not name, so
+    /// that a misspelt or foreign field (a WireMock `url` in a Tapedeck definition, say) is an error at its place
+    /// instead of silently ignored.
     func rejectUnknownMembers<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
         let container = try container(keyedBy: AnyMemberKey.self)
-        for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where Keys(stringValue: key.stringValue) == nil {
             let known = Keys.allCases.map(\.stringValue).joined(separator: ", ")
             throw DecodingError.dataCorruptedError(forKey: key, in: container,
                                                    debugDescription: "unknown field \(Shown.quoted(key.stringValue)) (known here: \(known))")

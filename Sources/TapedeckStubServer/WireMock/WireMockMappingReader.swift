@@ -38,6 +38,10 @@ struct WireMockMappingReader {
 
     func stub() throws(WireMockMappingError) -> Stub {
         guard case .object(let members) = mapping else { throw fail("", "expected a mapping (an object)") }
+        if members["request"] == nil, let field = ["trigger", "actions"].first(where: { members[$0] != nil }) {
+            throw fail(field, "WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "
+                       + "\"trigger\" and \"actions\" instead of \"request\" and \"response\")")
+        }
         try checkFields(members, at: "", allowed: Self.mappingFields, unsupported: Self.unsupportedMappingFields)
         let id = try optionalString(members["id"], at: "id")
         let uuid = try optionalString(members["uuid"], at: "uuid")

@@ -19,10 +19,15 @@ public enum WireMockMappings {
         try stubs(from: try parse(data, file: file), filesDirectory: filesDirectory, file: file)
     }
 
-    /// JSON text as a document to read, or the parser's reason why it is not JSON.
+    /// JSON text as a document to read, or the parser's reason why it is not JSON. Read as WireMock reads it: `//`
+    /// and `/* */` comments and single-quoted strings are allowed.
     public static func parse(_ data: Data, file: String? = nil) throws(WireMockMappingError) -> JSONValue {
+        let strict: Data
+        do { strict = try WireMockJSONText.strict(data) } catch {
+            throw WireMockMappingError(file: file, location: "$", reason: "not JSON: \(error.description)")
+        }
         do {
-            return try JSONValueParser.parse(data)
+            return try JSONValueParser.parse(strict)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             throw WireMockMappingError(file: file, location: "$", reason: "not JSON: \(detail)")
@@ -102,11 +107,12 @@ public enum WireMockMappings {
     /// mappings with a field only WireMock uses (request `url`, `urlPath`, `urlPattern`, `urlPathPattern`,
     /// `urlPathTemplate`, `queryParameters`, `bodyPatterns`, `basicAuthCredentials`; response `bodyFileName`,
     /// `fixedDelayMilliseconds`, `delayDistribution`, `statusMessage`, `transformers`, `proxyBaseUrl`; `uuid`,
-    /// `scenarioName`, `requiredScenarioState`, `newScenarioState`) and none only Tapedeck uses (`stubs`, request
+    /// `scenarioName`, `requiredScenarioState`, `newScenarioState`; a WireMock 4 message stub's `trigger` and
+    /// `actions`, read only to be refused by name) and none only Tapedeck uses (`stubs`, request
     /// `path`, `pathTemplate`, `pathRegex`, `query`, `body`; response `bodyFile`, `template`, `chunked`; `delay`,
     /// `scenario`). Fields both use (`method`, `headers`, `status`, `body`, `jsonBody`, `base64Body`) decide nothing.
     public static func looksLikeMappings(_ data: Data) -> Bool {
-        guard let document = try? JSONValueParser.parse(data) else { return false }
+        guard let document = try? parse(data) else { return false }
         return looksLikeMappings(document)
     }
 
@@ -133,7 +139,8 @@ public enum WireMockMappings {
     }
 
     private static let wireMockOnly = (
-        top: Set(["uuid", "scenarioName", "requiredScenarioState", "newScenarioState", "postServeActions", "persistent", "metadata"]),
+        top: Set(["uuid", "scenarioName", "requiredScenarioState", "newScenarioState", "postServeActions", "persistent", "metadata",
+                  "trigger", "actions"]),
         request: Set(["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters", "bodyPatterns",
                       "basicAuthCredentials", "multipartPatterns", "formParameters"]),
         response: Set(["bodyFileName", "fixedDelayMilliseconds", "delayDistribution", "statusMessage", "transformers", "proxyBaseUrl",
