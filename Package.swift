@@ -192,7 +192,7 @@ let package = Package(
             ],
             exclude: ["Fixture"]
         ),
-        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckTestSupport"]),
+        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckStubServer", "TapedeckTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
