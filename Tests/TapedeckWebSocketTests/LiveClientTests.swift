@@ -136,3 +136,50 @@ import TapedeckWebSocket
         #expect(try await peer.logged("/echo", count: 0).isEmpty)
     }
 }
+
+/// Recorded live against `websockets`, then replayed in process: the same messages and the same ending.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct RecordThenReplayTests {
+    /// Sends `script`, reading one answer after each; returns what arrived and how it ended.
+    static func run(_ socket: WebSocket, sending script: [WebSocketMessage], answers: Int) async throws -> ([WebSocketMessage], WebSocketEnding) {
+        var iterator = socket.messages.makeAsyncIterator()
+        var received: [WebSocketMessage] = []
+        for message in script { try await socket.send(message) }
+        for _ in 0..<answers { if let message = try await iterator.next() { received.append(message) } }
+        let ending = await socket.close(.normalClosure, reason: "done")
+        return (received, ending)
+    }
+
+    @Test func anEchoConversationReplaysWithIdenticalMessages() async throws {
+        let peer = try PythonWebSocketsPeer.start()
+        defer { peer.stop() }
+        let script: [WebSocketMessage] = [.text("one"), .binary(Data((0..<300).map { UInt8($0 & 0xFF) })), .text("ünï"), .text("")]
+        let recorder = WebSocketRecorder()
+        let live = try await Self.run(try await recorder.connect(to: peer.url("/echo")), sending: script, answers: script.count)
+        let conversation = try #require(recorder.conversation)
+        #expect(conversation.isComplete)
+        #expect(conversation.response.status == 101)
+        #expect(conversation.frames.filter { $0.direction == .client }.count == script.count + 1)
+        let replayed = try await Self.run(WebSocket.replay(conversation), sending: script, answers: script.count)
+        #expect(live.0 == script)
+        #expect(replayed.0 == live.0)
+        #expect(replayed.1 == live.1)
+    }
+
+    @Test func thePingAndTheSubprotocolReplay() async throws {
+        let peer = try PythonWebSocketsPeer.start()
+        defer { peer.stop() }
+        let recorder = WebSocketRecorder()
+        let options = WebSocketClientOptions(subprotocols: ["chat"])
+        let socket = try await recorder.connect(to: peer.url("/ping"), options: options)
+        let live = try await Self.run(socket, sending: [], answers: 1)
+        let conversation = try #require(recorder.conversation)
+        #expect(conversation.frames.map(\.direction) == [.server, .client, .server, .client, .server])
+        let replay = WebSocket.replay(conversation)
+        #expect(replay.negotiation == socket.negotiation)
+        #expect(replay.negotiation.subprotocol == "chat")
+        let replayed = try await Self.run(replay, sending: [], answers: 1)
+        #expect(live.0 == [.text("pong received")])
+        #expect(replayed.0 == live.0)
+        #expect(replayed.1 == live.1)
+    }
+}

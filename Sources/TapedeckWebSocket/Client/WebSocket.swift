@@ -27,22 +27,22 @@ public final class WebSocket: Sendable {
     /// ``WebSocketProtocolError`` when the server broke the protocol or ``WebSocketError/abnormalClosure(reason:)``
     /// when the connection ended without a close. It buffers what the reader has not taken yet.
     public let messages: AsyncThrowingStream<WebSocketMessage, Error>
-    private let engine: CurlWebSocketEngine
+    private let backend: any WebSocketBackend
 
-    private init(opened: CurlWebSocketConnector.Opened, url: URL, options: WebSocketClientOptions,
-                 observer: (@Sendable (WebSocketTrafficEvent) -> Void)?) throws {
+    /// A socket over `backend`, which feeds `messages`.
+    init(
+        url: URL, requestHeaders: HTTPHeaders, response: WebSocketUpgradeResponseHead, negotiation: WebSocketNegotiation,
+        messages: AsyncThrowingStream<WebSocketMessage, Error>, backend: any WebSocketBackend
+    ) {
         self.url = url
-        self.requestHeaders = opened.request
-        self.response = opened.response
-        self.negotiation = opened.negotiation
-        let (messages, continuation) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
+        self.requestHeaders = requestHeaders
+        self.response = response
+        self.negotiation = negotiation
         self.messages = messages
-        self.engine = try CurlWebSocketEngine(
-            stream: opened.stream, limits: options.limits, closeTimeout: options.closeTimeout,
-            messages: continuation, observer: observer)
+        self.backend = backend
     }
 
-    deinit { engine.abandon() }
+    deinit { backend.abandon() }
 
     /// Connects to a `ws` or `wss` URL and completes the opening handshake. Throws a `URLError` when the connection
     /// fails (as requests do) and a ``WebSocketHandshakeError`` when the server does not agree to the upgrade.
@@ -54,20 +54,25 @@ public final class WebSocket: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocket, Error>) in
             // The connection's own thread: libcurl's connect blocks, and the socket is then waited on with poll(2).
             let thread = Thread {
-                let socket: WebSocket
-                let leftover: [UInt8]
+                let engine: CurlWebSocketEngine
+                let opened: CurlWebSocketConnector.Opened
+                let messages: AsyncThrowingStream<WebSocketMessage, Error>
                 do {
-                    let opened = try CurlWebSocketConnector.open(url: url, options: options)
-                    socket = try WebSocket(opened: opened, url: url, options: options, observer: observer)
-                    leftover = opened.leftover
+                    opened = try CurlWebSocketConnector.open(url: url, options: options)
+                    let (stream, feed) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
+                    messages = stream
+                    engine = try CurlWebSocketEngine(
+                        stream: opened.stream, limits: options.limits, closeTimeout: options.closeTimeout,
+                        messages: feed, observer: observer)
                 } catch {
                     continuation.resume(throwing: error)
                     return
                 }
                 // The thread holds the engine, not the socket, so a socket nobody holds is closed (deinit).
-                let engine = socket.engine
-                continuation.resume(returning: socket)
-                engine.run(leftover: leftover)
+                continuation.resume(returning: WebSocket(
+                    url: url, requestHeaders: opened.request, response: opened.response, negotiation: opened.negotiation,
+                    messages: messages, backend: engine))
+                engine.run(leftover: opened.leftover)
             }
             thread.name = "tapedeck-websocket"
             thread.start()
@@ -77,25 +82,25 @@ public final class WebSocket: Sendable {
     /// Sends a message. Returns once it is queued for the connection; waits while more than 1 MiB is queued.
     /// Throws ``WebSocketError/notOpen(_:)`` after a close.
     public func send(_ message: WebSocketMessage) async throws {
-        try await engine.send(WebSocketFrame(opcode: message.opcode, payload: message.payload))
+        try await backend.send(WebSocketFrame(opcode: message.opcode, payload: message.payload))
     }
 
     /// Sends a ping with `payload` (at most 125 bytes); the server's pong is not waited for.
     public func ping(_ payload: Data = Data()) async throws {
         precondition(payload.count <= WebSocketFrameDecoder.maximumControlPayload, "a ping carries at most 125 bytes")
-        try await engine.send(WebSocketFrame(opcode: .ping, payload: payload))
+        try await backend.send(WebSocketFrame(opcode: .ping, payload: payload))
     }
 
     /// Closes the connection with `code` and `reason`, waits for the server's close (at most the options'
     /// `closeTimeout`), and returns how the connection ended. Closing a connection that already ended returns how.
     @discardableResult
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async -> WebSocketEnding {
-        await engine.close(WebSocketClose(code: code, reason: reason))
+        await backend.close(WebSocketClose(code: code, reason: reason))
     }
 
     /// Waits for the connection to end (the server closes it, or it breaks) and returns how.
-    public func ending() async -> WebSocketEnding { await engine.ending() }
+    public func ending() async -> WebSocketEnding { await backend.ending() }
 
     /// How the connection ended, or nil while it is open.
-    public var currentEnding: WebSocketEnding? { engine.currentEnding }
+    public var currentEnding: WebSocketEnding? { backend.currentEnding }
 }
