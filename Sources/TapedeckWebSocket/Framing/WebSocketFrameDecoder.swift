@@ -154,13 +154,14 @@ public struct WebSocketFrameDecoder: Sendable {
     static func checkClosePayload(_ payload: Data) throws(WebSocketProtocolError) {
         guard !payload.isEmpty else { return }
         guard payload.count >= 2 else { throw .closePayloadTooShort }
-        let start = payload.startIndex
-        let code = WebSocketCloseCode(rawValue: UInt16(payload[start]) << 8 | UInt16(payload[start + 1]))
-        guard code.isAllowedOnTheWire else { throw .invalidCloseCode(code.rawValue) }
+        // The reason first, then the code: a frame wrong in both closes with 1007, as Python websockets does.
         var reason = IncrementalUTF8Validator()
         let reasonBytes = payload.dropFirst(2)
         if let offset = reason.consume(reasonBytes) { throw .invalidUTF8(offset: offset, inCloseReason: true) }
         if !reason.isAtCharacterBoundary { throw .invalidUTF8(offset: reasonBytes.count, inCloseReason: true) }
+        let start = payload.startIndex
+        let code = WebSocketCloseCode(rawValue: UInt16(payload[start]) << 8 | UInt16(payload[start + 1]))
+        guard code.isAllowedOnTheWire else { throw .invalidCloseCode(code.rawValue) }
     }
 
     /// Drops decoded bytes once they are the larger part of the buffer, so the buffer does not grow without end.
