@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TapedeckURLSession", targets: ["TapedeckURLSession"]),
         .library(name: "TapedeckConformance", targets: ["TapedeckConformance"]),
         .library(name: "TapedeckOpenAPI", targets: ["TapedeckOpenAPI"]),
+        .library(name: "TapedeckWebSocket", targets: ["TapedeckWebSocket"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     dependencies: [
@@ -89,6 +90,11 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+        ),
+        // WebSocket (RFC 6455): framing, the handshake, a client, recording and replay; a product of its own.
+        .target(
+            name: "TapedeckWebSocket",
+            dependencies: ["TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "TapedeckTesting",
@@ -193,6 +199,7 @@ let package = Package(
             ],
             exclude: ["Fixture"]
         ),
+        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckStubServer", "TapedeckTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -174,6 +174,11 @@ static inline CURLcode tdk_easy_getinfo_pointer(CURL *easy, CURLINFO info, void 
     return curl_easy_getinfo(easy, info, value);
 }
 
+/// The socket of a CONNECT_ONLY transfer (`CURLINFO_ACTIVESOCKET`), to wait on with poll(2).
+static inline CURLcode tdk_easy_getinfo_socket(CURL *easy, curl_socket_t *value) {
+    return curl_easy_getinfo(easy, CURLINFO_ACTIVESOCKET, value);
+}
+
 static inline CURLcode tdk_easy_getinfo_certinfo(CURL *easy, struct curl_certinfo **value) {
     return curl_easy_getinfo(easy, CURLINFO_CERTINFO, value);
 }

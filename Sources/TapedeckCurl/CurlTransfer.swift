@@ -135,35 +135,8 @@ final class CurlTransfer {
     }
 
     private func configureTLS(_ configuration: CurlTransport.Configuration) throws {
-        guard request.url.scheme?.lowercased() == "https" else { return }
-        let tls = request.tls
-        try easy.set(CURLOPT_CERTINFO, true)
-        if let policy = tls.serverTrustPolicy {
-            // The policy decides peer and host trust inside OpenSSL's verification (which needs VERIFYPEER on).
-            let verifier = ServerTrustVerifier(policy: policy, easy: easy, requestHost: request.url.host)
-            trustVerifier = verifier
-            try easy.set(CURLOPT_SSL_VERIFYPEER, true)
-            try easy.set(CURLOPT_SSL_VERIFYHOST, 0)
-            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, false)
-            try easy.set(CURLOPT_CAPATH, ServerTrustVerifier.connectionKeyPath(for: policy, defaultPath: easy.string(CURLINFO_CAPATH)))
-            try check(tdk_easy_set_ssl_ctx_callback(easy.handle, serverTrustSSLContextCallback, verifier.opaque))
-        } else {
-            try easy.set(CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer)
-            try easy.set(CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
-        }
-        let anchors = configuration.trustedCertificates + tls.trustedCertificates
-        if !anchors.isEmpty {
-            // A newline after each, so a PEM without a final one does not run into the next.
-            let bundle = anchors.reduce(into: Data()) { bundle, anchor in
-                bundle.append(anchor.pemData)
-                bundle.append(UInt8(ascii: "\n"))
-            }
-            try easy.set(CURLOPT_CAINFO_BLOB, blob: bundle)
-        }
-        if !tls.pinnedPublicKeyHashes.isEmpty {
-            let pins = tls.pinnedPublicKeyHashes.map { "sha256//\($0)" }.joined(separator: ";")
-            try easy.set(CURLOPT_PINNEDPUBLICKEY, pins)
-        }
+        trustVerifier = try easy.configureTLS(
+            for: request.url, tls: request.tls, additionalAnchors: configuration.trustedCertificates)
     }
 
     private func configureMethodAndBody() throws {

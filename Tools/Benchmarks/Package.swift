@@ -107,6 +107,12 @@ let package = Package(
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
             ]
         ),
+        // WebSocket (issue H8): in-process replay of a long conversation, and live echo round trips for
+        // Tools/bench/compare-websocket.sh. `tapedeck-bench-websocket replay [MESSAGES] [RUNS]` or `echo URL COUNT`.
+        .executableTarget(
+            name: "tapedeck-bench-websocket",
+            dependencies: [.product(name: "TapedeckWebSocket", package: "Tapedeck")]
+        ),
         // The fault sweep's budget (issue H3): `tapedeck-bench-sweep [INTERACTIONS] [ROUNDS]`.
         .executableTarget(
             name: "tapedeck-bench-sweep",

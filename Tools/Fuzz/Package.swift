@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "TapedeckCassette", package: "Tapedeck"),
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
                 .product(name: "TapedeckConformance", package: "Tapedeck"),
+                .product(name: "TapedeckWebSocket", package: "Tapedeck"),
             ]
         ),
         // libFuzzer's entry points (`LLVMFuzzerInitialize`, `LLVMFuzzerTestOneInput`); libFuzzer supplies `main`.

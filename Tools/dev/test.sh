@@ -13,6 +13,13 @@ elif ! python3 -c 'import requests' 2>/dev/null; then
     python3 -m pip --version >/dev/null 2>&1 || bash Tools/dev/install-system-packages.sh python3-pip
     python3 -m pip install --quiet requests 2>/dev/null || python3 -m pip install --quiet --break-system-packages requests
 fi
+# Python `websockets` (pinned) is the peer of the WebSocket differential tests (TapedeckWebSocketTests).
+websockets_version=17.4
+if ! python3 -c "import websockets, sys; sys.exit(websockets.__version__ != '$websockets_version')" 2>/dev/null; then
+    python3 -m pip --version >/dev/null 2>&1 || bash Tools/dev/install-system-packages.sh python3-pip
+    python3 -m pip install --quiet "websockets==$websockets_version" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "websockets==$websockets_version"
+fi
 # Pact's reference verifier (PactVerifierTests, Tools/Interop/pact-verify.sh) installs into a virtual environment,
 # which Debian's python3 makes only with python3-venv (its ensurepip).
 python3 -c 'import ensurepip' 2>/dev/null || bash Tools/dev/install-system-packages.sh python3-venv

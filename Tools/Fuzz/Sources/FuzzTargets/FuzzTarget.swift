@@ -28,6 +28,8 @@ public struct FuzzTarget: Sendable {
         HeaderGrammarTargets.setCookie,
         HeaderGrammarTargets.wwwAuthenticate,
         HeaderGrammarTargets.cacheControl,
+        WebSocketTargets.frames,
+        WebSocketTargets.extensions,
     ]
 
     /// The target called `name`, if there is one.

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A whole data message: the payloads of its fragments joined.
+///
+/// ```swift
+/// try await socket.send(.text("{\"subscribe\":\"prices\"}"))
+/// for try await message in socket.messages { if case .text(let json) = message { … } }
+/// ```
+public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
+    /// A text message (UTF-8 on the wire).
+    case text(String)
+    /// A binary message.
+    case binary(Data)
+
+    /// The bytes on the wire.
+    public var payload: Data {
+        switch self {
+        case .text(let text): return Data(text.utf8)
+        case .binary(let data): return data
+        }
+    }
+
+    /// The opcode of the message's first frame.
+    public var opcode: WebSocketOpcode {
+        switch self {
+        case .text: return .text
+        case .binary: return .binary
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .text(let text): return "text(\(text.count > 80 ? String(text.prefix(80)) + "…" : text))"
+        case .binary(let data): return "binary(\(data.count) bytes)"
+        }
+    }
+}
+
+/// What a close frame said: its code (``WebSocketCloseCode/noStatusReceived`` when it carried none) and reason.
+public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
+    /// The status code.
+    public var code: WebSocketCloseCode
+    /// The reason, possibly empty.
+    public var reason: String
+
+    /// A close with `code` and `reason`.
+    public init(code: WebSocketCloseCode, reason: String = "") {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The close a (valid) close frame payload describes: an empty payload is a close without a code (1005).
+    public init(payload: Data) {
+        guard payload.count >= 2 else {
+            self.init(code: .noStatusReceived)
+            return
+        }
+        let start = payload.startIndex
+        self.init(
+            code: WebSocketCloseCode(rawValue: UInt16(payload[start]) << 8 | UInt16(payload[start + 1])),
+            reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+    }
+
+    /// The close frame that says this: an empty payload for 1005, the code and reason otherwise.
+    public var frame: WebSocketFrame {
+        code == .noStatusReceived ? WebSocketFrame(opcode: .close) : .close(code: code, reason: reason)
+    }
+
+    public var description: String { reason.isEmpty ? "close \(code)" : "close \(code) \"\(reason)\"" }
+}
+
+/// What a peer sent, with fragments joined: a message or a control frame.
+public enum WebSocketEvent: Sendable, Hashable {
+    /// A whole text or binary message.
+    case message(WebSocketMessage)
+    /// A ping with its payload; the receiver answers with a pong carrying the same bytes.
+    case ping(Data)
+    /// A pong with its payload.
+    case pong(Data)
+    /// A close frame.
+    case close(WebSocketClose)
+}

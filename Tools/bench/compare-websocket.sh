@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# WebSocket figures (issue H8), all on loopback:
+#  1. In-process replay of a 10,000-message conversation (5,000 client messages each answered, then the close) and
+#     of 10,000 messages a server pushes: milliseconds per replay, median with min and max of RUNS runs.
+#  2. Echo round trips with a live client, Tapedeck's (libcurl CONNECT_ONLY + its own framing) against Python
+#     websockets' asyncio client, both talking to the same websockets echo server, in PAIRS interleaved pairs:
+#     the median of the pairwise ratios (websockets' seconds / Tapedeck's, above 1 means Tapedeck is faster) with
+#     min and max, and each side's CPU (user + system) per round trip.
+#   bash Tools/bench/compare-websocket.sh            COUNT=2000 round trips a run, PAIRS=7, RUNS=15
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$here/pairs.sh"
+COUNT="${COUNT:-2000}"
+RUNS="${RUNS:-15}"
+websockets_version=17.4
+if ! python3 -c "import websockets, sys; sys.exit(websockets.__version__ != '$websockets_version')" 2>/dev/null; then
+    python3 -m pip install --quiet "websockets==$websockets_version" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "websockets==$websockets_version"
+fi
+
+cd "$root/Tools/Benchmarks"
+swift build -c release --product tapedeck-bench-websocket >/dev/null
+bench="$(swift build -c release --show-bin-path)/tapedeck-bench-websocket"
+
+echo "== in-process replay"
+"$bench" replay 10000 "$RUNS" | tail -1
+"$bench" push 10000 "$RUNS" | tail -1
+
+work=$(mktemp -d)
+server_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+python3 -u -c '
+import asyncio
+from websockets.asyncio.server import serve
+async def echo(ws):
+    async for message in ws:
+        await ws.send(message)
+async def main():
+    async with serve(echo, "127.0.0.1", 0) as server:
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await asyncio.Future()
+asyncio.run(main())
+' >"$work/port" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+url="ws://127.0.0.1:$(head -1 "$work/port")/"
+
+cat >"$work/client.py" <<'PY'
+import asyncio, sys, time
+from websockets.asyncio.client import connect
+async def main(url, count):
+    async with connect(url) as ws:
+        payload = "x" * 32
+        start = time.perf_counter()
+        for _ in range(count):
+            await ws.send(payload)
+            await ws.recv()
+        print("%.6f" % (time.perf_counter() - start))
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+PY
+
+# run SIDE: prints "seconds cpu_seconds" of one run of COUNT round trips.
+run() {
+    local out
+    if [ "$1" = a ]; then
+        out=$( { /usr/bin/time -f "%U %S" "$bench" echo "$url" "$COUNT" >"$work/out"; } 2>&1 )
+    else
+        out=$( { /usr/bin/time -f "%U %S" python3 "$work/client.py" "$url" "$COUNT" >"$work/out"; } 2>&1 )
+    fi
+    echo "$(cat "$work/out") $(echo "$out" | tail -1 | awk '{ print $1 + $2 }')"
+}
+
+echo "== echo round trips: $COUNT a run, Tapedeck client (a) vs websockets client (b), same websockets server"
+: >"$work/ratios"
+: >"$work/cpu-a"
+: >"$work/cpu-b"
+for pair in $(seq "$PAIRS"); do
+    if [ "$(pair_order "$pair")" = ab ]; then a=$(run a); b=$(run b); else b=$(run b); a=$(run a); fi
+    read -r wall_a cpu_a <<<"$a"
+    read -r wall_b cpu_b <<<"$b"
+    awk -v a="$wall_a" -v b="$wall_b" 'BEGIN { printf "%.4f\n", b / a }' >>"$work/ratios"
+    awk -v c="$cpu_a" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-a"
+    awk -v c="$cpu_b" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-b"
+    printf 'pair %d: tapedeck %.1f us/rt, websockets %.1f us/rt\n' "$pair" \
+        "$(awk -v s="$wall_a" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')" "$(awk -v s="$wall_b" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')"
+done
+echo "websockets client time / Tapedeck client time: $(ratio_summary "$work/ratios")"
+echo "CPU per round trip, whole process (us): tapedeck $(ratio_summary "$work/cpu-a" | sed 's/ pairs)/ runs)/'), websockets $(ratio_summary "$work/cpu-b" | sed 's/ pairs)/ runs)/')"
