@@ -18,8 +18,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 # halt_on_error=0 and exitcode=0 let the run finish and report every problem once; the summary below decides.
+# Leak reports that are LeakSanitizer's blind spots are suppressed, each entry naming its reproducer.
 TSAN_OPTIONS="halt_on_error=0 exitcode=0 ${TSAN_OPTIONS:-}" \
 ASAN_OPTIONS="halt_on_error=0 detect_leaks=1 ${ASAN_OPTIONS:-}" \
+LSAN_OPTIONS="suppressions=$PWD/Tools/Sanitizers/lsan-suppressions.txt print_suppressions=1 ${LSAN_OPTIONS:-}" \
     swift test --scratch-path ".build-sanitize-$kind" --sanitize="$kind" "$@" 2>&1 | tee "$log" || status=$?
 reports=$(grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer))" "$log" || true)
 echo "== $kind sanitizer: $reports report(s); swift test exit status $status"
