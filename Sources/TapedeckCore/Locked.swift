@@ -23,14 +23,14 @@ package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Creates the lock holding `value`.
-    @inlinable
+    @inlinable @inline(__always)
     package init(_ value: sending Value) {
         storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns; `body` must not take this lock
-    /// again.
-    @inlinable
+    /// again. Marked for inlining into each caller, as `Synchronization.Mutex.withLock` is.
+    @_alwaysEmitIntoClient @inline(__always)
     package func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
@@ -64,7 +64,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func lock() {
         withUnsafeMutablePointerToElements { mutex in
             let status = pthread_mutex_lock(mutex)
@@ -72,7 +72,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func unlock() {
         withUnsafeMutablePointerToElements { mutex in
             let status = pthread_mutex_unlock(mutex)
