@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A clock whose sleeps return at once and move its time forward by what they asked for, so code that waits
 /// (a retry honouring `Retry-After`, a backoff) runs at full speed and still sees the time pass. It keeps every
@@ -17,11 +16,11 @@ public final class InstantWallClock: WallClock {
         var sleeps: [Duration] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock reading `start` (2026-01-01T00:00:00Z by default).
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public var now: Date { state.withLock { $0.now } }

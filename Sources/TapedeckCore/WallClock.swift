@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The time of day and the waiting that cookies, the HTTP cache and retry backoff depend on, so tests can move time
 /// instead of waiting for it.
@@ -45,11 +44,11 @@ public final class ManualWallClock: WallClock {
         var cancelled: Set<UInt64> = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock reading `start` (2026-01-01T00:00:00Z by default).
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public var now: Date { state.withLock { $0.now } }

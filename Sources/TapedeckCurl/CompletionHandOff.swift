@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// The caller's wait for the event handler's `completed`, which runs on the loop thread after the caller has been
 /// resumed (see ``TransferSink``).
@@ -13,7 +13,7 @@ final class CompletionHandOff: Sendable {
         case done
     }
 
-    private let state = Mutex(State.working)
+    private let state = Locked(State.working)
 
     /// The handler has returned: lets the caller go on.
     func markDone() {

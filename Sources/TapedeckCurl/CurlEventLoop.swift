@@ -24,7 +24,7 @@ final class CurlEventLoop: Sendable {
     private let multi: MultiHandle
     /// Commands for the loop thread, queued by any thread.
     final class Mailbox: Sendable {
-        private let pending = Mutex<[Command]>([])
+        private let pending = Locked<[Command]>([])
         /// Commands posted and not yet taken; read without the lock while the loop spins.
         private let count = Atomic<Int>(0)
         func post(_ command: Command) {
@@ -44,7 +44,7 @@ final class CurlEventLoop: Sendable {
 
     private let mailbox = Mailbox()
     private let nextID = Atomic<UInt64>(1)
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
     private let exited = DispatchSemaphore(value: 0)
     /// The loop thread's `pthread_self()`, 0 until it runs.
     private let loopThread = Atomic<UInt>(0)

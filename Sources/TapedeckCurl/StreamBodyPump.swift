@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// Pulls an ``HTTPBodyStream`` on the cooperative pool into a small buffer that libcurl's read callback drains
@@ -20,9 +19,9 @@ final class StreamBodyPump: Sendable {
         var cancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onReadable: @Sendable () -> Void
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     init(stream: HTTPBodyStream, onReadable: @escaping @Sendable () -> Void) {
         self.onReadable = onReadable

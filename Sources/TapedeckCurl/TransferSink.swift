@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// Where a transfer's outcome and events go: the caller's continuation, resumed once with the response or the
@@ -15,7 +14,7 @@ final class TransferSink: Sendable {
     /// The caller's wait for the handler's `completed`, when there is a handler.
     let handOff: CompletionHandOff?
     /// Set once the continuation has been resumed.
-    private let resumed = Mutex(false)
+    private let resumed = Locked(false)
 
     init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, handler: HTTPEventHandler?) {
         self.continuation = continuation

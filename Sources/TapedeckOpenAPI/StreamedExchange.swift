@@ -1,6 +1,5 @@
 import Foundation
 import OpenAPIRuntime
-import Synchronization
 import TapedeckCore
 
 /// One transfer whose response head is awaited by the caller while its body goes on arriving, for a client (such
@@ -15,7 +14,7 @@ import TapedeckCore
 /// a slow reader: chunks the reader has not taken yet wait in memory.
 final class StreamedExchange: Sendable {
     private let sink: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var head: HeadState = .waiting(nil)

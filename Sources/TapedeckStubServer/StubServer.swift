@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Foundation
 import Glibc
-import Synchronization
 import TapedeckCore
 
 /// An HTTP server embedded in the test process, on libmicrohttpd: real sockets, real HTTP parsing,
@@ -95,7 +94,7 @@ public final class StubServer: Sendable {
     }
 
     let core: StubServerCore
-    private let daemon = Mutex<Daemons?>(nil)
+    private let daemon = Locked<Daemons?>(nil)
     /// The port the server listens on.
     public let port: UInt16
     /// The address the server listens on.

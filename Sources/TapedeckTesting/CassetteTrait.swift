@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import Testing
@@ -107,7 +106,7 @@ extension Trait where Self == CassetteTrait {
 
 /// Whether a test recorded a failure, set from Swift Testing's issue handler.
 final class FailureFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
 
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }

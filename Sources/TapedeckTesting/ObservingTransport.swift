@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 
@@ -23,7 +22,7 @@ struct ObservingTransport: HTTPTransport {
 
 /// The errors seen during a test, in order, each once.
 final class ErrorLog: Sendable {
-    private let entries = Mutex<[CassetteError]>([])
+    private let entries = Locked<[CassetteError]>([])
 
     func append(_ error: CassetteError) {
         entries.withLock { entries in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Tapedeck
 import TapedeckCore
 import Testing
@@ -82,7 +81,7 @@ final class ReachabilityTransport: HTTPTransport {
     let base: any HTTPTransport
     let network: SimulatedNetwork
     let condition: ReachabilitySweep.Case
-    private let sent = Mutex(0)
+    private let sent = Locked(0)
 
     init(base: any HTTPTransport, network: SimulatedNetwork, condition: ReachabilitySweep.Case) {
         self.base = base

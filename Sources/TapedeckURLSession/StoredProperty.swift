@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// Reads a stored property of a FoundationNetworking object that its API does not show (a task's session, a
 /// session's task registry), by reflection. Where the property sits in a class's layout (how many superclasses up,
@@ -9,7 +9,7 @@ enum StoredProperty {
         var index: Int
     }
 
-    private static let places = Mutex<[Key: Place?]>([:])
+    private static let places = Locked<[Key: Place?]>([:])
 
     private struct Key: Hashable, Sendable {
         var type: ObjectIdentifier

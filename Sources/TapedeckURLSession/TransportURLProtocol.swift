@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import TapedeckCore
 import TapedeckSession
 
@@ -55,12 +54,12 @@ import TapedeckSession
 /// that order, from the transport's events as they come, in the transfer's own task (never on `startLoading`'s
 /// stack); a request that cannot be converted fails from the instance's serial queue.
 ///
-/// URLProtocol is not Sendable: an instance's own state sits behind a Mutex, and its transfer task and callback
+/// URLProtocol is not Sendable: an instance's own state sits behind a lock, and its transfer task and callback
 /// queue hold it weakly.
 public class TransportURLProtocol: URLProtocol {
     /// The transports of the bound subclasses, keyed by the subclass.
-    private static let registry = Mutex<[ObjectIdentifier: Binding]>([:])
-    private static let nextSlot = Mutex(1)
+    private static let registry = Locked<[ObjectIdentifier: Binding]>([:])
+    private static let nextSlot = Locked(1)
 
     /// A subclass of this class bound to `transport`: the class to put in a configuration's `protocolClasses`.
     ///
@@ -114,7 +113,7 @@ public class TransportURLProtocol: URLProtocol {
         Self.registry.withLock { $0[ObjectIdentifier(type(of: self))] }
     }
 
-    private let running = Mutex<RunState>(RunState())
+    private let running = Locked<RunState>(RunState())
     private let callbackQueue = DispatchQueue(label: "Tapedeck.TransportURLProtocol")
 
     private struct RunState {
@@ -254,7 +253,7 @@ private final class ResponseDelivery: Sendable {
     private let owner: WeakProtocol
     private let bridge: URLSessionDelegateBridge
     private let expectedUpload: Int64
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var headDelivered = false
@@ -318,7 +317,7 @@ private final class ResponseDelivery: Sendable {
 }
 
 /// A weak reference to a protocol instance, handed to the transfer's task and the callback queue. URLProtocol is not
-/// Sendable; the instance's own state sits behind a Mutex and its client is called once per outcome, in order.
+/// Sendable; the instance's own state sits behind a lock and its client is called once per outcome, in order.
 private struct WeakProtocol: @unchecked Sendable {
     weak var value: TransportURLProtocol?
     init(_ value: TransportURLProtocol) { self.value = value }

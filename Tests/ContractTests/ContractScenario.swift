@@ -2,6 +2,7 @@ import Foundation
 import Tapedeck
 import TapedeckServices
 import TapedeckTestSupport
+import TapedeckCore
 
 /// What a scenario observed, in the terms that must not depend on the transport.
 enum Outcome: Equatable, CustomStringConvertible {

@@ -11,6 +11,7 @@ import TapedeckOpenAPI
 import TapedeckStubServer
 import TapedeckTestSupport
 import TapedeckURLSession
+import TapedeckCore
 
 /// One cassette, every door: each session flow is recorded live through one door (the client stack, URLSession, an
 /// OpenAPI client transport) and replayed through every door with the server stopped. Every replay must give what

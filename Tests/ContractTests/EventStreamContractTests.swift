@@ -4,6 +4,7 @@ import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckCore
 
 /// A server-sent event stream over every transport: the client must see the same events in the same order, and a
 /// read timeout shorter than the stream's pause must fire after the same events, live, while recording, replayed in

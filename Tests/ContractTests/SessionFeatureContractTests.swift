@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCassette
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckCore
 
 /// What NSURLSession does under AFNetworking, over every transport: a login whose session cookie arrives on a
 /// redirect, an ETag revalidation answered from the cache, a Digest challenge, a `503` with `Retry-After` retried to
@@ -18,8 +18,8 @@ import TapedeckTestSupport
     }
 
     final class Refresher: Authenticator {
-        let refreshes = Mutex(0)
-        let unauthorized = Mutex(0)
+        let refreshes = Locked(0)
+        let unauthorized = Locked(0)
         func apply(_ token: Token, to request: inout HTTPRequest) { request.headers["Authorization"] = "Bearer \(token.value)" }
         func refresh(_ token: Token) async throws -> Token {
             refreshes.withLock { $0 += 1 }
@@ -41,7 +41,7 @@ import TapedeckTestSupport
     /// with the stale token on every transport: replayed in process, one could otherwise fail and start the refresh
     /// before the other has taken its token, which would then wait for the fresh one.
     final class BothStarted: RequestAdapter {
-        let arrived = Mutex(0)
+        let arrived = Locked(0)
         func adapt(_ request: HTTPRequest, for context: RequestAdapterContext) async throws -> HTTPRequest {
             guard context.attempt == 0 else { return request }
             arrived.withLock { $0 += 1 }
@@ -61,7 +61,7 @@ import TapedeckTestSupport
         server.route(.get, "/home") { request in
             request.headers["Cookie"]?.contains("session=") == true ? .json(["home": "ada"]) : .json(["error": "no session"], status: 403)
         }
-        let flaky = Mutex(0)
+        let flaky = Locked(0)
         server.route(.get, "/flaky") { _ in
             flaky.withLock { $0 += 1; return $0 } < 3 ? StubResponse(status: 503, headers: ["Retry-After": "5"]) : .json(["ok": true])
         }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TapedeckCassette
 import TapedeckTestSupport
+import TapedeckCore
 
 /// Every interaction of every frozen v1 cassette replays through ``CassetteTransport`` as recorded: status, head,
 /// body bytes (from sidecars, in recorded chunks, gzip-encoded again), metrics, certificates, recorded errors and
@@ -10,7 +10,7 @@ import TapedeckTestSupport
 @Suite struct CompatibilityReplayTests {
     /// The body chunks a replay delivered.
     final class Delivered: Sendable {
-        let chunks = Mutex<[Data]>([])
+        let chunks = Locked<[Data]>([])
         var body: Data { chunks.withLock { $0.reduce(Data(), +) } }
     }
 

@@ -4,6 +4,7 @@ import Testing
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckCore
 
 /// Chunk boundaries and times of streamed responses: recorded, written, read back, and replayed (the contract test
 /// `EventStreamContractTests` runs the same stream over every transport).

@@ -14,7 +14,7 @@ extension Loopback {
             try await withStubServer { server in
                 server.route(.post, "/echo", handler: { request in .text(String(decoding: request.body, as: UTF8.self)) })
                 let transport = CurlTransport()
-                let completed = Mutex<[String]>([])
+                let completed = Locked<[String]>([])
                 for index in 0..<3 {
                     let request = HTTPRequest(method: .post, url: server.url("/echo"), body: .data(Data("body \(index)".utf8)))
                     let response = try await transport.send(request, onEvent: { event in

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import TapedeckCore
 
 /// A bare TCP listener on 127.0.0.1 that misbehaves on purpose, for the failures a real HTTP server will not
 /// produce: closing with no reply, resetting the connection, or never answering.
@@ -19,7 +19,7 @@ final class FaultSocketServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let behavior: Behavior
-    private let openConnections = Mutex<[Int32]>([])
+    private let openConnections = Locked<[Int32]>([])
     private let done = DispatchSemaphore(value: 0)
 
     init(_ behavior: Behavior) throws {

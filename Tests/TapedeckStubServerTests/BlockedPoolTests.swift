@@ -6,6 +6,7 @@ import TapedeckStubServer
 import TapedeckTestSupport
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 extension OnLoopback {

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// Values appended from `@Sendable` closures and other threads, for a test to read back in the order they arrived.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// #expect(fractions.values.last == 1.0)
 /// ```
 public final class Collected<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
 
     /// Creates an empty collection.
     public init() {}

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Runs a command-line tool found on `PATH` (python3, curl) for cross-checks, feeding it `input` and collecting what
 /// it writes.

@@ -20,9 +20,9 @@ public struct ProbeTransport: HTTPTransport {
     /// What a ``ProbeTransport`` saw.
     public final class Log: Sendable {
         /// Every request, in the order they started.
-        public let requests = Locked<[HTTPRequest]>([])
+        package let requests = Locked<[HTTPRequest]>([])
         /// How many requests ended with `URLError.cancelled`.
-        public let cancelledErrors = Locked(0)
+        package let cancelledErrors = Locked(0)
         /// One element as each request starts.
         public let started = AsyncStream<Void>.makeStream()
         /// One element as each request ends: its status code, or the `URLError` it threw.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// Collects the events a transport delivers to ``handler``, from whatever thread delivers them, for a test to read
@@ -11,7 +10,7 @@ import TapedeckCore
 /// #expect(log.bodyChunks.reduce(Data(), +) == Data("abc".utf8))
 /// ```
 public final class TransportEventLog: Sendable {
-    private let recorded = Mutex<[HTTPTransportEvent]>([])
+    private let recorded = Locked<[HTTPTransportEvent]>([])
 
     public init() {}
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 import TapedeckTesting
 import XCTest
@@ -15,7 +14,7 @@ final class CassetteXCTestCaseTests: XCTestCase {
     }
 
     /// Failures recorded while ``capturing`` is on are kept here instead of failing the test.
-    private let captured = Mutex<[(description: String, line: Int)]?>(nil)
+    private let captured = Locked<[(description: String, line: Int)]?>(nil)
 
     override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
         let kept = captured.withLock { captured -> Bool in

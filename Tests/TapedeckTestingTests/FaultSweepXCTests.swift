@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import TapedeckTesting
@@ -8,7 +7,7 @@ import XCTest
 /// `sweepFaults` in XCTest: one failure per pair not handled, naming it; none for known failures.
 final class FaultSweepXCTests: XCTestCase {
     /// Failures recorded while capturing are kept here instead of failing the test.
-    private let captured = Mutex<[String]?>(nil)
+    private let captured = Locked<[String]?>(nil)
 
     override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
         let kept = captured.withLock { captured -> Bool in

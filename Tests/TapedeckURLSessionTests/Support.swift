@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 import TapedeckCore
 import TapedeckURLSession
@@ -44,8 +43,8 @@ func completionDataTask(_ session: URLSession, _ request: URLRequest) async -> (
 
 /// Records the delegate callbacks of a session, in order.
 final class OrderRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: `events` is behind a Mutex.
-    let events = Mutex<[String]>([])
+    // @unchecked: `events` is behind a lock.
+    let events = Locked<[String]>([])
     let done = AsyncStream<Void>.makeStream()
 
     func urlSession(

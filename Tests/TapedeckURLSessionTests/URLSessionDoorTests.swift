@@ -2,13 +2,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCassette
 import TapedeckStubServer
 import TapedeckTestSupport
 import TapedeckURLSession
+import TapedeckCore
 
 /// What URLSession does above the wire, through the adapter: the delegate decides redirects and challenges, cookies
 /// live in the configuration's storage, delegate tasks get their body as it arrives and hear of upload progress.
@@ -161,9 +161,9 @@ import TapedeckURLSession
 
 /// A delegate that decides redirects with a closure and notes each one it saw.
 private final class RedirectDecider: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // @unchecked: `seen` is behind a Mutex; `decide` is immutable.
+    // @unchecked: `seen` is behind a lock; `decide` is immutable.
     let decide: @Sendable (HTTPURLResponse, URLRequest) -> URLRequest?
-    let seen = Mutex<[String]>([])
+    let seen = Locked<[String]>([])
 
     init(decide: @escaping @Sendable (HTTPURLResponse, URLRequest) -> URLRequest?) { self.decide = decide }
 
@@ -178,9 +178,9 @@ private final class RedirectDecider: NSObject, URLSessionTaskDelegate, @unchecke
 
 /// A delegate that notes the size of each body chunk and the running count of bytes sent.
 private final class StreamWatcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: its state is behind Mutexes.
-    let chunks = Mutex<[Int]>([])
-    let sent = Mutex<[Int64]>([])
+    // @unchecked: its state is behind locks.
+    let chunks = Locked<[Int]>([])
+    let sent = Locked<[Int64]>([])
     let finished = AsyncStream<Void>.makeStream()
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

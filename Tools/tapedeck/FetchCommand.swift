@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import Tapedeck
 import TapedeckCassette
 import TapedeckCLICore
 import TapedeckCurl
+import TapedeckCore
 
 /// `tapedeck fetch URL`: a curl-like client on Tapedeck's session manager.
 struct FetchCommand: AsyncParsableCommand {
@@ -152,7 +152,7 @@ struct FetchCommand: AsyncParsableCommand {
 /// A progress bar on stderr, redrawn at most every 100 ms; silent when stderr is not a terminal.
 final class ProgressLine: Sendable {
     private let enabled: Bool
-    private let state = Mutex<(drawn: Bool, last: ContinuousClock.Instant?)>((false, nil))
+    private let state = Locked<(drawn: Bool, last: ContinuousClock.Instant?)>((false, nil))
 
     init(enabled: Bool) { self.enabled = enabled }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Watches whether a host, an address or the internet at large can be reached, and over what kind of link:
 /// AFNetworking's `AFNetworkReachabilityManager`.
@@ -32,7 +32,7 @@ public final class NetworkReachabilityManager: Sendable {
     /// Where notifications are posted.
     public let notificationCenter: NotificationCenter
     private let source: Source
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var status: Status = .unknown
@@ -63,7 +63,7 @@ public final class NetworkReachabilityManager: Sendable {
         self.target = target
         self.source = source
         self.notificationCenter = notificationCenter
-        state = Mutex(State(deliveryQueue: deliveryQueue))
+        state = Locked(State(deliveryQueue: deliveryQueue))
     }
 
     /// A manager for a host name (AFNetworking's `managerForDomain:`).

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// A scripted network for tests: managers built with ``NetworkReachabilityManager/Source/simulated(_:)`` see
 /// its status, and ``transition(to:)`` returns once every monitoring manager has delivered the change.
@@ -22,12 +22,12 @@ public final class SimulatedNetwork: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a network whose status is `status` until a transition; a manager that starts monitoring receives
     /// it as its first value (`.unknown` delivers nothing).
     public init(status: NetworkReachabilityManager.Status = .reachableViaWiFi) {
-        state = Mutex(State(status: status))
+        state = Locked(State(status: status))
     }
 
     /// The scripted status.

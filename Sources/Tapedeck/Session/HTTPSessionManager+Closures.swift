@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// The AFNetworking-style verbs: each creates a task, starts it, and reports through progress, success and failure
 /// closures run on the completion queue. An adapter over the same tasks the async verbs run.
@@ -123,7 +123,7 @@ extension HTTPSessionManager {
 
 /// Hands a task to its own completion closure, which is created before the task exists.
 final class TaskBox: Sendable {
-    private let storage = Mutex<SessionTask?>(nil)
+    private let storage = Locked<SessionTask?>(nil)
     var task: SessionTask? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }

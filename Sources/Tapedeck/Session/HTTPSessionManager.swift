@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import TapedeckCurl
+import TapedeckCore
 
 /// HTTP verbs over a base URL with request and response serializers: AFNetworking's `AFHTTPSessionManager`.
 ///
@@ -22,8 +22,8 @@ public final class HTTPSessionManager: Sendable {
     public let baseURL: URL?
     /// The underlying task manager (its response serializer and completion queue are this manager's).
     public let session: SessionManager
-    private let serializer: Mutex<any RequestSerializer>
-    private let policy = Mutex(SecurityPolicy.default)
+    private let serializer: Locked<any RequestSerializer>
+    private let policy = Locked(SecurityPolicy.default)
 
     /// Creates a manager.
     ///
@@ -40,7 +40,7 @@ public final class HTTPSessionManager: Sendable {
     ) {
         self.baseURL = baseURL?.normalizedAsBase
         session = SessionManager(transport: transport, responseSerializer: responseSerializer)
-        serializer = Mutex(requestSerializer)
+        serializer = Locked(requestSerializer)
     }
 
     /// Creates a manager whose requests are all evaluated under `securityPolicy`.

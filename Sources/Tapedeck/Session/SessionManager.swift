@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Runs data, upload and download tasks over any ``HTTPTransport``: AFNetworking's `AFURLSessionManager` role.
 ///
@@ -20,8 +20,8 @@ public final class SessionManager: Sendable {
     public let transport: any HTTPTransport
     /// Where task notifications are posted.
     let notificationCenter: NotificationCenter
-    private let settings: Mutex<Settings>
-    let registry = Mutex(SessionTaskRegistry())
+    private let settings: Locked<Settings>
+    let registry = Locked(SessionTaskRegistry())
 
     /// What a task reads as it runs; changed through the manager's properties.
     struct Settings: Sendable {
@@ -68,7 +68,7 @@ public final class SessionManager: Sendable {
     ) {
         self.transport = transport
         self.notificationCenter = notificationCenter
-        settings = Mutex(Settings(completionQueue: completionQueue, responseSerializer: responseSerializer,
+        settings = Locked(Settings(completionQueue: completionQueue, responseSerializer: responseSerializer,
                                   reachability: reachability, failsWhenNotReachable: failsWhenNotReachable))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// One data, upload or download task of a ``SessionManager``: AFNetworking's `NSURLSessionTask` role.
 ///
@@ -75,7 +75,7 @@ public final class SessionTask: Sendable {
         func isRunning(_ attempt: Int) -> Bool { self.attempt == attempt && lifecycle.state == .running }
     }
 
-    let storage = Mutex(MutableState())
+    let storage = Locked(MutableState())
     let handlers: Handlers
     let manager: SessionManager
 

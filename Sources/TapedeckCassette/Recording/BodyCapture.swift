@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 /// Collects a body as it streams past (a request body being uploaded, a response body being downloaded) without
@@ -18,7 +18,7 @@ final class BodyCapture: Sendable {
         var failure: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let cassette: URL
     private let threshold: Int
 

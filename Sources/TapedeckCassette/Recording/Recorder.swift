@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Records one request: prepares what is sent upstream (teeing a stream body so it can be captured), captures the
 /// response body as events pass, and commits the interaction (or the transport error) before the caller sees
@@ -17,12 +17,12 @@ struct Recorder {
         let responseBody: BodyCapture
         let started = ContinuousClock.now
         /// The response body's chunks and their times, when ``CassetteConfiguration/chunkTiming`` keeps them.
-        let chunkTimeline = Mutex<ChunkTimeline?>(nil)
+        let chunkTimeline = Locked<ChunkTimeline?>(nil)
         /// Whether the body arrives as chunk events (a streamed body) rather than only as progress.
         let bodyArrivesInChunks: Bool
         /// The response head and when it arrived (seconds into the recording), once it has: a streamed body cut
         /// short is recorded as far as it came.
-        let head = Mutex<(head: HTTPResponseHead, at: Double)?>(nil)
+        let head = Locked<(head: HTTPResponseHead, at: Double)?>(nil)
         /// A large request body (in memory above the sidecar threshold, or a file) being redacted, hashed and
         /// written to its sidecar file while the request is on the wire.
         let storingRequestBody: Task<CassetteBody, any Error>?
@@ -93,7 +93,7 @@ struct Recorder {
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
         let recorder = self
-        let committedEarly = Mutex<Result<Bool, any Error>>(.success(false))
+        let committedEarly = Locked<Result<Bool, any Error>>(.success(false))
         let chunkTiming = session.configuration.chunkTiming
         let response: HTTPResponse
         do {

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 /// An append-only file of JSON lines, one per recorded interaction, so that each recording is on disk as soon as
@@ -20,7 +20,7 @@ final class Journal: Sendable {
 
     let path: String
     private let descriptor: Int32
-    private let mapping: Mutex<Mapping>
+    private let mapping: Locked<Mapping>
     /// The file grows by at least this much at a time.
     static let chunk = 1 << 20
 
@@ -29,7 +29,7 @@ final class Journal: Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CassetteError.io(file: path, operation: "open the journal", reason: String(cString: strerror(errno))) }
         descriptor = fd
-        mapping = Mutex(Mapping())
+        mapping = Locked(Mapping())
     }
 
     deinit {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Every (interaction, fault) pair of a fault sweep over one cassette: the code under test runs once per pair, with
 /// that interaction replaced by the fault and every other one replayed as recorded. Pure: the plan reads the
@@ -47,7 +47,7 @@ public struct FaultSweepPlan: Sendable {
         public func replayFault(clock: any WallClock = SystemWallClock()) -> ReplayFault {
             var replay = ReplayFault(interaction: index, action: .answer(answer), times: fault == .serviceUnavailable ? nil : 1)
             if fault == .serviceUnavailable {
-                let deadline = Mutex<Date?>(nil)
+                let deadline = Locked<Date?>(nil)
                 let wait = TimeInterval(InteractionFault.retryAfterSeconds)
                 replay.predicate = { _ in
                     let now = clock.now

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// The mutable side of a ``CassetteTransport``: the replay engine, the lock, the journal, fault counters.
 /// Every change happens under one mutex, so concurrent tasks may replay and record through one transport.
@@ -48,7 +48,7 @@ final class CassetteSession: Sendable {
     let recordingClock: RecordingClock?
     /// Whether a match rule reads the request body (``MatchRule/readsBody``), so a file or stream body must be read.
     let matchingReadsBody: Bool
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration,
          allowedHosts: Set<String>?) throws(CassetteError) {
@@ -106,7 +106,7 @@ final class CassetteSession: Sendable {
             cassette: loaded, name: url.path, matching: configuration.matching,
             allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
-        state = Mutex(State(player: player, lock: lock, previous: previous, onDisk: onDisk))
+        state = Locked(State(player: player, lock: lock, previous: previous, onDisk: onDisk))
     }
 
     deinit {

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// Credentials by ``ProtectionSpace``, shared safely between tasks: what ``AuthenticationDisposition/performDefaultHandling``
 /// consults, as `URLCredentialStorage` does for Foundation.
@@ -12,7 +12,7 @@ import Synchronization
 /// var loop = AuthenticationLoop(credentialStore: store)
 /// ```
 public final class CredentialStore: Sendable {
-    private let credentials = Mutex<[ProtectionSpace: Credential]>([:])
+    private let credentials = Locked<[ProtectionSpace: Credential]>([:])
 
     /// Creates an empty store.
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// The `nc` values of `Digest` answers: for each server nonce, 1 for its first use and one more for each use after,
 /// shared by the requests of a session (RFC 7616 §3.4: the count lets the server detect replays).
@@ -15,7 +15,7 @@ public final class DigestNonceCounter: Sendable {
         var order: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let capacity: Int
 
     /// Creates a counter remembering up to `capacity` nonces; the one unused the longest is forgotten first.

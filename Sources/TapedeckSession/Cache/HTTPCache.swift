@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// An HTTP cache with `NSURLRequest`'s cache policies and the rules of RFC 9111 for a private cache, kept in memory
 /// and optionally in a directory, like `URLCache(memoryCapacity:diskCapacity:directory:)`.
@@ -44,14 +44,14 @@ public final class HTTPCache: Sendable {
     /// The directory entries are written to, if any.
     public let directory: URL?
 
-    private let memory: Mutex<MemoryCacheStore>
+    private let memory: Locked<MemoryCacheStore>
     /// Lock order: `disk` before `memory`. Every change takes `disk` (even without a directory) so memory and disk
     /// change together; a memory hit takes `memory` alone.
-    private let disk: Mutex<DiskCacheStore?>
-    /// The hook, in a struct: a closure kept directly in the generic `Mutex` would be re-abstracted at each access,
+    private let disk: Locked<DiskCacheStore?>
+    /// The hook, in a struct: a closure kept directly in the generic `Locked` would be re-abstracted at each access,
     /// and a chain of thunks would grow with every read.
     private struct Hook { var willCache: WillCacheResponse? }
-    private let hook = Mutex(Hook())
+    private let hook = Locked(Hook())
 
     /// Creates a cache.
     ///
@@ -65,8 +65,8 @@ public final class HTTPCache: Sendable {
         self.memoryCapacity = max(0, memoryCapacity)
         self.directory = directory
         self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
-        memory = Mutex(MemoryCacheStore(capacity: memoryCapacity))
-        disk = Mutex(directory.map { DiskCacheStore(directory: $0, capacity: diskCapacity) })
+        memory = Locked(MemoryCacheStore(capacity: memoryCapacity))
+        disk = Locked(directory.map { DiskCacheStore(directory: $0, capacity: diskCapacity) })
     }
 
     /// Sees each response before it is stored and returns what to store, or `nil` to store nothing. It runs for new

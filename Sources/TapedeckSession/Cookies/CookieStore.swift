@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// A cookie jar with the semantics of RFC 6265: stores the cookies of `Set-Cookie` response headers and answers the
 /// `Cookie` header of a request. Safe to share between session managers and threads.
@@ -30,7 +30,7 @@ import Synchronization
 /// host names are compared in ASCII lower case without IDNA conversion; plain `http` to a loopback address is not
 /// treated as secure.
 public final class CookieStore: Sendable {
-    private let state = Mutex(CookieIndex())
+    private let state = Locked(CookieIndex())
     private let clock: any WallClock
 
     /// An empty store whose expiry and creation times come from `clock`.

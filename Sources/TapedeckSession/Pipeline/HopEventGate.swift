@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Holds back the transport events of a response that may not be the caller's (a redirect the session may follow, a
 /// challenge it may answer, a failure the interceptor may retry), so that only the final response's events reach the
@@ -8,7 +8,7 @@ import Synchronization
 final class HopEventGate: Sendable {
     private let downstream: HTTPEventHandler
     private let holdsBack: @Sendable (HTTPResponseHead) -> Bool
-    private let state = Mutex(State.undecided)
+    private let state = Locked(State.undecided)
 
     private enum State {
         case undecided

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Applies an ``Authenticator``'s credential to every request and refreshes it when the server refuses it (Alamofire's
 /// `AuthenticationInterceptor`, async).
@@ -44,7 +44,7 @@ public final class AuthenticationInterceptor<A: Authenticator>: RequestIntercept
     public let refreshWindow: RefreshWindow?
     /// What the refresh window is measured against.
     public let clock: any WallClock
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an interceptor.
     public init(authenticator: A, credential: A.Token? = nil, refreshWindow: RefreshWindow? = RefreshWindow(),
@@ -52,7 +52,7 @@ public final class AuthenticationInterceptor<A: Authenticator>: RequestIntercept
         self.authenticator = authenticator
         self.refreshWindow = refreshWindow
         self.clock = clock
-        state = Mutex(State(credential: credential))
+        state = Locked(State(credential: credential))
     }
 
     /// The current credential; setting it replaces it (a refresh in flight still delivers its own result).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// What answers the requests no stub matches: a served cassette, a recording proxy, or a forward proxy's exchanges
@@ -21,7 +20,7 @@ enum FallbackAnswer {
 
 /// An answer handed from the task that worked it out to the daemon thread that sends it.
 final class PendingAction: Sendable {
-    private let slot = Mutex<StubAction?>(nil)
+    private let slot = Locked<StubAction?>(nil)
 
     func fulfil(_ action: StubAction) { slot.withLock { $0 = action } }
 
@@ -31,7 +30,7 @@ final class PendingAction: Sendable {
 /// The server's current fallback, shared by the daemon's threads, the admin API and the public API. Installing
 /// one finishes the one it replaces.
 final class FallbackSlot: Sendable {
-    private let current = Mutex<UnmatchedFallback?>(nil)
+    private let current = Locked<UnmatchedFallback?>(nil)
 
     var value: UnmatchedFallback? { current.withLock { $0 } }
 

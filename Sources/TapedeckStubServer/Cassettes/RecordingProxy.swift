@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
@@ -22,7 +21,7 @@ final class RecordingProxy: Sendable {
     /// Where exchanges run: the upstream's curl event loop (a `TaskExecutor`), not the global pool, so the proxy
     /// answers even while the client's own threads (a test waiting synchronously on a subprocess, say) fill the pool.
     let executor: any TaskExecutor
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(upstream: URL?, cassette url: URL, mode: RecordMode, configuration: CassetteConfiguration,
          upstreamConfiguration: CurlTransport.Configuration, timeout: TimeInterval) throws {
@@ -126,7 +125,7 @@ final class RecordingProxy: Sendable {
 /// runs in the proxy exchange's own task, which carries the task-local flag.
 final class ForwardFlag: Sendable {
     @TaskLocal static var current: ForwardFlag?
-    private let value = Mutex(false)
+    private let value = Locked(false)
 
     var isSet: Bool { value.withLock { $0 } }
 

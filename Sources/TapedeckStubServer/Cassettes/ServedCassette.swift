@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 
@@ -28,7 +27,7 @@ final class ServedCassette: Sendable {
     /// The origin requests whose `Host` names no recorded origin are matched as: the one given, else the first
     /// recorded one.
     let defaultOrigin: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Loads the cassette at `url`.
     ///
@@ -58,7 +57,7 @@ final class ServedCassette: Sendable {
             cassette: cassette, name: url.path, matching: configuration.matching,
             allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
-        state = Mutex(State(player: player))
+        state = Locked(State(player: player))
     }
 
     /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by

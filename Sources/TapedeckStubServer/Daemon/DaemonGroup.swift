@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 /// libmicrohttpd daemons that share one ``StubServerCore``, each with its own epoll thread and no listening socket
@@ -22,7 +23,7 @@ final class DaemonGroup: Sendable {
     }
 
     let core: StubServerCore
-    private let daemons: Mutex<Pointers?>
+    private let daemons: Locked<Pointers?>
     private let next = Atomic(0)
     private let count: Int
 
@@ -44,7 +45,7 @@ final class DaemonGroup: Sendable {
             pointers.append(pointer)
         }
         count = pointers.count
-        daemons = Mutex(Pointers(values: pointers))
+        daemons = Locked(Pointers(values: pointers))
     }
 
     deinit { stop() }

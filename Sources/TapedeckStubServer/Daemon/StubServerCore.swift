@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// A libmicrohttpd connection pointer, compared by identity. libmicrohttpd documents `MHD_resume_connection`
@@ -18,7 +17,7 @@ final class StubServerCore: Sendable {
     let configuration: StubServer.Configuration
     /// What answers requests no stub matches: a served cassette or a recording proxy.
     let fallback: FallbackSlot
-    private let suspended = Mutex<Set<ConnectionHandle>?>([])
+    private let suspended = Locked<Set<ConnectionHandle>?>([])
     /// Resumes paused connections when their time comes. A serial queue of its own gets a thread of its own, so
     /// pacing keeps time even when the tests around the server block every thread of the global pool (two on a
     /// 2-core machine) in synchronous waits.

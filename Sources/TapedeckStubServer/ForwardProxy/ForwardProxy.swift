@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
@@ -51,7 +50,7 @@ public final class ForwardProxy: Sendable {
     private let plain: DaemonGroup
     private let tunnels: TunnelDaemons
     private let exchange: ForwardExchange
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// Starts a proxy for the cassette at `cassette`; it listens as soon as this returns.
     ///

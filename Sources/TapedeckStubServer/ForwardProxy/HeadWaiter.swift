@@ -1,9 +1,9 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 /// Waits for the first request head of every new connection to a ``ForwardProxy`` on one thread, so an idle or slow
@@ -23,7 +23,7 @@ final class HeadWaiter: Sendable {
         var peeked = 0
     }
 
-    private let entries = Mutex<[Int32: Entry]?>([:])
+    private let entries = Locked<[Int32: Entry]?>([:])
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let exited = DispatchSemaphore(value: 0)

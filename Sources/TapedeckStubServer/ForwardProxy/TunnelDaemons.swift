@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// The TLS side of a ``ForwardProxy``: for each `CONNECT host:port` a group of TLS daemons presenting a leaf
 /// certificate for `host`, issued by the proxy's CA. Leaves are cached per host and daemons per `host:port`, so
@@ -9,8 +9,8 @@ final class TunnelDaemons: Sendable {
     let exchange: ForwardExchange
     /// The daemons' settings; each group gets its own TLS identity.
     let configuration: StubServer.Configuration
-    private let groups = Mutex<[String: DaemonGroup]?>([:])
-    private let leaves = Mutex<[String: TLSIdentity]>([:])
+    private let groups = Locked<[String: DaemonGroup]?>([:])
+    private let leaves = Locked<[String: TLSIdentity]>([:])
 
     init(authority: TestCertificateAuthority, exchange: ForwardExchange, configuration: StubServer.Configuration) {
         self.authority = authority

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// The requests a stub server has received, oldest first, capped so a long run cannot grow without bound.
 /// Appending is constant time (a ring buffer), so a full journal costs nothing per request.
@@ -15,7 +15,7 @@ public final class RequestJournal: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Most entries kept; older ones are dropped first.
     public let capacity: Int
 

@@ -1,4 +1,4 @@
-import Synchronization
+import TapedeckCore
 
 /// A scenario condition on a stub: the state its scenario must be in for the stub to match, and the state the
 /// scenario moves to when the stub answers. Every scenario starts in ``ScenarioStep/started``.
@@ -35,7 +35,7 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
 /// The current state of every scenario. Checking a step's required state and moving to its new state happen
 /// under one lock, so of two concurrent requests only one can take a given transition.
 public final class ScenarioStates: Sendable {
-    private let states = Mutex<[String: String]>([:])
+    private let states = Locked<[String: String]>([:])
 
     /// Creates a store where every scenario is in ``ScenarioStep/started``.
     public init() {}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// How long a stub waits before answering: a fixed time, or a time drawn from a range by a seeded generator, so a
@@ -68,9 +67,9 @@ extension Duration {
 
 /// TapedeckCore's `SplitMix64` behind a lock, for delays drawn by concurrent connections.
 final class SeededGenerator: Sendable {
-    private let state: Mutex<SplitMix64>
+    private let state: Locked<SplitMix64>
 
-    init(seed: UInt64) { state = Mutex(SplitMix64(seed: seed)) }
+    init(seed: UInt64) { state = Locked(SplitMix64(seed: seed)) }
 
     func next() -> UInt64 {
         state.withLock { $0.next() }

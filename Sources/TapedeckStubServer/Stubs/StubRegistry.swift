@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// The server's stubs and scenario states, shared by the daemon's threads. The index is read under a short lock;
 /// matching runs outside it; a scenario transition is taken atomically (see ``ScenarioStates``).
 final class StubRegistry: Sendable {
-    private let index = Mutex(StubIndex())
+    private let index = Locked(StubIndex())
     let scenarios = ScenarioStates()
 
     func add(_ stub: Stub) {

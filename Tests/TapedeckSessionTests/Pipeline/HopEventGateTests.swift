@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TapedeckSession
 import TapedeckTestSupport
+import TapedeckCore
 
 /// The gate that keeps the events of a followed or answered hop from the caller, without I/O.
 @Suite struct HopEventGateTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckSession
 import TapedeckTestSupport
+import TapedeckCore
 
 /// `AuthenticationInterceptor`: one refresh for any number of concurrent refusals, old-credential requests retried
 /// without refreshing, refresh before use, failures shared by all waiters, and the refresh window.

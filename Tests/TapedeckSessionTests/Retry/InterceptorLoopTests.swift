@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckSession
 import TapedeckTestSupport
+import TapedeckCore
 
 /// `InterceptorLoop`: adapt, send, retry, waiting on a `ManualWallClock` so that backoff takes no real time.
 @Suite struct InterceptorLoopTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckSession
 import TapedeckTestSupport
+import TapedeckCore
 
 /// `Interceptor` composition (adapters in order, the first retry decision that is not `doNotRetry` wins) and the
 /// default and closure-made interceptors.

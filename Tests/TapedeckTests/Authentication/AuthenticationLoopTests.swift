@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tapedeck
 import TapedeckTestSupport
+import TapedeckCore
 
 /// `AuthenticationLoop` without I/O: what it answers to each response, how the dispositions work, stale nonces, proxy
 /// challenges, session credentials, and the bounds that stop it.

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckTestSupport
+import TapedeckCore
 
 /// The system source against a real kernel: a child copy of this test binary runs inside a private network
 /// namespace and reports statuses on stdout while this process takes links and routes down and up.
@@ -95,7 +95,7 @@ import TapedeckTestSupport
             #expect(manager.monitoringError == nil)
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Mutex(Optional(continuation))
+            let once = Locked(Optional(continuation))
             let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
             DispatchQueue.global().async {
                 _ = FileHandle.standardInput.readDataToEndOfFile()

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
+import TapedeckCore
 
 /// The manager driven deterministically by a ``SimulatedNetwork``.
 @Suite struct NetworkReachabilityManagerTests {
@@ -30,7 +30,7 @@ import Tapedeck
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "delivery")
         let manager = manager(queue: queue)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         manager.setReachabilityStatusChangeHandler { status in
             let onQueue = DispatchQueue.getSpecific(key: key) == "delivery"
             seen.withLock { $0.append("handler \(status.rawValue) \(onQueue)") }
@@ -67,7 +67,7 @@ import Tapedeck
 
     @Test func stoppingForgetsTheStatusAndIgnoresLaterTransitions() async {
         let manager = manager()
-        let calls = Mutex(0)
+        let calls = Locked(0)
         manager.setReachabilityStatusChangeHandler { _ in calls.withLock { $0 += 1 } }
         manager.startMonitoring()
         manager.startMonitoring()  // a second start does nothing
@@ -84,7 +84,7 @@ import Tapedeck
 
     @Test func removingTheHandlerStopsItsCalls() async {
         let manager = manager()
-        let calls = Mutex(0)
+        let calls = Locked(0)
         manager.setReachabilityStatusChangeHandler { _ in calls.withLock { $0 += 1 } }
         manager.startMonitoring()
         await network.settle()

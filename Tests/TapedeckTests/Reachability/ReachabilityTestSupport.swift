@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Tapedeck
 import TapedeckTestSupport
+import TapedeckCore
 
 extension NetworkReachabilityManager {
     /// The first status other than `unknown` the manager reaches, or `nil` after `timeout`.
@@ -25,7 +25,7 @@ final class LineCollector: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(reading handle: FileHandle) {
         let thread = Thread { [self] in

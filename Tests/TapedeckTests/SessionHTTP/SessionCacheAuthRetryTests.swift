@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import Testing
 import Tapedeck
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckCore
 
 /// The HTTP cache, authentication challenges and retry in the session, over the stub server, on a manual clock so
 /// freshness and backoff take no wall-clock time.
@@ -71,7 +71,7 @@ import TapedeckTestSupport
         try await withStubServer { server in
             server.installHttpbinRoutes()
             let manager = SessionManager(transport: server.transport())
-            let asked = Mutex(0)
+            let asked = Locked(0)
             manager.authenticationChallengeHandler = { _ in
                 asked.withLock { $0 += 1 }
                 return .useCredential(Credential(user: "ada", password: "wrong"))
@@ -93,7 +93,7 @@ import TapedeckTestSupport
 
     @Test func a503WithRetryAfterIsRetriedToSuccessOnTheClock() async throws {
         try await withStubServer { server in
-            let calls = Mutex(0)
+            let calls = Locked(0)
             server.route(.get, "/flaky") { _ in
                 let call = calls.withLock { $0 += 1; return $0 }
                 return call < 3 ? StubResponse(status: 503, headers: ["Retry-After": "20"]) : .json(["ok": true])
@@ -127,7 +127,7 @@ import TapedeckTestSupport
     @Test func twoConcurrent401sCauseOneTokenRefresh() async throws {
         struct Token: AuthenticationCredential { var value: String; var requiresRefresh: Bool { false } }
         final class Refresher: Authenticator {
-            let refreshes = Mutex(0)
+            let refreshes = Locked(0)
             func apply(_ token: Token, to request: inout HTTPRequest) { request.headers["Authorization"] = "Bearer \(token.value)" }
             func refresh(_ token: Token) async throws -> Token {
                 refreshes.withLock { $0 += 1 }

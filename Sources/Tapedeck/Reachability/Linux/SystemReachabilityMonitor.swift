@@ -2,7 +2,6 @@
 import TapedeckCore
 import Foundation
 import Glibc
-import Synchronization
 
 /// The Linux system source: one thread blocked in `poll` on an rtnetlink socket (and a wake pipe to stop it),
 /// keeping a ``RoutingState`` from a dump at start plus every link, address and route notification, and
@@ -14,7 +13,7 @@ final class SystemReachabilityMonitor: ReachabilityMonitor {
     private let target: NetworkReachabilityManager.Target
     private let receiver: StatusReceiver
     private let wakePipe: WakePipe
-    private let published = Mutex(Published())
+    private let published = Locked(Published())
     private let finished = DispatchSemaphore(value: 0)
     private let evaluationQueue = DispatchQueue(label: "com.tapedeck.reachability.evaluation")
 
