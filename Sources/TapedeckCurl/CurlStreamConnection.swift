@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// A byte stream to a server that libcurl opens and then hands over (`CURLOPT_CONNECT_ONLY`): name resolution, the
@@ -18,9 +17,9 @@ import TapedeckCore
 /// ```
 public final class CurlStreamConnection: Sendable {
     /// The easy handle; one thread at a time sends or receives (the lock makes that so).
-    private let easy: Mutex<LockedEasy?>
+    private let easy: Locked<LockedEasy?>
     /// The verifier of a server trust policy, kept alive with the connection because OpenSSL points at it.
-    private let verifier: Mutex<ServerTrustVerifierBox?>
+    private let verifier: Locked<ServerTrustVerifierBox?>
     /// The connected socket, for poll(2).
     public let socket: Int32
     /// The URL it was opened for.
@@ -80,8 +79,8 @@ public final class CurlStreamConnection: Sendable {
             throw error
         }
         self.url = url
-        self.easy = Mutex(LockedEasy(easy: easy))
-        self.verifier = Mutex(policyVerifier.map(ServerTrustVerifierBox.init))
+        self.easy = Locked(LockedEasy(easy: easy))
+        self.verifier = Locked(policyVerifier.map(ServerTrustVerifierBox.init))
     }
 
     deinit { close() }

@@ -1,17 +1,17 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import TapedeckCassette
 import TapedeckCurl
 import TapedeckSession
 import TapedeckStubServer
 import TapedeckTestSupport
+import TapedeckCore
 
 /// A replay judges time as the live run did: a response the cache answered live is answered from the cache again,
 /// and a cookie that was alive is alive, however long after the recording the replay runs.
 @Suite struct RecordedTimeTests {
     final class Counter: Sendable {
-        let value = Mutex(0)
+        let value = Locked(0)
     }
 
     /// What the client saw: each answer's status and body, and the cookie it would send after each step.

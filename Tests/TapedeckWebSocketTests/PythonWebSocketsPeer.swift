@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 import Testing
 import TapedeckStubServer
 import TapedeckTestSupport

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapedeckCore
 
 /// The recording's time while a cassette replays (``CassetteTransport/recordedTime``). It starts at the first
@@ -12,11 +11,11 @@ final class RecordingClock: WallClock {
         var wall: Date
     }
 
-    private let anchor: Mutex<Anchor>
+    private let anchor: Locked<Anchor>
 
     /// A clock reading `start` now.
     init(start: Date) {
-        anchor = Mutex(Anchor(recorded: start, wall: Date()))
+        anchor = Locked(Anchor(recorded: start, wall: Date()))
     }
 
     var now: Date {

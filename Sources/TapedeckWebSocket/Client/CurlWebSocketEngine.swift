@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import TapedeckCurl
 #if canImport(Glibc)
 import Glibc
+import TapedeckCore
 #endif
 
 /// The thread that owns one live connection: it reads and parses the server's frames, answers pings and closes
@@ -26,7 +26,7 @@ final class CurlWebSocketEngine: Sendable {
     private let stream: CurlStreamConnection
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
     private let limits: WebSocketLimits
     private let closeTimeout: Double

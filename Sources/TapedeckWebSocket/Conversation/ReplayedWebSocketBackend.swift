@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// A ``WebSocket`` over a recorded conversation, in process: the server's recorded frames are delivered at once, in
 /// order, each time the client's recorded frames before them were sent; the same state machine as a live connection
@@ -14,11 +14,11 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
         var waiters: [CheckedContinuation<WebSocketEnding, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
 
     init(frames: [WebSocketConversation.Frame], messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation) {
-        self.state = Mutex(State(cursor: WebSocketReplayCursor(frames)))
+        self.state = Locked(State(cursor: WebSocketReplayCursor(frames)))
         self.messages = messages
         state.withLock { deliverDueFrames(&$0) }
     }

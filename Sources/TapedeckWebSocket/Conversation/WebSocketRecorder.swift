@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TapedeckCore
 
 /// Records a live WebSocket connection as a ``WebSocketConversation``: it connects as ``WebSocket/connect(to:options:observer:)``
 /// does and notes every frame sent and event received, with its time since the connection began, as the
@@ -20,7 +20,7 @@ public final class WebSocketRecorder: Sendable {
         var conversation: WebSocketConversation?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A recorder with nothing recorded.
     public init() {}
