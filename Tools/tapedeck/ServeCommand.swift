@@ -88,6 +88,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
     var allowPlaybackRepeats = false
 
+    @Option(name: .customLong("replay-time"),
+            help: "With a cassette: send recorded dates as recorded (recorded, the default), or moved to now (now: Date, Expires, Last-Modified, dated Retry-After and cookie Expires, by the time since each interaction was recorded).")
+    var replayTime: String = "recorded"
+
     @Option(name: .customLong("cassette"), help: "The cassette to serve (the same as the argument; --proxy reads it this way too).")
     var cassetteOption: String?
 
@@ -185,9 +189,14 @@ struct ServeCommand: AsyncParsableCommand {
             for problem in mock.exampleProblems { Console.err("warning: \(problem) (the example breaks its schema; --examples schema generates instead)") }
         }
         if let cassette = cassetteFile {
+            guard let time = ReplayTime(rawValue: replayTime) else {
+                server.stop()
+                throw CLIError("--replay-time \(replayTime) is not one of \(ReplayTime.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             do {
-                try server.serve(cassette: URL(fileURLWithPath: cassette),
-                                 configuration: CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats))
+                var configuration = CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats)
+                configuration.replayTime = time
+                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: configuration)
             } catch {
                 server.stop()
                 throw CLIError("\(error)")

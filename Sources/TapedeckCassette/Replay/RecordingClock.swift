@@ -44,12 +44,21 @@ public enum ReplayTime: String, Sendable, CaseIterable {
 }
 
 /// Moves the dates of a recorded response by an offset (``ReplayTime/now``). Pure.
-enum RecordedDateShift {
+///
+/// ```swift
+/// let moved = RecordedDateShift.toNow(response, recordedAt: interaction.recordedAt)
+/// ```
+public enum RecordedDateShift {
+    /// `response` as if it had been recorded now instead of at `recordedAt` (whole seconds).
+    public static func toNow(_ response: Interaction.Response, recordedAt: Date) -> Interaction.Response {
+        shifted(response, by: Date().timeIntervalSince(recordedAt).rounded())
+    }
+
     /// The headers that hold an HTTP-date.
     private static let dated = ["date", "expires", "last-modified", "retry-after"]
 
     /// `response` with its dates moved by `seconds`.
-    static func shifted(_ response: Interaction.Response, by seconds: TimeInterval) -> Interaction.Response {
+    public static func shifted(_ response: Interaction.Response, by seconds: TimeInterval) -> Interaction.Response {
         guard seconds != 0 else { return response }
         var result = response
         result.headers = HTTPHeaders(response.headers.fields.map { field in

@@ -98,8 +98,7 @@ public struct CassetteTransport: HTTPTransport {
             session.recordingClock?.replaying(playback.interaction)
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
-                let offset = Date().timeIntervalSince(interaction.recordedAt).rounded()
-                interaction.outcome = .response(RecordedDateShift.shifted(recorded, by: offset))
+                interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }
             if case .answer(let outcome) = fault { interaction.outcome = outcome }
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {

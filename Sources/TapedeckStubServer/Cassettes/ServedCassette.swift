@@ -88,11 +88,15 @@ final class ServedCassette: Sendable {
         switch outcome {
         case .played(let playback, let fault):
             var delay = recordedDelay(playback.interaction)
-            let interaction: Interaction
+            var interaction: Interaction
             do {
                 interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: url.path)
             } catch {
                 return .now(.respond(.text("\(error)\n", status: 500)), delay: .zero)
+            }
+            // A client's clock is its own: with replayTime .now its dates are moved to now (else served as recorded).
+            if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
+                interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }
             var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
                                                scale: configuration.timing.scale ?? 0)
