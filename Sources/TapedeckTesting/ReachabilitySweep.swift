@@ -1,3 +1,4 @@
+#if Curl
 import Foundation
 import Synchronization
 import Tapedeck
@@ -105,3 +106,4 @@ final class ReachabilityTransport: HTTPTransport {
         return try await base.send(request, onEvent: onEvent)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if StubServer
 import Foundation
 import TapedeckCore
 import TapedeckStubServer
@@ -54,3 +55,4 @@ extension Trait where Self == StubServerTrait {
         StubServerTrait(configuration: configuration, httpbin: httpbin, configure: configure)
     }
 }
+#endif

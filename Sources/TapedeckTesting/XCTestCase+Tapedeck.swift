@@ -1,7 +1,9 @@
 import Foundation
 import TapedeckCassette
 import TapedeckCore
+#if StubServer
 import TapedeckStubServer
+#endif
 import XCTest
 
 extension XCTestCase {
@@ -59,6 +61,7 @@ extension XCTestCase {
         }
     }
 
+    #if StubServer
     /// Runs `body` with a fresh ``StubServer`` (its transport is also ``TapedeckTest/transport``), and stops it after.
     ///
     /// ```swift
@@ -83,4 +86,5 @@ extension XCTestCase {
             }
         }
     }
+    #endif
 }
