@@ -226,3 +226,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Documentation (Tools/dev/docs.sh): swift-docc-plugin is added only when TAPEDECK_DOCS is set, so that the package's
+// users never resolve it and its own builds never depend on it.
+if Context.environment["TAPEDECK_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"))
+}
