@@ -5,12 +5,16 @@
 # Usage: bash Tools/dev/install-completions.sh [PREFIX]      (PREFIX defaults to /usr/local; run as a user who may
 #                                                            write there; afterwards `man tapedeck`, and a new shell
 #                                                            completes `tapedeck <TAB>`)
-# Also installs the tool itself to PREFIX/bin. Safe to run twice.
+# Also installs the tool itself to PREFIX/bin, built with CONFIG (release by default; CONFIG=debug builds faster).
+# Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix="${1:-/usr/local}"
-swift build -c release --product tapedeck
-tool="$(swift build -c release --show-bin-path)/tapedeck"
+config="${CONFIG:-release}"
+swift build -c "$config" --product tapedeck
+swift build -c "$config" --product generate-manual
+bin="$(swift build -c "$config" --show-bin-path)"
+tool="$bin/tapedeck"
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
 
@@ -21,9 +25,9 @@ install -m 0755 "$tool" "$prefix/bin/tapedeck"
 "$tool" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_tapedeck"
 "$tool" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/tapedeck.fish"
 
-# The man page: swift-argument-parser's generate-manual plugin reads the tool's --experimental-dump-help.
-swift package --allow-writing-to-directory "$staging" generate-manual --product tapedeck --output-directory "$staging" \
-    --authors "the Tapedeck authors" >/dev/null
+# The man page: swift-argument-parser's generate-manual (the tool behind its plugin) reads the tool's
+# --experimental-dump-help.
+"$bin/generate-manual" "$tool" --output-directory "$staging" --authors "the Tapedeck authors"
 page=$(find "$staging" -name 'tapedeck.1' | head -1)
 [ -n "$page" ] || { echo "error: generate-manual wrote no tapedeck.1 under $staging" >&2; exit 1; }
 install -m 0644 "$page" "$prefix/share/man/man1/tapedeck.1"
