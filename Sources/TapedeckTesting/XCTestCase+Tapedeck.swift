@@ -62,7 +62,7 @@ extension XCTestCase {
     }
 
     #if StubServer
-    /// Runs `body` with a fresh ``StubServer`` (its transport is also ``TapedeckTest/transport``), and stops it after.
+    /// Runs `body` with a fresh `StubServer` (its transport is also ``TapedeckTest/transport``), and stops it after.
     ///
     /// ```swift
     /// func testHello() async throws {
