@@ -3,6 +3,27 @@ import PackageDescription
 
 /// Tapedeck: an AFNetworking-style HTTP client for Swift on Linux over a pluggable transport
 /// (live libcurl, cassette record/replay, or an embedded libmicrohttpd stub server).
+///
+/// Pay for what you use: the light set and the package traits
+/// ---------------------------------------------------------------
+/// The products TapedeckCore, TapedeckCassette, TapedeckSession, TapedeckURLSession and TapedeckTesting form the
+/// light set: Foundation and Swift only, no C system library (no libcurl or libmicrohttpd headers) and no
+/// swift-crypto or swift-certificates, when the package is used without its traits:
+///
+///     .package(url: "…/tapedeck.git", from: "…", traits: [])        // the light set
+///     .package(url: "…/tapedeck.git", from: "…")                    // default traits: everything
+///
+/// Two traits add the heavy parts to TapedeckTesting (the only light product whose API changes with them):
+/// - `Curl`: libcurl (`libcurl4-openssl-dev`). `CurlTransport` becomes the default recorder of `.cassette(…)` and
+///   `withCassette` (without it, Foundation's URLSession records, through `URLSessionTransport`), and the client
+///   stack's `ReachabilitySweep` and `TapedeckTest.currentNetwork` appear.
+/// - `StubServer` (implies `Curl`): libmicrohttpd (`libmicrohttpd-dev`), swift-crypto and swift-certificates;
+///   the `.stubServer(…)` trait, `withStubServer` and `TapedeckTest.currentStubServer` appear.
+/// Both are on by default, so a plain dependency (and this package's own tests and tools) see everything.
+/// The other products (TapedeckCurl, TapedeckStubServer, Tapedeck, TapedeckServices, TapedeckOpenAPI,
+/// TapedeckConformance, tapedeck) always bring what they need, whatever the traits.
+/// Tools/LightDownstream is a package that depends on the light set only; Tools/LightDownstream/check.sh (run by CI)
+/// builds it where the libcurl and libmicrohttpd headers cannot be reached.
 let package = Package(
     name: "Tapedeck",
     platforms: [.macOS(.v15)],
@@ -20,6 +41,18 @@ let package = Package(
         .library(name: "TapedeckOpenAPI", targets: ["TapedeckOpenAPI"]),
         .library(name: "TapedeckWebSocket", targets: ["TapedeckWebSocket"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
+    ],
+    traits: [
+        .trait(
+            name: "Curl",
+            description: "TapedeckTesting records through libcurl by default and offers ReachabilitySweep; needs libcurl4-openssl-dev."
+        ),
+        .trait(
+            name: "StubServer",
+            description: "TapedeckTesting offers the .stubServer(…) trait and withStubServer; needs libmicrohttpd-dev, brings swift-crypto.",
+            enabledTraits: ["Curl"]
+        ),
+        .default(enabledTraits: ["Curl", "StubServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -57,10 +90,8 @@ let package = Package(
             ]
         ),
         // What NSURLSession does above the wire (cookies, redirect hops, cache, challenges, retry), once for every door.
-        .target(
-            name: "TapedeckSession",
-            dependencies: ["TapedeckCore", .product(name: "Crypto", package: "swift-crypto")]
-        ),
+        // Digest authentication's hashes are its own (Authentication/Hashing), so the session needs no swift-crypto.
+        .target(name: "TapedeckSession", dependencies: ["TapedeckCore"]),
         .target(
             name: "Tapedeck",
             dependencies: [
@@ -96,9 +127,15 @@ let package = Package(
             name: "TapedeckWebSocket",
             dependencies: ["TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Light unless the traits above bring libcurl and the stub server in (see the comment at the top).
         .target(
             name: "TapedeckTesting",
-            dependencies: ["Tapedeck", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer"]
+            dependencies: [
+                "TapedeckCassette", "TapedeckCore", "TapedeckURLSession",
+                .target(name: "Tapedeck", condition: .when(traits: ["Curl"])),
+                .target(name: "TapedeckCurl", condition: .when(traits: ["Curl"])),
+                .target(name: "TapedeckStubServer", condition: .when(traits: ["StubServer"])),
+            ]
         ),
         .target(
             name: "TapedeckCLICore",
@@ -131,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckSessionTests",
-            dependencies: ["TapedeckSession", "TapedeckTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TapedeckSession", "TapedeckTestSupport"]
         ),
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
@@ -203,3 +240,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Documentation (Tools/dev/docs.sh): swift-docc-plugin is added only when TAPEDECK_DOCS is set, so that the package's
+// users never resolve it and its own builds never depend on it.
+if Context.environment["TAPEDECK_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"))
+}

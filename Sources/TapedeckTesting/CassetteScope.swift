@@ -1,8 +1,12 @@
 import Foundation
-import Tapedeck
 import TapedeckCassette
 import TapedeckCore
+#if Curl
+import Tapedeck
 import TapedeckCurl
+#else
+import TapedeckURLSession
+#endif
 
 /// Runs a test body with a cassette and collects what went wrong with it, for the Swift Testing trait and the
 /// XCTest helpers to report as test failures at the test's own source location.
@@ -23,7 +27,8 @@ public struct CassetteScope: Sendable {
     /// Whether interactions that were never replayed fail the test.
     public var requireAllPlayed: Bool
     /// The transport that records: by default the current stub server's transport when there is one (so
-    /// `.stubServer(…)` then `.cassette(…)` records from the stub), else a new `CurlTransport`.
+    /// `.stubServer(…)` then `.cassette(…)` records from the stub), else a new `CurlTransport` (with the package's
+    /// `Curl` trait, on by default) or, without it, a new `URLSessionTransport` (Foundation's URLSession).
     public var upstream: (any HTTPTransport)?
     /// Where `TAPEDECK_RECORD_MODE` is read.
     public var environment: [String: String]
@@ -75,12 +80,10 @@ public struct CassetteScope: Sendable {
         let snapshot = records ? RecordingSnapshot(of: cassette) : nil
         let transport: CassetteTransport
         do {
-            let recorder = upstream ?? TapedeckTest.currentTransport ?? CurlTransport()
-            var configuration = configuration
-            // Pinning policies are checked against the recorded certificates unless the test chose otherwise.
-            if configuration.trustEvaluator == nil { configuration.trustEvaluator = RecordedChainTrust() }
+            let recorder = upstream ?? TapedeckTest.currentTransport ?? Self.defaultRecorder()
             transport = try CassetteTransport(
-                cassette: cassette, mode: mode, upstream: recorder, configuration: configuration, environment: environment)
+                cassette: cassette, mode: mode, upstream: recorder, configuration: Self.checkingRecordedTrust(configuration),
+                environment: environment)
         } catch {
             return [Failure(description: error.description, error: error)]
         }
@@ -122,5 +125,25 @@ public struct CassetteScope: Sendable {
             throw thrown
         }
         return failures + warnings
+    }
+
+    /// The recorder when neither ``upstream`` nor a stub server gives one: libcurl with the `Curl` trait, else
+    /// Foundation's URLSession.
+    static func defaultRecorder() -> any HTTPTransport {
+        #if Curl
+        CurlTransport()
+        #else
+        URLSessionTransport()
+        #endif
+    }
+
+    /// `configuration` with pinning policies checked against the recorded certificates unless the test chose
+    /// otherwise; reading a chain takes swift-certificates, which comes with the client stack (the `Curl` trait).
+    static func checkingRecordedTrust(_ configuration: CassetteConfiguration) -> CassetteConfiguration {
+        #if Curl
+        var configuration = configuration
+        if configuration.trustEvaluator == nil { configuration.trustEvaluator = RecordedChainTrust() }
+        #endif
+        return configuration
     }
 }

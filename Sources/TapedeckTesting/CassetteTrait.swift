@@ -21,7 +21,7 @@ import Testing
 ///
 /// A test of a server-sent event stream replays it with its recorded pacing, so its read timeouts fire after the
 /// same events as they did live (the cassette keeps chunk times for `text/event-stream`; see
-/// ``CassetteConfiguration/chunkTiming``):
+/// `CassetteConfiguration.chunkTiming`):
 ///
 /// ```swift
 /// @Test(.cassette(configuration: CassetteConfiguration(timing: .recorded(scale: 1))))

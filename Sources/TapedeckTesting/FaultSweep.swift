@@ -4,11 +4,11 @@ import TapedeckCore
 import Testing
 
 /// Runs a test once per (interaction, fault) pair of a recorded cassette: that interaction is replaced by the fault
-/// (a timeout, a reset in the middle of the body, a `503` with `Retry-After`, … see ``InteractionFault``) and every
+/// (a timeout, a reset in the middle of the body, a `503` with `Retry-After`, … see `InteractionFault`) and every
 /// other one replays as recorded. A pair is handled when the test passes under it.
 ///
 /// In Swift Testing each pair is a test case of a parameterized test, named after it (`GET /v1/me · reset mid-body`),
-/// so a failure says which interaction and which fault; the case runs its body with ``Case/run(_:)``:
+/// so a failure says which interaction and which fault; the case runs its body with `Case.run(sourceLocation:_:)`:
 ///
 /// ```swift
 /// @Test(arguments: try FaultSweep(cassette: "Profile/loadsTheProfile", faults: [.timeout, .serviceUnavailable],
@@ -23,14 +23,14 @@ import Testing
 /// ```
 ///
 /// With XCTest, `sweepFaults(_:_:)` runs every pair and fails the test once per pair not handled; anywhere else,
-/// ``run(_:)`` returns the ``FaultSweepReport``. Pairs whose fault does not apply are in ``skipped``, not run.
+/// ``run(_:)`` returns the `FaultSweepReport`. Pairs whose fault does not apply are in ``skipped``, not run.
 public struct FaultSweep: Sendable {
     /// The pairs and the skipped ones.
     public var plan: FaultSweepPlan
     /// Matching and the rest of the replay's configuration (its `faults` are replaced by each pair's).
     public var configuration: CassetteConfiguration
     /// Makes each case's clock, the one the code under test waits on (``Case/clock``): a `503`'s `Retry-After` is
-    /// measured on it (see ``FaultSweepPlan/Pair/replayFault(clock:)``), so a client given an `InstantWallClock`
+    /// measured on it (see `FaultSweepPlan.Pair.replayFault(clock:)`), so a client given an `InstantWallClock`
     /// retries without really waiting. Each case has its own, so cases running in parallel never move each other's
     /// time.
     public var makeClock: @Sendable () -> any WallClock
@@ -38,12 +38,14 @@ public struct FaultSweep: Sendable {
     /// A sweep of the cassette at `cassette`.
     ///
     /// - Parameters:
-    ///   - faults: the faults to try, every ``InteractionFault`` by default.
+    ///   - cassette: the cassette file whose recording is swept.
+    ///   - faults: the faults to try, every `InteractionFault` by default.
     ///   - interactions: which interactions to fault (all when empty), e.g. `["GET /v1/*"]`.
     ///   - known: pairs expected to fail, e.g. `["GET /v1/me · 503 with Retry-After"]`.
-    /// - Throws: ``FaultSweepError`` when the cassette cannot be read or a known failure names no fault.
+    ///   - configuration: matching, redaction and the rest, for every case's cassette.
     ///   - clock: the clock the code under test waits on, made anew for each case (`InstantWallClock()` to make
     ///     waiting instant).
+    /// - Throws: `FaultSweepError` when the cassette cannot be read or a known failure names no fault.
     public init(cassette: URL, faults: [InteractionFault] = InteractionFault.allCases, interactions: [InteractionPattern] = [],
                 known: [String] = [], configuration: CassetteConfiguration = CassetteConfiguration(),
                 clock: @autoclosure @escaping @Sendable () -> any WallClock = SystemWallClock()) throws(FaultSweepError) {

@@ -1,10 +1,11 @@
+#if Curl
 import Foundation
 import Tapedeck
 import TapedeckCore
 import Testing
 
 /// Runs a test under each network status a user meets: offline, on Wi-Fi, on cellular, and losing the network
-/// during the test. Each case scripts a ``SimulatedNetwork`` (for the `NetworkReachabilityManager` of the code
+/// during the test. Each case scripts a `SimulatedNetwork` (for the `NetworkReachabilityManager` of the code
 /// under test) and wraps the test's transport so it answers as the status implies: offline, every request fails
 /// with `URLError.notConnectedToInternet` before reaching the cassette or server; otherwise requests go through.
 ///
@@ -104,3 +105,4 @@ final class ReachabilityTransport: HTTPTransport {
         return try await base.send(request, onEvent: onEvent)
     }
 }
+#endif

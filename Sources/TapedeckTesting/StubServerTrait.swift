@@ -1,9 +1,10 @@
+#if StubServer
 import Foundation
 import TapedeckCore
 import TapedeckStubServer
 import Testing
 
-/// A Swift Testing trait that starts a ``StubServer`` for each test and stops it afterwards. The server is
+/// A Swift Testing trait that starts a `StubServer` for each test and stops it afterwards. The server is
 /// ``TapedeckTest/currentStubServer`` and its transport (which routes the configured host names to it and trusts
 /// its test CA) is ``TapedeckTest/transport``. Put `.cassette(…)` after it to record the stub's answers.
 ///
@@ -54,3 +55,4 @@ extension Trait where Self == StubServerTrait {
         StubServerTrait(configuration: configuration, httpbin: httpbin, configure: configure)
     }
 }
+#endif

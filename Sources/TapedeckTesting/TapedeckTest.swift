@@ -1,7 +1,11 @@
 import Foundation
-import Tapedeck
 import TapedeckCore
+#if Curl
+import Tapedeck
+#endif
+#if StubServer
 import TapedeckStubServer
+#endif
 
 /// What the current test uses, as task-local values: each test (and each task it starts) sees its own, so tests
 /// running in parallel never share a cassette or a stub server by accident.
@@ -21,11 +25,15 @@ public enum TapedeckTest {
     /// The transport of the current test's cassette or stub server, if a trait or helper set one.
     @TaskLocal public static var currentTransport: (any HTTPTransport)?
 
+    #if StubServer
     /// The current test's stub server, if the `.stubServer(…)` trait or `withStubServer` started one.
     @TaskLocal public static var currentStubServer: StubServer?
+    #endif
 
+    #if Curl
     /// The simulated network of the current ``ReachabilitySweep`` case, if the test runs under one.
     @TaskLocal public static var currentNetwork: SimulatedNetwork?
+    #endif
 
     /// The current test's transport; a test without a cassette or stub server gets a transport that fails every
     /// request with a message saying so, rather than one that silently reaches the network.

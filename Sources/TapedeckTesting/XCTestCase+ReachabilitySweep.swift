@@ -1,3 +1,4 @@
+#if Curl
 import Foundation
 import Tapedeck
 import TapedeckCore
@@ -32,3 +33,4 @@ extension XCTestCase {
         }
     }
 }
+#endif

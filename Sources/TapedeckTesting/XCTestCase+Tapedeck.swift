@@ -1,7 +1,9 @@
 import Foundation
 import TapedeckCassette
 import TapedeckCore
+#if StubServer
 import TapedeckStubServer
+#endif
 import XCTest
 
 extension XCTestCase {
@@ -59,7 +61,8 @@ extension XCTestCase {
         }
     }
 
-    /// Runs `body` with a fresh ``StubServer`` (its transport is also ``TapedeckTest/transport``), and stops it after.
+    #if StubServer
+    /// Runs `body` with a fresh `StubServer` (its transport is also ``TapedeckTest/transport``), and stops it after.
     ///
     /// ```swift
     /// func testHello() async throws {
@@ -83,4 +86,5 @@ extension XCTestCase {
             }
         }
     }
+    #endif
 }

@@ -5,10 +5,10 @@ import FoundationNetworking
 import TapedeckCore
 import TapedeckSession
 
-/// A `URLProtocol` that sends a `URLSession`'s HTTP requests through an ``HTTPTransport`` (live libcurl, a cassette,
+/// A `URLProtocol` that sends a `URLSession`'s HTTP requests through an `HTTPTransport` (live libcurl, a cassette,
 /// a stub server) instead of Foundation's own networking.
 ///
-/// Do not list this class yourself: ``Foundation/URLSessionConfiguration/tapedeck(transport:base:cache:)`` registers the
+/// Do not list this class yourself: `URLSessionConfiguration.tapedeck(transport:base:cache:)` registers the
 /// transport and puts a subclass bound to it first in `protocolClasses`.
 ///
 /// ```swift
@@ -16,7 +16,7 @@ import TapedeckSession
 /// let (data, response) = try await session.data(from: server.url("/get"))
 /// ```
 ///
-/// Every request goes through the same ``TapedeckSession/SessionPipeline`` as the client stack's, so what URLSession
+/// Every request goes through the same `SessionPipeline` as the client stack's, so what URLSession
 /// does above the wire happens here too, hop by hop, and a cassette under the transport holds one interaction per hop
 /// whichever door recorded it:
 /// - **Redirects** are followed one hop at a time, up to 20 (URLSession's limit; one more fails with
@@ -30,7 +30,7 @@ import TapedeckSession
 ///   `WWW-Authenticate` field renamed `X-Tapedeck-WWW-Authenticate`: FoundationNetworking would otherwise hang the
 ///   task, or send the request again around the transport.
 /// - **The cache**: FoundationNetworking neither consults nor fills `urlCache` for a custom protocol; pass an
-///   `HTTPCache` to ``Foundation/URLSessionConfiguration/tapedeck(transport:base:cache:)`` for RFC 9111 caching
+///   `HTTPCache` to `URLSessionConfiguration.tapedeck(transport:base:cache:)` for RFC 9111 caching
 ///   under the request's `cachePolicy` (with a cache, bodies reach the task whole, as the cache keeps them).
 ///
 /// How requests and responses are mapped:

@@ -52,7 +52,7 @@ public struct Interaction: Hashable, Sendable {
         public var headers: HTTPHeaders
         /// The body.
         public var body: CassetteBody
-        /// Whether header values and an inline UTF-8 body are ``TextTemplate``s filled from each live request at
+        /// Whether header values and an inline UTF-8 body are `TextTemplate`s filled from each live request at
         /// replay (`{{request.header.X-Request-Id}}`, `{{now}}`, …), in process and when a stub server serves the
         /// cassette. Set by hand in the file (`"templated": true`); recordings are never templated.
         public var isTemplated: Bool

@@ -51,7 +51,11 @@ public struct CassettePlayer: Sendable {
     /// Creates a player.
     ///
     /// - Parameters:
+    ///   - cassette: the interactions to replay.
+    ///   - name: what reports call the cassette (its file path, when it has one).
     ///   - matching: the rules (default: method and URL).
+    ///   - allowPlaybackRepeats: whether an interaction already played may answer again.
+    ///   - redaction: how live requests are scrubbed before matching, as recording scrubbed them.
     ///   - bodyBytes: reads a body's bytes for body rules, including sidecar bodies (the default reads inline ones only).
     public init(
         cassette: Cassette,

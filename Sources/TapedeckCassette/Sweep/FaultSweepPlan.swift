@@ -90,6 +90,7 @@ public struct FaultSweepPlan: Sendable {
     /// Plans a sweep of the cassette at `cassette`.
     ///
     /// - Parameters:
+    ///   - cassette: the cassette file.
     ///   - faults: the faults to try (every ``InteractionFault`` by default), in this order.
     ///   - interactions: which interactions to fault; empty (the default) for all.
     ///   - known: pairs expected to fail.

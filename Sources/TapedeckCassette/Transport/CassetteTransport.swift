@@ -1,6 +1,6 @@
 import Foundation
 
-/// An ``HTTPTransport`` that replays a cassette and, depending on its ``RecordMode``, records real traffic
+/// An `HTTPTransport` that replays a cassette and, depending on its ``RecordMode``, records real traffic
 /// through an upstream transport (usually `CurlTransport`).
 ///
 /// Replay never touches the network; an unmatched request fails with ``CassetteError/unmatchedRequest(_:)``,
@@ -36,6 +36,7 @@ public struct CassetteTransport: HTTPTransport {
     ///   - cassette: the cassette file (`.json`); sidecar bodies go in `<name>.bodies/` beside it.
     ///   - mode: the record mode, unless `TAPEDECK_RECORD_MODE` in `environment` says otherwise.
     ///   - upstream: the transport that records (required by every mode but `.replay`).
+    ///   - configuration: matching, redaction, timing, faults and host rules.
     ///   - environment: where `TAPEDECK_RECORD_MODE` is read (the process environment by default).
     /// - Throws: ``CassetteError`` when the cassette is missing in replay, unreadable, locked by another
     ///   recorder, or when recording is needed without an upstream.
@@ -52,7 +53,7 @@ public struct CassetteTransport: HTTPTransport {
             allowedHosts: HostRules.allowedHosts(fromEnvironment: environment) ?? configuration.allowedHosts)
     }
 
-    /// Replays `request`, records it, or passes it through, as the mode says; see ``HTTPTransport/send(_:onEvent:)``.
+    /// Replays `request`, records it, or passes it through, as the mode says; see `HTTPTransport.send(_:onEvent:)`.
     ///
     /// A replay is answered in the caller's own task, with no stream, task or thread hop: the request is looked up,
     /// a server-trust policy is checked against the recorded chain, injected faults and recorded timing are applied,

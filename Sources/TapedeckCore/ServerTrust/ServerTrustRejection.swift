@@ -35,7 +35,7 @@ public struct ServerTrustRejection: Error, Hashable, Sendable, CustomStringConve
 
     /// The error a transport reports: `URLError.serverCertificateUntrusted` (-1202, as AFNetworking reports a
     /// failed trust evaluation) with the failing URL, this rejection's description, the rule under
-    /// ``URLError/trustRuleKey`` and the server's certificates under ``URLError/peerCertificatesKey``.
+    /// `URLError.trustRuleKey` and the server's certificates under `URLError.peerCertificatesKey`.
     ///
     /// ```swift
     /// throw rejection.urlError(failingURL: request.url, peerCertificates: chain)

@@ -1,8 +1,7 @@
-import Crypto
 import Foundation
 
-/// The hash algorithms of the `Digest` scheme that Tapedeck computes (RFC 7616 §3.3, §6.1). `SHA-512-256` is not
-/// supported: a challenge offering only it is not answered.
+/// The hash algorithms of the `Digest` scheme (RFC 7616 §3.3, §6.1), each computed by Tapedeck itself (no
+/// cryptography library): every algorithm the RFC registers.
 public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
     /// `MD5`, the default when a challenge names no algorithm.
     case md5 = "MD5"
@@ -12,6 +11,10 @@ public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
     case sha256 = "SHA-256"
     /// `SHA-256-sess`.
     case sha256Session = "SHA-256-sess"
+    /// `SHA-512-256`: SHA-512/256 of FIPS 180-4.
+    case sha512_256 = "SHA-512-256"
+    /// `SHA-512-256-sess`.
+    case sha512_256Session = "SHA-512-256-sess"
 
     /// The algorithm an `algorithm` parameter names (any case), or `nil` for one not supported.
     public init?(token: String) {
@@ -20,14 +23,13 @@ public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
     }
 
     /// Whether this is a `-sess` variant.
-    public var isSession: Bool { self == .md5Session || self == .sha256Session }
+    public var isSession: Bool { self == .md5Session || self == .sha256Session || self == .sha512_256Session }
 
     /// The lowercase hex digest of `bytes`.
     public func hexDigest(_ bytes: some DataProtocol) -> String {
-        switch self {
-        case .md5, .md5Session: return Self.hex(Insecure.MD5.hash(data: bytes))
-        case .sha256, .sha256Session: return Self.hex(SHA256.hash(data: bytes))
-        }
+        var hash = AnyBlockHash(self)
+        hash.update(bytes)
+        return Self.hex(hash.finalize())
     }
 
     /// The lowercase hex digest of `text`'s UTF-8 bytes.
@@ -35,22 +37,15 @@ public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
 
     /// The lowercase hex digest of a file's contents, read in pieces; `nil` when it cannot be read.
     func hexDigest(contentsOf url: URL) -> String? {
-        switch self {
-        case .md5, .md5Session: return Self.hexDigest(Insecure.MD5(), contentsOf: url)
-        case .sha256, .sha256Session: return Self.hexDigest(SHA256(), contentsOf: url)
-        }
-    }
-
-    private static func hexDigest<Hash: HashFunction>(_ hasher: Hash, contentsOf url: URL) -> String? {
-        var hasher = hasher
+        var hash = AnyBlockHash(self)
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
         } catch {
             return nil
         }
-        return hex(hasher.finalize())
+        return Self.hex(hash.finalize())
     }
 
     static func hex(_ digest: some Sequence<UInt8>) -> String {
@@ -70,4 +65,35 @@ public enum DigestQualityOfProtection: String, Hashable, Sendable {
     case auth
     /// `auth-int`: the body is protected too (its hash enters the response).
     case authInt = "auth-int"
+}
+
+/// The hash a ``DigestAlgorithm`` names, fed in pieces.
+private enum AnyBlockHash {
+    case md5(MD5Hash)
+    case sha256(SHA256Hash)
+    case sha512(SHA512Hash)
+
+    init(_ algorithm: DigestAlgorithm) {
+        switch algorithm {
+        case .md5, .md5Session: self = .md5(MD5Hash())
+        case .sha256, .sha256Session: self = .sha256(SHA256Hash())
+        case .sha512_256, .sha512_256Session: self = .sha512(.sha512_256())
+        }
+    }
+
+    mutating func update(_ bytes: some Sequence<UInt8>) {
+        switch self {
+        case .md5(var hash): hash.update(bytes); self = .md5(hash)
+        case .sha256(var hash): hash.update(bytes); self = .sha256(hash)
+        case .sha512(var hash): hash.update(bytes); self = .sha512(hash)
+        }
+    }
+
+    mutating func finalize() -> [UInt8] {
+        switch self {
+        case .md5(var hash): return hash.finalize()
+        case .sha256(var hash): return hash.finalize()
+        case .sha512(var hash): return hash.finalize()
+        }
+    }
 }

@@ -50,7 +50,18 @@ public struct DigestAuthentication: Sendable {
     /// The `response` value (RFC 7616 §3.4.1): `KD(H(A1), nonce:nc:cnonce:qop:H(A2))`, or `H(H(A1):nonce:H(A2))` for a
     /// challenge without qop.
     ///
-    /// - Parameter bodyDigest: the hex digest of the body with the same algorithm, for `auth-int`.
+    /// - Parameters:
+    ///   - algorithm: the hash and whether it is a `-sess` variant.
+    ///   - user: the user name.
+    ///   - realm: the challenge's realm.
+    ///   - password: the password.
+    ///   - nonce: the server's nonce.
+    ///   - clientNonce: the client's nonce (`cnonce`).
+    ///   - nonceCount: how many times this nonce has been used, this request included (`nc`).
+    ///   - qop: the quality of protection chosen, or `nil` for an RFC 2069 challenge.
+    ///   - method: the request's method.
+    ///   - uri: the request-target, as ``requestURI(of:)`` gives it.
+    ///   - bodyDigest: the hex digest of the body with the same algorithm, for `auth-int`.
     public static func response(
         algorithm: DigestAlgorithm, user: String, realm: String, password: String, nonce: String, clientNonce: String,
         nonceCount: UInt32, qop: DigestQualityOfProtection?, method: HTTPMethod, uri: String, bodyDigest: String? = nil

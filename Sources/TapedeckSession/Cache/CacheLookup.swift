@@ -17,7 +17,7 @@ public enum CacheLookup: Sendable {
     /// Nothing usable is stored: send the request as it is.
     case miss
     /// The request must not reach the transport and nothing usable is stored: the policy is
-    /// ``CachePolicy/returnCacheDataDontLoad`` or the request says `Cache-Control: only-if-cached`. A session fails
+    /// `CachePolicy.returnCacheDataDontLoad` or the request says `Cache-Control: only-if-cached`. A session fails
     /// the task with `URLError.resourceUnavailable`.
     case unavailable
 

@@ -86,7 +86,7 @@ public final class HTTPCache: Sendable {
 
     /// What to do with `request` under `policy`: answer from the cache, validate, send as is, or fail.
     ///
-    /// Under ``CachePolicy/useProtocolCachePolicy`` a stored response answers while it is fresh (RFC 9111 §4.2) and
+    /// Under `CachePolicy.useProtocolCachePolicy` a stored response answers while it is fresh (RFC 9111 §4.2) and
     /// the request's `max-age`, `min-fresh` and `max-stale` allow it; a stale one, or one marked `no-cache` (in the
     /// response or the request), is validated when it has an `ETag` or `Last-Modified`. `only-if-cached` turns any
     /// outcome that would reach the network into ``CacheLookup/unavailable``. A request carrying its own
@@ -125,6 +125,7 @@ public final class HTTPCache: Sendable {
     ///   the same-origin `Location` and `Content-Location` URLs (§4.4).
     ///
     /// - Parameters:
+    ///   - response: what the transport answered.
     ///   - request: the request the client made (not the conditional one the cache built).
     ///   - lookup: what ``lookup(_:policy:)`` said for it.
     ///   - requestTime: when the request was sent, by ``clock``.

@@ -12,7 +12,7 @@ import Foundation
 /// 3. A `401`/`407` goes to the authentication loop (``challengeHandler``, or the ``credentialStore``) and the hop
 ///    is sent again with the answer.
 /// 4. A redirect is followed as ``Redirection`` says, after ``redirectHandler`` has seen it, up to the request's
-///    ``HTTPRequest/redirectPolicy``; each hop is a transport request of its own, so a cassette records every hop as
+///    `HTTPRequest.redirectPolicy`; each hop is a transport request of its own, so a cassette records every hop as
 ///    its own interaction whichever door recorded it.
 ///
 /// Only the final response's events reach `onEvent`: a hop that is followed or answered (a redirect, a challenge),
@@ -29,7 +29,7 @@ public struct SessionPipeline: Sendable {
     /// send (changed or not), or `nil` to stop and deliver the redirect response itself.
     public typealias RedirectHandler = @Sendable (HTTPResponseHead, HTTPRequest) async -> HTTPRequest?
 
-    /// Where cookies come from and go to; `nil` turns cookies off. ``HTTPRequest/shouldHandleCookies`` turns them
+    /// Where cookies come from and go to; `nil` turns cookies off. `HTTPRequest.shouldHandleCookies` turns them
     /// off for one request.
     public var cookies: (any CookieJar)?
     /// The HTTP cache that answers and stores in-memory responses, or `nil` for none.
@@ -78,7 +78,7 @@ public struct SessionPipeline: Sendable {
     /// The response to `request` over `transport`, with the final hop's transport events passed to `onEvent`.
     ///
     /// - Throws: the transport's errors; `URLError.httpTooManyRedirects` past the request's
-    ///   ``HTTPRequest/redirectPolicy``; `URLError.redirectToNonExistentLocation` for a `Location` that is not a URL;
+    ///   `HTTPRequest.redirectPolicy`; `URLError.redirectToNonExistentLocation` for a `Location` that is not a URL;
     ///   `URLError.userCancelledAuthentication` when a challenge handler cancels.
     ///
     /// Over a transport with a ``HTTPTransport/recordedTime`` (a replaying cassette), everything the pipeline judges

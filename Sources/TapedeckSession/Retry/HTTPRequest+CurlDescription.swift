@@ -2,7 +2,7 @@ import Foundation
 
 extension HTTPRequest {
     /// A `curl` command line that sends this request, for logs and bug reports, with secrets masked: the values of
-    /// sensitive headers (``SensitiveHeaderNames/default``; an `Authorization` keeps its scheme, `Bearer ***`), of query
+    /// sensitive headers (`SensitiveHeaderNames.default`; an `Authorization` keeps its scheme, `Bearer ***`), of query
     /// parameters with such names, and the URL's password. See ``curlDescription(masking:)``.
     ///
     /// ```swift
@@ -91,7 +91,7 @@ extension HTTPRequest {
     }
 }
 
-/// Quoting and masking for ``HTTPRequest/curlDescription(masking:)``.
+/// Quoting and masking for `HTTPRequest.curlDescription(masking:)`.
 enum CurlQuoting {
     static let bodyLimit = 64 * 1024
     static let mask = "***"

@@ -64,11 +64,16 @@ import TapedeckTestSupport
     @Test(arguments: [
         #"Basic realm="r""#,
         #"Digest realm="r""#,
-        #"Digest realm="r", nonce="n", algorithm=SHA-512-256"#,
+        #"Digest realm="r", nonce="n", algorithm=SHA-1"#,
         #"Digest realm="r", nonce="n", qop="auth-conf""#,
     ])
     func challengesThatCannotBeAnswered(value: String) {
         #expect(AuthenticationChallenge.parse(value).first.flatMap(DigestChallenge.init) == nil)
+    }
+
+    @Test func sha512_256IsAnswered() throws {
+        let challenge = try Self.parsed(#"Digest realm="r", nonce="n", qop="auth", algorithm=SHA-512-256-sess"#)
+        #expect(challenge.algorithm == .sha512_256Session && challenge.algorithm.isSession)
     }
 
     @Test func anRFC2069ChallengeIsAnsweredWithoutQopNcOrCnonce() throws {

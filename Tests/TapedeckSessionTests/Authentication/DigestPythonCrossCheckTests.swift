@@ -30,7 +30,9 @@ struct DigestPythonCrossCheckTests {
     static let script = #"""
     import hashlib, json, re, sys, urllib.request
 
-    HASHES = {"MD5": hashlib.md5, "MD5-sess": hashlib.md5, "SHA-256": hashlib.sha256, "SHA-256-sess": hashlib.sha256}
+    SHA512_256 = lambda data: hashlib.new("sha512_256", data)
+    HASHES = {"MD5": hashlib.md5, "MD5-sess": hashlib.md5, "SHA-256": hashlib.sha256, "SHA-256-sess": hashlib.sha256,
+              "SHA-512-256": SHA512_256, "SHA-512-256-sess": SHA512_256}
 
     def h(algorithm, data):
         return HASHES[algorithm](data).hexdigest()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library product with swift-docc-plugin, treating every DocC warning as an
+# error, and prints each product's documentation coverage (the share of public symbols with a doc comment).
+# The plugin is a dependency only while TAPEDECK_DOCS is set (see the end of Package.swift).
+#
+# Usage: bash Tools/dev/docs.sh [TARGET…]      (default: every library product; archives in .build/docs/<Target>)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+targets=("$@")
+if [ "${#targets[@]}" -eq 0 ]; then
+    targets=(TapedeckCore TapedeckCurl TapedeckCassette TapedeckStubServer TapedeckSession Tapedeck TapedeckTesting
+             TapedeckServices TapedeckURLSession TapedeckConformance TapedeckOpenAPI)
+fi
+out="$PWD/.build/docs"
+mkdir -p "$out"
+export TAPEDECK_DOCS=1
+summary=""
+for target in "${targets[@]}"; do
+    log="$out/$target.log"
+    if ! swift package --allow-writing-to-directory "$out" generate-documentation --target "$target" \
+        --output-path "$out/$target" --warnings-as-errors \
+        --experimental-documentation-coverage --coverage-summary-level brief >"$log" 2>&1; then
+        grep -E "^(error|warning)" -A 6 "$log" | head -60 >&2
+        echo "error: the documentation of $target has warnings or errors (above; all of it in $log)" >&2
+        exit 1
+    fi
+    coverage=$(grep -E "^\s*(Types|Members|Globals)|% " "$log" | head -8 || true)
+    summary+="== $target"$'\n'"$coverage"$'\n'
+done
+printf '%s' "$summary"
