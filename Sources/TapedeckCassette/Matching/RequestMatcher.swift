@@ -57,16 +57,18 @@ struct RequestMatcher: Sendable {
 
     /// Whether `recorded` passes every non-indexed rule for `live`.
     func passesFilters(_ live: Interaction.Request, _ recorded: Interaction.Request) -> Bool {
-        filters.allSatisfy { difference(for: $0, live, recorded) == nil }
+        let live = Self.blurred(live), recorded = Self.blurred(recorded)
+        return filters.allSatisfy { difference(for: $0, live, recorded) == nil }
     }
 
     /// The differences between `live` and `recorded` under every rule, one line each; empty when they match.
     func differences(_ live: Interaction.Request, _ recorded: Interaction.Request) -> [String] {
-        rules.compactMap { difference(for: $0, live, recorded) }
+        let live = Self.blurred(live), recorded = Self.blurred(recorded)
+        return rules.compactMap { difference(for: $0, live, recorded) }
     }
 
-    func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
-        let live = Self.blurred(live), recorded = Self.blurred(recorded)
+    /// The difference under one rule, between requests whose stand-ins are already blurred.
+    private func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
         switch rule.kind {
         case .method:
             return live.method == recorded.method ? nil : "method: recorded \(recorded.method), request \(live.method)"
