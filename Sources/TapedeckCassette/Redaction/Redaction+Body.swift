@@ -89,8 +89,8 @@ extension Redaction {
     /// placeholder for an array or object.
     private func replacement(forMember value: CassetteJSON) -> String {
         switch value {
-        case .string(let text), .number(let text): return replacement(for: text)
-        case .bool(let flag): return replacement(for: flag ? "true" : "false")
+        case .string(let text), .number(let text): return replacement(for: text) ?? text
+        case .bool(let flag): return replacement(for: flag ? "true" : "false") ?? (flag ? "true" : "false")
         default: return Redaction.placeholder
         }
     }

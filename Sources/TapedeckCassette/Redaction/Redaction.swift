@@ -301,22 +301,23 @@ public struct Redaction: Sendable {
     private func placeholderKeepingScheme(_ value: String, header: String) -> String {
         let lower = header.lowercased()
         if lower == "authorization" || lower == "proxy-authorization", let space = value.firstIndex(of: " ") {
-            return value[..<space] + " " + replacement(for: value[value.index(after: space)...])
+            let token = value[value.index(after: space)...]
+            return value[..<space] + " " + (replacement(for: token) ?? String(token))
         }
         guard standInSalt != nil else { return Redaction.placeholder }
         switch lower {
-        case "cookie": return Self.replacingCookieValues(value, pairs: value.startIndex..<value.endIndex) { replacement(for: $0) }
+        case "cookie": return Self.replacingCookieValues(value, pairs: value.startIndex..<value.endIndex) { replacement(for: $0) ?? String($0) }
         case "set-cookie":
             let end = value.firstIndex(of: ";") ?? value.endIndex
-            return Self.replacingCookieValues(value, pairs: value.startIndex..<end) { replacement(for: $0) }
-        default: return replacement(for: value)
+            return Self.replacingCookieValues(value, pairs: value.startIndex..<end) { replacement(for: $0) ?? String($0) }
+        default: return replacement(for: value) ?? value
         }
     }
 
     /// What a secret value is replaced with: its ``StandIn`` when the cassette has a salt, else the
-    /// ``placeholder`` (`encoded` for a URL). A value that is already either stays as it is.
-    func replacement(for secret: some StringProtocol, encoded: Bool = false) -> String {
-        if Self.isRedacted(secret) { return String(secret) }
+    /// ``placeholder`` (`encoded` for a URL); `nil` for a value that is a redaction already, which stays as written.
+    func replacement(for secret: some StringProtocol, encoded: Bool = false) -> String? {
+        if Self.isRedacted(secret) { return nil }
         if let standInSalt { return StandIn.make(for: secret, salt: standInSalt) }
         return encoded ? Redaction.encodedPlaceholder : Redaction.placeholder
     }
@@ -368,7 +369,7 @@ public struct Redaction: Sendable {
                 if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
                     let password = authority[authority.index(after: colon)..<at]
                     let decoded = password.removingPercentEncoding ?? String(password)
-                    let redacted = Self.isRedacted(decoded) ? String(password) : replacement(for: decoded, encoded: true)
+                    let redacted = replacement(for: decoded, encoded: true) ?? String(password)
                     result = String(result[..<authority.index(after: colon)]) + redacted + String(result[at...])
                 }
             }
@@ -388,7 +389,7 @@ public struct Redaction: Sendable {
             let name = URLEncodedForm.decode(pieces[0])
             var replacement: String?
             let value = URLEncodedForm.decode(pieces[1])
-            if isSensitiveParameter(name, value: value), !Self.isRedacted(value) { replacement = self.replacement(for: value, encoded: true) }
+            if isSensitiveParameter(name, value: value), let redacted = self.replacement(for: value, encoded: true) { replacement = redacted }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
                     replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
