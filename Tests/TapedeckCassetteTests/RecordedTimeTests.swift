@@ -55,18 +55,6 @@ import TapedeckCore
         return server
     }
 
-    /// The cassette as if it had been recorded `seconds` earlier: every recorded time and date moved back.
-    private func age(_ url: URL, by seconds: TimeInterval) throws {
-        var cassette = try CassetteFile.load(url)
-        for index in cassette.interactions.indices {
-            cassette.interactions[index].recordedAt.addTimeInterval(-seconds)
-            if case .response(let response) = cassette.interactions[index].outcome {
-                cassette.interactions[index].outcome = .response(RecordedDateShift.shifted(response, by: -seconds))
-            }
-        }
-        try CassetteFile.save(cassette, to: url)
-    }
-
     @Test(arguments: [ReplayTime.recorded, .now])
     func aReplayAYearLaterSeesWhatTheLiveRunSaw(time: ReplayTime) async throws {
         let directory = try TemporaryDirectory()
@@ -80,7 +68,7 @@ import TapedeckCore
         #expect(count.value.withLock { $0 } == 1, "live, the second /cached came from the cache")
         #expect(live.answers == ["200 hi", "200 served 1", "200 served 1", "200 ada"])
 
-        try age(directory.cassette(), by: 366 * 86_400)
+        try DeterminismTests.age(directory.cassette(), by: 366 * 86_400, into: directory.cassette())
         var configuration = CassetteConfiguration()
         configuration.replayTime = time
         let player = try openCassette(directory.cassette(), mode: .replay, configuration: configuration)
@@ -108,7 +96,7 @@ import TapedeckCore
         _ = try await flow(over: recorder, base: server.url("/"))
         try recorder.finish()
         server.stop()
-        try age(directory.cassette(), by: 366 * 86_400)
+        try DeterminismTests.age(directory.cassette(), by: 366 * 86_400, into: directory.cassette())
         let player = try openCassette(directory.cassette(), mode: .replay)
         let today = ManualWallClock(start: Date())
         let pipeline = SessionPipeline(cookies: CookieStore(clock: today), cache: HTTPCache(clock: today))
