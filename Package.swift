@@ -58,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        // The stub server's test certificate authority writes its IP-address names as ASN.1 itself.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // OpenAPI documents for TapedeckConformance; external loading (a trait) is not needed.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
@@ -87,6 +89,7 @@ let package = Package(
                 "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // What NSURLSession does above the wire (cookies, redirect hops, cache, challenges, retry), once for every door.

@@ -3,7 +3,6 @@
 #define TAPEDECK_CCURL_SHIM_H
 
 #include <curl/curl.h>
-#include <pthread.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -200,12 +199,5 @@ static inline int tdk_seekfunc_cantseek(void) { return CURL_SEEKFUNC_CANTSEEK; }
 static inline int tdk_pause_continue(void) { return CURLPAUSE_CONT; }
 static inline long tdk_global_default(void) { return CURL_GLOBAL_DEFAULT; }
 static inline curl_version_info_data *tdk_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
-
-/// Names the calling thread (at most 15 bytes show), as `top -H`, perf and `/proc/self/task/*/comm` see it.
-/// Foundation's `Thread.name` does not reach the system's thread name on Linux.
-static inline void tdk_name_current_thread(const char *name) {
-    extern int pthread_setname_np(pthread_t, const char *);
-    pthread_setname_np(pthread_self(), name);
-}
 
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCassette
+import TapedeckCore
 
 /// One row of `tapedeck inspect`: what an interaction was, in a few words.
 public struct InteractionSummary: Sendable, Hashable {
@@ -73,34 +74,4 @@ public enum ISO8601 {
     public static func format(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
     }
-}
-
-/// Swift names of `URLError.Code` values, for messages.
-public enum URLErrorNames {
-    static let names: [Int: (String, String)] = [
-        -999: ("cancelled", "the transfer was cancelled"),
-        -1000: ("badURL", "the URL is malformed"),
-        -1001: ("timedOut", "the server did not answer in time"),
-        -1002: ("unsupportedURL", "the URL's scheme is not supported"),
-        -1003: ("cannotFindHost", "the host name could not be resolved"),
-        -1004: ("cannotConnectToHost", "nothing accepted the connection (is the server running, is the port right?)"),
-        -1005: ("networkConnectionLost", "the connection dropped during the transfer"),
-        -1007: ("httpTooManyRedirects", "the server redirected too many times"),
-        -1009: ("notConnectedToInternet", "there is no network connection"),
-        -1011: ("badServerResponse", "the server's answer was not valid HTTP"),
-        -1017: ("cannotParseResponse", "the response could not be parsed"),
-        -1200: ("secureConnectionFailed", "the TLS handshake failed"),
-        -1201: ("serverCertificateHasBadDate", "the server's certificate has expired or is not yet valid"),
-        -1202: ("serverCertificateUntrusted", "the server's certificate is not trusted"),
-        -1203: ("serverCertificateHasUnknownRoot", "the server's certificate has an unknown root"),
-        -1206: ("clientCertificateRequired", "the server asked for a client certificate"),
-        -3000: ("cannotCreateFile", "the download file could not be created"),
-        -3003: ("cannotWriteToFile", "the download file could not be written"),
-    ]
-
-    /// `cannotConnectToHost` for -1004, `code<N>` for codes without a name.
-    public static func name(_ code: Int) -> String { names[code]?.0 ?? "code\(code)" }
-
-    /// What the code usually means, in words.
-    public static func explanation(_ code: Int) -> String? { names[code]?.1 }
 }

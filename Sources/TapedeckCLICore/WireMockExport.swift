@@ -60,20 +60,11 @@ public enum WireMockExport {
 
     /// `METHOD /path?query`: what a stub matches, and the scenario of requests that share it.
     static func key(_ request: Interaction.Request) -> String {
-        "\(request.method.uppercased()) \(pathAndQuery(request.url))"
-    }
-
-    /// The path and query of an absolute URL, as written (`/` for none).
-    static func pathAndQuery(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        let target = rest[start...].prefix { $0 != "#" }
-        return target.hasPrefix("?") ? "/" + target : String(target)
+        "\(request.method.uppercased()) \(URLParts(request.url).pathAndQuery)"
     }
 
     private static func request(_ request: Interaction.Request) -> CassetteJSON {
-        .object([.init("method", .string(request.method.uppercased())), .init("url", .string(pathAndQuery(request.url)))])
+        .object([.init("method", .string(request.method.uppercased())), .init("url", .string(URLParts(request.url).pathAndQuery))])
     }
 
     /// Header names WireMock (and a Pact verifier's HTTP client) sets itself, or that describe the recorded

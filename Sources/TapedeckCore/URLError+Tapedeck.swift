@@ -42,3 +42,44 @@ extension URLError {
         (userInfo[URLError.trustRuleKey] as? String).flatMap(ServerTrustRejection.Rule.init(rawValue:))
     }
 }
+
+/// Swift names of `URLError.Code` values and what they usually mean, for messages and for people reading a cassette
+/// (which writes the name beside the number).
+///
+/// ```swift
+/// URLErrorNames.name(-1004)        // "cannotConnectToHost"
+/// URLErrorNames.name(-4242)        // "code-4242"
+/// ```
+public enum URLErrorNames {
+    static let names: [Int: (name: String, explanation: String)] = [
+        -999: ("cancelled", "the transfer was cancelled"),
+        -1000: ("badURL", "the URL is malformed"),
+        -1001: ("timedOut", "the server did not answer in time"),
+        -1002: ("unsupportedURL", "the URL's scheme is not supported"),
+        -1003: ("cannotFindHost", "the host name could not be resolved"),
+        -1004: ("cannotConnectToHost", "nothing accepted the connection (is the server running, is the port right?)"),
+        -1005: ("networkConnectionLost", "the connection dropped during the transfer"),
+        -1006: ("dnsLookupFailed", "the host name lookup failed"),
+        -1007: ("httpTooManyRedirects", "the server redirected too many times"),
+        -1009: ("notConnectedToInternet", "there is no network connection"),
+        -1011: ("badServerResponse", "the server's answer was not valid HTTP"),
+        -1017: ("cannotParseResponse", "the response could not be parsed"),
+        -1100: ("fileDoesNotExist", "the file does not exist"),
+        -1200: ("secureConnectionFailed", "the TLS handshake failed"),
+        -1201: ("serverCertificateHasBadDate", "the server's certificate has expired or is not yet valid"),
+        -1202: ("serverCertificateUntrusted", "the server's certificate is not trusted"),
+        -1203: ("serverCertificateHasUnknownRoot", "the server's certificate has an unknown root"),
+        -1206: ("clientCertificateRequired", "the server asked for a client certificate"),
+        -3000: ("cannotCreateFile", "the download file could not be created"),
+        -3003: ("cannotWriteToFile", "the download file could not be written"),
+    ]
+
+    /// The code's Swift name (`cannotConnectToHost` for -1004), or `nil` for a code without one here.
+    public static func knownName(_ code: Int) -> String? { names[code]?.name }
+
+    /// The code's Swift name, or `code<N>` for a code without one here.
+    public static func name(_ code: Int) -> String { knownName(code) ?? "code\(code)" }
+
+    /// What the code usually means, in words.
+    public static func explanation(_ code: Int) -> String? { names[code]?.explanation }
+}

@@ -30,6 +30,17 @@ import TapedeckTestSupport
         }
     }
 
+    @Test func crc32MatchesTheStandardCheckValue() {
+        #expect(ContentCoding.crc32(Data("123456789".utf8)) == 0xCBF4_3926)
+    }
+
+    @Test func largeInputsSpanSeveralStoredBlocks() {
+        let encoded = ContentCoding.gzip(Data(count: 150_000))
+        // header 10 + three blocks of 5 header bytes + data + trailer 8
+        #expect(encoded.count == 10 + 3 * 5 + 150_000 + 8)
+        #expect(encoded.prefix(2) == Data([0x1F, 0x8B]))
+    }
+
     @Test func compressedBodiesAreStoredDecodedAndReplayedDecodedUnlessRawIsAskedFor() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -11,13 +11,13 @@ struct JSONSchemaDifferentialTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let packageRoot = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func generatedSchemasAgreeWithPythonJSONSchema() throws {
+    @Test func generatedSchemasAgreeWithPythonJSONSchema() async throws {
         var generator = SchemaCaseGenerator(seed: 0x7A9E_DECC)
         let cases = (0..<3000).map { _ in generator.nextCase() }
-        try expectAgreement(cases)
+        try await expectAgreement(cases)
     }
 
-    @Test func theCassetteSchemaAgreesOnRealAndBrokenCassettes() throws {
+    @Test func theCassetteSchemaAgreesOnRealAndBrokenCassettes() async throws {
         let schema = try #require(JSONValue(parsing: Data(contentsOf: Self.packageRoot.appendingPathComponent("Cassettes/cassette.schema.json"))))
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.packageRoot.appendingPathComponent("Cassettes").path)
             .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
@@ -28,7 +28,7 @@ struct JSONSchemaDifferentialTests {
             for broken in Self.breakages(of: cassette) { cases.append((schema, broken)) }
         }
         try #require(cases.count > 3)
-        try expectAgreement(cases)
+        try await expectAgreement(cases)
     }
 
     /// Copies of a cassette with one thing wrong each (and one thing harmless).
@@ -47,8 +47,8 @@ struct JSONSchemaDifferentialTests {
         return results
     }
 
-    private func expectAgreement(_ cases: [(schema: JSONValue, instance: JSONValue)]) throws {
-        let reference = try Self.pythonVerdicts(cases)
+    private func expectAgreement(_ cases: [(schema: JSONValue, instance: JSONValue)]) async throws {
+        let reference = try await Self.pythonVerdicts(cases)
         try #require(reference.count == cases.count)
         var disagreements: [String] = []
         var validCount = 0
@@ -65,38 +65,27 @@ struct JSONSchemaDifferentialTests {
     }
 
     /// Python's verdicts, one per case; installs `jsonschema` with pip when it is missing.
-    static func pythonVerdicts(_ cases: [(schema: JSONValue, instance: JSONValue)]) throws -> [Bool] {
-        if try run(["python3", "-c", "import jsonschema"]).status != 0 {
-            let install = try run(["python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "jsonschema"])
-            try #require(install.status == 0, "pip could not install jsonschema: \(install.output)")
+    static func pythonVerdicts(_ cases: [(schema: JSONValue, instance: JSONValue)]) async throws -> [Bool] {
+        if try await run(["python3", "-c", "import jsonschema"]).status != 0 {
+            let install = try await run(["python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "jsonschema"])
+            try #require(install.status == 0, "pip could not install jsonschema: \(install.everything)")
         }
         var input = Data()
         for testCase in cases {
             input.append(JSONValue.object(["schema": testCase.schema, "instance": testCase.instance]).encoded)
             input.append(0x0A)
         }
-        let result = try run(["python3", fixtures.appendingPathComponent("jsonschema_verdicts.py").path], input: input)
-        try #require(result.status == 0, "the jsonschema reference failed: \(result.output)")
+        let result = try await run(["python3", fixtures.appendingPathComponent("jsonschema_verdicts.py").path], input: input)
+        try #require(result.status == 0, "the jsonschema reference failed: \(result.everything)")
         return result.output.split(separator: "\n").map { $0 == "1" }
     }
 
-    private static func run(_ arguments: [String], input: Data = Data()) throws -> (status: Int32, output: String) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    /// Runs `arguments` through `/usr/bin/env` on a thread of its own (so the suite's cooperative threads stay free
+    /// while Python works): its status, standard output, and both outputs for messages.
+    private static func run(_ arguments: [String], input: Data = Data()) async throws -> (status: Int32, output: String, everything: String) {
+        let result = try await ExternalCommand.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, input: input)
+        let output = String(decoding: result.standardOutput, as: UTF8.self)
+        return (result.status, output, output + result.standardError)
     }
 }
 

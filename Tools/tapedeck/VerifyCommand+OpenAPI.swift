@@ -65,7 +65,7 @@ extension VerifyCommand {
     private static func request(_ result: InteractionConformance) -> String {
         let parts = result.summary.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2 else { return result.summary }
-        return "\(parts[0]) \(pathAndQuery(String(parts[1])))"
+        return "\(parts[0]) \(URLParts(String(parts[1])).pathAndQuery)"
     }
 
     /// `http://api.example.com` of a summary's URL, which failure headings leave out.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TapedeckCassette
+import TapedeckCore
 import TapedeckCLICore
 import TapedeckCurl
 
@@ -202,7 +203,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     private func verify(_ interaction: Interaction, index: Int, loaded: LoadedCassette, rules: ContractRules,
                         secrets: PlaceholderSecrets, transport: CurlTransport) async -> VerificationOutcome {
-        let summary = "\(interaction.request.method) \(Self.pathAndQuery(interaction.request.url))"
+        let summary = "\(interaction.request.method) \(URLParts(interaction.request.url).pathAndQuery)"
         guard let recorded = interaction.response else {
             return VerificationOutcome(index: index, request: summary, skipped: true, status: "recorded error", problems: [], seconds: 0)
         }
@@ -267,13 +268,6 @@ struct VerifyCommand: AsyncParsableCommand {
         components.host = target.host
         components.port = target.port
         return components.url
-    }
-
-    /// `/path?query` of a URL, for tables.
-    static func pathAndQuery(_ url: String) -> String {
-        guard let components = URLComponents(string: url) else { return url }
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        return components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
     }
 }
 

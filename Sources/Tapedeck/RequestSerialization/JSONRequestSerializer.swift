@@ -22,8 +22,7 @@ import Foundation
 ///                                      parameters: ["key": "value"])
 /// // body {"key":"value"}, Content-Type: application/json
 /// ```
-@dynamicMemberLookup
-public struct JSONRequestSerializer: RequestSerializer, BodyParameterEncoding {
+public struct JSONRequestSerializer: BodyParameterEncoding {
     /// The default headers, timeout, URI methods and query encoding this serializer shares with
     /// ``HTTPRequestSerializer``.
     public var base: HTTPRequestSerializer
@@ -42,45 +41,17 @@ public struct JSONRequestSerializer: RequestSerializer, BodyParameterEncoding {
         self.writingOptions = writingOptions
         self.sortsKeys = sortsKeys
     }
-
-    /// Reads and writes ``base``'s properties, e.g. `serializer.defaultHeaders["X-Key"] = "1"`.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPRequestSerializer, Value>) -> Value {
-        get { base[keyPath: keyPath] }
-        set { base[keyPath: keyPath] = newValue }
-    }
-
-    /// A new request with ``base``'s defaults applied and `parameters` serialized.
-    ///
-    /// - Throws: ``RequestSerializationError/invalidJSONParameters(url:underlying:)`` (code -1016) when the
-    ///   parameters are not a JSON array or object or contain a NaN or infinite number.
-    public func request(method: HTTPMethod, url: URL, parameters: JSONValue?) throws -> HTTPRequest {
-        try serialize(base.makeRequest(method: method, url: url), parameters: parameters)
-    }
-
-    /// `request` with ``base``'s default headers added and `parameters` in its query (URI methods) or as a
-    /// JSON body.
-    ///
-    /// - Throws: as ``request(method:url:parameters:)``.
-    public func serialize(_ request: HTTPRequest, parameters: JSONValue?) throws -> HTTPRequest {
-        try serializingBody(request, parameters: parameters)
-    }
-
-    /// Sends `Authorization: Basic …` with every request; see
-    /// ``HTTPRequestSerializer/setAuthorization(username:password:)``.
-    public mutating func setAuthorization(username: String, password: String) {
-        base.setAuthorization(username: username, password: password)
-    }
-
-    /// Stops sending a default `Authorization` header.
-    public mutating func clearAuthorization() {
-        base.clearAuthorization()
-    }
 }
 
 extension JSONRequestSerializer {
-    var bodyContentType: String { "application/json" }
+    /// The `Content-Type` of the body: `application/json`.
+    public var bodyContentType: String { "application/json" }
 
-    func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
+    /// `parameters` as JSON.
+    ///
+    /// - Throws: ``RequestSerializationError/invalidJSONParameters(url:underlying:)`` (code -1016) when the
+    ///   parameters are not a JSON array or object or contain a NaN or infinite number.
+    public func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
         let object = parameters.foundationObject
         guard JSONSerialization.isValidJSONObject(object) else {
             throw RequestSerializationError.invalidJSONParameters(url: url, underlying: nil)

@@ -13,8 +13,7 @@ import Foundation
 /// let request = try serializer.request(method: .put, url: URL(string: "http://127.0.0.1:8080/put")!,
 ///                                      parameters: ["key": "value"])
 /// ```
-@dynamicMemberLookup
-public struct PropertyListRequestSerializer: RequestSerializer, BodyParameterEncoding {
+public struct PropertyListRequestSerializer: BodyParameterEncoding {
     /// A property-list format that can be written.
     public enum Format: Hashable, Sendable {
         /// XML (`<?xml … <plist version="1.0">`), the default as in AFNetworking.
@@ -41,45 +40,17 @@ public struct PropertyListRequestSerializer: RequestSerializer, BodyParameterEnc
         self.base = base
         self.format = format
     }
-
-    /// Reads and writes ``base``'s properties, e.g. `serializer.timeoutInterval = 5`.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPRequestSerializer, Value>) -> Value {
-        get { base[keyPath: keyPath] }
-        set { base[keyPath: keyPath] = newValue }
-    }
-
-    /// A new request with ``base``'s defaults applied and `parameters` serialized.
-    ///
-    /// - Throws: ``RequestSerializationError/invalidPropertyListParameters(url:underlying:)`` (code 3851) when
-    ///   the parameters cannot be written as a property list.
-    public func request(method: HTTPMethod, url: URL, parameters: JSONValue?) throws -> HTTPRequest {
-        try serialize(base.makeRequest(method: method, url: url), parameters: parameters)
-    }
-
-    /// `request` with ``base``'s default headers added and `parameters` in its query (URI methods) or as a
-    /// property-list body.
-    ///
-    /// - Throws: as ``request(method:url:parameters:)``.
-    public func serialize(_ request: HTTPRequest, parameters: JSONValue?) throws -> HTTPRequest {
-        try serializingBody(request, parameters: parameters)
-    }
-
-    /// Sends `Authorization: Basic …` with every request; see
-    /// ``HTTPRequestSerializer/setAuthorization(username:password:)``.
-    public mutating func setAuthorization(username: String, password: String) {
-        base.setAuthorization(username: username, password: password)
-    }
-
-    /// Stops sending a default `Authorization` header.
-    public mutating func clearAuthorization() {
-        base.clearAuthorization()
-    }
 }
 
 extension PropertyListRequestSerializer {
-    var bodyContentType: String { "application/x-plist" }
+    /// The `Content-Type` of the body: `application/x-plist`.
+    public var bodyContentType: String { "application/x-plist" }
 
-    func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
+    /// `parameters` as a property list in ``format``.
+    ///
+    /// - Throws: ``RequestSerializationError/invalidPropertyListParameters(url:underlying:)`` (code 3851) when
+    ///   the parameters cannot be written as a property list (for example, they contain `null`).
+    public func encodeBody(_ parameters: JSONValue, url: URL) throws -> Data {
         let object = parameters.foundationObject
         guard PropertyListSerialization.propertyList(object, isValidFor: format.foundationFormat) else {
             throw RequestSerializationError.invalidPropertyListParameters(url: url, underlying: nil)

@@ -150,7 +150,7 @@ public enum PactExport {
     /// The request's `method`, `path`, `query` and `headers` members.
     private static func pactRequestHead(_ request: Interaction.Request) -> [CassetteJSON.Member] {
         var members: [CassetteJSON.Member] = [.init("method", .string(request.method.uppercased()))]
-        let target = WireMockExport.pathAndQuery(request.url)
+        let target = URLParts(request.url).pathAndQuery
         let questionMark = target.firstIndex(of: "?")
         members.append(.init("path", .string(decodedPath(String(target[..<(questionMark ?? target.endIndex)])))))
         if let questionMark {

@@ -48,7 +48,7 @@ public struct PactStubs: Sendable {
         }
         let report = nearest.map { "nearest: \($0.description)\n" + $0.problems.map { "  - \($0)" }.joined(separator: "\n") } ?? "the contract has no interactions"
         return (Self.notFound("no interaction of the Pact contract between \(contract.consumer) and \(contract.provider) matches "
-                              + "\(request.method) \(WireMockExport.pathAndQuery(request.url))\n\(report)"), nil)
+                              + "\(request.method) \(URLParts(request.url).pathAndQuery)\n\(report)"), nil)
     }
 
     private static func notFound(_ text: String) -> Interaction.Response {

@@ -76,7 +76,7 @@ public enum PactVerification {
 
     /// A recorded request in the form of a Pact request.
     static func requestJSON(_ request: Interaction.Request, bodyData: (CassetteBody) throws -> Data) throws -> CassetteJSON {
-        let target = WireMockExport.pathAndQuery(request.url)
+        let target = URLParts(request.url).pathAndQuery
         let questionMark = target.firstIndex(of: "?")
         var members: [CassetteJSON.Member] = [
             .init("method", .string(request.method.uppercased())),

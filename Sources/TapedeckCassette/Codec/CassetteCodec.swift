@@ -234,7 +234,7 @@ public enum CassetteCodec {
     static func write(_ failure: Interaction.Failure, to writer: inout JSONByteWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("code", .integer(failure.code), in: &object)
-        if let name = URLErrorNames.name(of: failure.code) { writer.member("name", .string(name), in: &object) }
+        if let name = URLErrorNames.knownName(failure.code) { writer.member("name", .string(name), in: &object) }
         writer.member("message", .string(failure.message), in: &object)
         if let code = failure.transportCode { writer.member("transportCode", .integer(code), in: &object) }
         if let message = failure.transportMessage { writer.member("transportMessage", .string(message), in: &object) }
@@ -284,17 +284,4 @@ public enum CassetteCodec {
             httpVersion: try fields.optionalString("httpVersion") ?? "", remoteAddress: try fields.optionalString("remoteAddress") ?? "",
             remotePort: try fields.optionalInt("remotePort") ?? 0, redirectCount: try fields.optionalInt("redirectCount") ?? 0)
     }
-}
-
-/// Readable names of common `URLError` codes, written beside the number for people reading a cassette.
-enum URLErrorNames {
-    static let names: [Int: String] = [
-        -999: "cancelled", -1000: "badURL", -1001: "timedOut", -1002: "unsupportedURL", -1003: "cannotFindHost",
-        -1004: "cannotConnectToHost", -1005: "networkConnectionLost", -1006: "dnsLookupFailed",
-        -1007: "httpTooManyRedirects", -1009: "notConnectedToInternet", -1011: "badServerResponse",
-        -1017: "cannotParseResponse", -1100: "fileDoesNotExist", -1200: "secureConnectionFailed",
-        -1202: "serverCertificateUntrusted", -1206: "clientCertificateRequired", -3003: "cannotWriteToFile",
-    ]
-
-    static func name(of code: Int) -> String? { names[code] }
 }

@@ -69,7 +69,8 @@ package enum ContentCoding {
     }
 
     /// A gzip stream of `data` in stored blocks, with no file name and modification time 0: the same bytes always.
-    static func gzip(_ data: Data) -> Data {
+    /// Valid gzip that every client decodes, with no zlib: what replay and the stub server send for `gzip`.
+    package static func gzip(_ data: Data) -> Data {
         var output = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF])
         var offset = data.startIndex
         repeat {
@@ -91,6 +92,7 @@ package enum ContentCoding {
         return value
     }
 
+    /// CRC-32 (IEEE 802.3), as gzip's trailer holds it.
     static func crc32(_ data: Data) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }

@@ -57,6 +57,17 @@ package struct URLParts: Hashable, Sendable {
         needsNormalization = normalize
     }
 
+    /// The request target as written, `/path?query` (`/` for an empty path, the fragment left out): what a table row,
+    /// a WireMock `url` or a sweep pattern shows of a recorded URL.
+    ///
+    /// ```swift
+    /// URLParts("https://api.example.com/users?page=2#top").pathAndQuery   // "/users?page=2"
+    /// ```
+    package var pathAndQuery: String {
+        let shownPath = path.isEmpty ? "/" : path
+        return query.map { "\(shownPath)?\($0)" } ?? String(shownPath)
+    }
+
     /// Whether the `&`-separated items of `query` are non-empty and already in sorted order (so the normalized
     /// query is the query itself), checked without allocating.
     static func itemsAreSorted(_ query: Substring) -> Bool {

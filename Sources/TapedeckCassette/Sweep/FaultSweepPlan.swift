@@ -137,6 +137,6 @@ public struct FaultSweepPlan: Sendable {
 
     /// `METHOD /path?query`.
     static func label(of request: Interaction.Request) -> String {
-        "\(request.method) \(InteractionPattern.pathAndQuery(of: request.url))"
+        "\(request.method) \(URLParts(request.url).pathAndQuery)"
     }
 }

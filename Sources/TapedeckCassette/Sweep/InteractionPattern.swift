@@ -34,17 +34,8 @@ public struct InteractionPattern: Sendable, Hashable, CustomStringConvertible, E
     /// Whether `request` is chosen.
     public func matches(_ request: Interaction.Request) -> Bool {
         if let method, method != request.method.uppercased() { return false }
-        let subject = target.contains("://") ? request.url : Self.pathAndQuery(of: request.url)
+        let subject = target.contains("://") ? request.url : URLParts(request.url).pathAndQuery
         return Self.glob(Array(target.utf8), Array(subject.utf8))
-    }
-
-    /// The path and query of an absolute URL string (`/` when it has no path).
-    static func pathAndQuery(of url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        let tail = String(rest[slash...])
-        return tail.hasPrefix("?") ? "/" + tail : tail
     }
 
     /// `*`-only globbing, iterative with backtracking to the last star.

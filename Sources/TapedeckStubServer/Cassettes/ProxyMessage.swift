@@ -60,7 +60,7 @@ enum ProxyMessage {
     static func answer(from response: HTTPResponse) -> StubResponse {
         let data = response.data ?? Data()
         let recorded = Interaction.Response(statusCode: response.statusCode, headers: response.headers)
-        let encoded = RecordedAnswer.needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data
+        let encoded = RecordedAnswer.needsGzip(recorded, bytes: data) ? ContentCoding.gzip(data) : data
         let body = RecordedAnswer.framed(encoded, chunked: RecordedAnswer.isChunked(response.headers))
         return StubResponse(status: response.statusCode, headers: RecordedAnswer.forwardable(response.headers), body: body)
     }

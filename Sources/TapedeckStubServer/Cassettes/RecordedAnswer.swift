@@ -81,7 +81,7 @@ enum RecordedAnswer {
                 return unreadableSidecar(CassetteFile.sidecarURL(recorded.body.sidecarPath ?? "", cassette: cassette), index: index,
                                          cassette: cassette, reason: error.description)
             }
-            let sent = needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data
+            let sent = needsGzip(recorded, bytes: data) ? ContentCoding.gzip(data) : data
             let chunks = recorded.chunks ?? [TimedChunk(byteCount: sent.count, at: 0)]
             var body = ChunkedBody(data: sent, schedule: chunks.map { TimedChunk(byteCount: $0.byteCount, at: $0.at * max(0, scale)) })
             if let interruption = recorded.interruption {
@@ -91,13 +91,13 @@ enum RecordedAnswer {
         }
         switch recorded.body.storage {
         case .inline(let data):
-            body = framed(needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data, chunked: chunked)
+            body = framed(needsGzip(recorded, bytes: data) ? ContentCoding.gzip(data) : data, chunked: chunked)
         case .sidecar(let path, _):
             let file = CassetteFile.sidecarURL(path, cassette: cassette)
             if chunked || recorded.body.contentEncoding != nil || announcesGzip(recorded.headers) {
                 do {
                     let data = try CassetteFile.bodyData(recorded.body, cassette: cassette)
-                    body = framed(needsGzip(recorded, bytes: data) ? GzipStoredEncoder.encode(data) : data, chunked: chunked)
+                    body = framed(needsGzip(recorded, bytes: data) ? ContentCoding.gzip(data) : data, chunked: chunked)
                 } catch {
                     return unreadableSidecar(file, index: index, cassette: cassette, reason: error.description)
                 }

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Synchronization
-import TapedeckCurl
+import TapedeckCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCassette
 import TapedeckCore
 
 /// The httpbin endpoints that take parameters.
@@ -94,7 +95,7 @@ enum HttpbinHandlers {
         var document = HttpbinEcho.document(for: request, fields: .method)
         document["gzipped"] = true
         return StubResponse(headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
-                            body: .data(GzipStoredEncoder.encode(HttpbinEcho.json(document))))
+                            body: .data(ContentCoding.gzip(HttpbinEcho.json(document))))
     }
 
     static func responseHeaders(_ request: RecordedRequest) -> StubResponse {

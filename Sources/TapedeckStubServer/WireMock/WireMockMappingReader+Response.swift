@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import TapedeckCore
 
@@ -45,7 +44,7 @@ extension WireMockMappingReader {
         if let problem = StubResponse.statusProblem(status) { throw fail("response.status", problem) }
         if let message = members["statusMessage"] {
             let text = try string(message, at: "response.statusMessage")
-            let standard = MHD_get_reason_phrase_for(UInt32(status)).map { String(cString: $0) } ?? ""
+            let standard = StubResponse.reasonPhrase(for: status)
             if !text.isEmpty, text.caseInsensitiveCompare(standard) != .orderedSame {
                 throw fail("response.statusMessage", "the stub server sends the standard reason phrase \"\(standard)\" for \(status); "
                            + "a custom one (\"\(text)\") is not supported")
