@@ -4,6 +4,7 @@ import TapedeckCassette
 @testable import TapedeckCLICore
 import TapedeckConformance
 import TapedeckCore
+import TapedeckStubServer
 import TapedeckTestSupport
 
 /// `PactExport` against Pact specification v3 (`consumer`/`provider` names, interactions with a unique

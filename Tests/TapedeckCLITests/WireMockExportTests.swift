@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapedeckCassette
 import TapedeckCLICore
+import TapedeckStubServer
 import TapedeckTestSupport
 
 /// `WireMockExport` against WireMock's documented stub mapping format (request `method`/`url`; response

@@ -3,6 +3,7 @@ import Foundation
 import TapedeckCassette
 import TapedeckCLICore
 import TapedeckCore
+import TapedeckStubServer
 
 /// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har|wiremock|pact] [--consumer NAME] [--provider NAME] [-o OUT]`.
 struct ConvertCommand: ParsableCommand {

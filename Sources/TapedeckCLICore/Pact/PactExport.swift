@@ -59,7 +59,7 @@ public enum PactExport {
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> Contract {
         var interactions: [CassetteJSON] = []
         var skipped: [Skipped] = []
-        let places = WireMockExport.places(in: cassette)
+        let places = RequestPlace.places(in: cassette)
         let varying = matchers ? try self.varying(in: cassette, places: places, bodyData: bodyData) : nil
         for (index, (interaction, place)) in zip(cassette.interactions, places).enumerated() {
             switch try pactInteraction(interaction, description: place.key + place.suffix, varying: varying?[index], bodyData: bodyData) {
@@ -88,7 +88,7 @@ public enum PactExport {
     }
 
     /// For each interaction, what differed among the answers to its repeats (``PactMatchers/varying(_:)``).
-    private static func varying(in cassette: Cassette, places: [WireMockExport.Place],
+    private static func varying(in cassette: Cassette, places: [RequestPlace],
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> [PactMatchers.Varying] {
         var groups: [String: [Int]] = [:]
         for (index, (interaction, place)) in zip(cassette.interactions, places).enumerated() where interaction.response != nil {
@@ -163,11 +163,11 @@ public enum PactExport {
 
     /// Request headers left out: those of the connection, and `Host`, which the verifier sets for the provider it
     /// is pointed at. `Accept`, `Accept-Encoding` and `Content-Type` stay: they select the representation recorded.
-    private static let requestHeadersLeftOut = WireMockExport.connectionHeaders.union(["host"])
+    private static let requestHeadersLeftOut = RequestPlace.framingHeaders.union(["host"])
     /// Response headers left out: those of the connection, `Date`, which differs on every answer, and
     /// `Content-Encoding`: the verifier's HTTP client decodes a compressed answer and drops the header (checked with
     /// pact_ffi 0.5.12), and the contract's body is the decoded one.
-    private static let responseHeadersLeftOut = WireMockExport.connectionHeaders.union(["date", "content-encoding"])
+    private static let responseHeadersLeftOut = RequestPlace.framingHeaders.union(["date", "content-encoding"])
 
     /// Adds the `headers` member, unless no header is left.
     private static func addHeaders(_ headers: HTTPHeaders, leavingOut leftOut: Set<String>, to members: inout [CassetteJSON.Member]) {

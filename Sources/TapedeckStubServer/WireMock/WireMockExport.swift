@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCassette
+import TapedeckCore
 
 /// A cassette as WireMock stub mappings (`{"mappings": [...]}`, the JSON WireMock reads from its `mappings` folder
 /// or `POST /__admin/mappings/import`): the engine of `tapedeck convert --to wiremock`.
@@ -20,7 +21,7 @@ public enum WireMockExport {
     /// The mappings document for `cassette`; `bodyData` reads a body's bytes (sidecar files included).
     public static func mappings(for cassette: Cassette, bodyData: (CassetteBody) throws -> Data) rethrows -> CassetteJSON {
         var stubs: [CassetteJSON] = []
-        for (interaction, place) in zip(cassette.interactions, places(in: cassette)) {
+        for (interaction, place) in zip(cassette.interactions, RequestPlace.places(in: cassette)) {
             var members: [CassetteJSON.Member] = [
                 .init("name", .string("\(interaction.request.method.uppercased()) \(interaction.request.url)" + place.suffix)),
                 .init("request", request(interaction.request)),
@@ -36,40 +37,9 @@ public enum WireMockExport {
         return .object([.init("mappings", .array(stubs))])
     }
 
-    /// Where an interaction stands among those that share its ``key(_:)``: the `position`th of `total`.
-    struct Place {
-        var key: String
-        var position: Int
-        var total: Int
-
-        /// ` (2 of 3)` for a repeated request, empty for one made once: what tells repeated requests' names apart.
-        var suffix: String { total > 1 ? " (\(position) of \(total))" : "" }
-    }
-
-    /// The ``Place`` of each interaction of `cassette`, in order.
-    static func places(in cassette: Cassette) -> [Place] {
-        let keys = cassette.interactions.map { key($0.request) }
-        var totals: [String: Int] = [:]
-        for key in keys { totals[key, default: 0] += 1 }
-        var seen: [String: Int] = [:]
-        return keys.map { key in
-            seen[key, default: 0] += 1
-            return Place(key: key, position: seen[key]!, total: totals[key]!)
-        }
-    }
-
-    /// `METHOD /path?query`: what a stub matches, and the scenario of requests that share it.
-    static func key(_ request: Interaction.Request) -> String {
-        "\(request.method.uppercased()) \(URLParts(request.url).pathAndQuery)"
-    }
-
     private static func request(_ request: Interaction.Request) -> CassetteJSON {
         .object([.init("method", .string(request.method.uppercased())), .init("url", .string(URLParts(request.url).pathAndQuery))])
     }
-
-    /// Header names WireMock (and a Pact verifier's HTTP client) sets itself, or that describe the recorded
-    /// connection rather than the message.
-    static let connectionHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
     private static func response(_ outcome: Interaction.Outcome, bodyData: (CassetteBody) throws -> Data) rethrows -> CassetteJSON {
         switch outcome {
@@ -82,7 +52,7 @@ public enum WireMockExport {
             var headers: [CassetteJSON.Member] = []
             for field in response.headers {
                 let name = field.name.lowercased()
-                if connectionHeaders.contains(name) || (name == "content-encoding" && response.body.contentEncoding != nil) { continue }
+                if RequestPlace.framingHeaders.contains(name) || (name == "content-encoding" && response.body.contentEncoding != nil) { continue }
                 if let index = headers.firstIndex(where: { $0.key.lowercased() == name }) {
                     let earlier = headers[index].value.arrayValue ?? [headers[index].value]
                     headers[index].value = .array(earlier + [.string(field.value)])
