@@ -57,14 +57,15 @@ public struct CassetteScope: Sendable {
         public var description: String
         /// The cassette error behind it; `nil` for a warning.
         public var error: CassetteError?
-        /// Whether this is a warning (expired interactions replayed anyway) rather than a failure.
+        /// Whether this is a warning (expired interactions replayed anyway, answers that drifted) rather than a failure.
         public var isWarning = false
     }
 
     /// Opens the cassette, runs `body` with its transport (also set as ``TapedeckTest/currentTransport``), then
     /// closes the cassette. Returns the failures: the cassette could not be opened (the body does not run), requests
     /// that matched nothing, and (with ``requireAllPlayed``) interactions never played; and, as warnings, expired
-    /// interactions replayed anyway.
+    /// interactions replayed anyway and answers that drifted from the ones recorded before
+    /// (``CassetteSummary/drift``).
     ///
     /// - Throws: what `body` throws, except cassette errors, which are among the returned failures.
     public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async throws -> [Failure] {
@@ -111,6 +112,12 @@ public struct CassetteScope: Sendable {
                 warnings.append(Failure(
                     description: "cassette \(summary.file) replayed \(summary.expired.count) expired interaction(s) "
                         + "(CassetteConfiguration.expiresAfter):\n" + summary.expired.map { "  - " + $0 }.joined(separator: "\n"),
+                    error: nil, isWarning: true))
+            }
+            if !summary.drift.isEmpty {
+                warnings.append(Failure(
+                    description: "cassette \(summary.file): \(summary.drift.count) answer(s) drifted from the ones recorded "
+                        + "before (status, media type or JSON shape):\n" + summary.drift.map { "  - " + $0 }.joined(separator: "\n"),
                     error: nil, isWarning: true))
             }
         } catch {

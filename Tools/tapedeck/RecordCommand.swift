@@ -91,6 +91,10 @@ struct RecordCommand: AsyncParsableCommand {
             stop()
             Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
                         + "interaction(s) in \(cassette).")
+            if let drift = summary?.drift, !drift.isEmpty {
+                Console.out("\(drift.count) answer(s) drifted from the ones recorded before (status, media type or JSON shape):")
+                for line in drift { Console.out("  \(line)") }
+            }
         } catch {
             stop()
             throw CLIError("\(error)")

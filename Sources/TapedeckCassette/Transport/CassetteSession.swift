@@ -10,7 +10,14 @@ final class CassetteSession: Sendable {
         var journal: Journal?
         var journaled = 0
         var baseWritten = false
+        /// The interactions of the cassette this session re-records (``RecordMode/all``), and where each request
+        /// (``RequestPlace/key(_:)``) stands in them: what a live answer is compared with for ``drift``.
         var previous: [Interaction] = []
+        var previousPositions: [String: [Int]] = [:]
+        /// How many recordings of each request key have been compared with ``previous`` so far.
+        var previousCompared: [String: Int] = [:]
+        /// `#index METHOD URL: rule: what` of every live answer that drifted from the one recorded before it.
+        var drift: [String] = []
         var faultFirings: [Int: Int] = [:]
         var closed = false
         /// `METHOD URL` of every request that went live instead of to the cassette.
@@ -106,7 +113,9 @@ final class CassetteSession: Sendable {
             cassette: loaded, name: url.path, matching: configuration.matching,
             allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
-        state = Locked(State(player: player, lock: lock, previous: previous, onDisk: onDisk))
+        var positions: [String: [Int]] = [:]
+        for (position, interaction) in previous.enumerated() { positions[RequestPlace.key(interaction.request), default: []].append(position) }
+        state = Locked(State(player: player, lock: lock, previous: previous, previousPositions: positions, onDisk: onDisk))
     }
 
     deinit {
@@ -155,6 +164,10 @@ final class CassetteSession: Sendable {
             if let conflict = state.conflict { throw conflict }
             let learned = redaction.redact(&interaction, ledger: &state.secrets)
             Self.scrubStored(&state, of: learned, redaction: redaction)
+            if let line = ResponseDrift.line(recorded: state.player.cassette.interactions[index], live: interaction,
+                                             position: index, bodyData: bodyData) {
+                state.drift.append(line)
+            }
             state.player.replace(index, with: interaction)
             try Self.rewrite(state.player.cassette, &state, url: url)
         }
@@ -205,6 +218,7 @@ final class CassetteSession: Sendable {
             if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
                 interaction = state.previous[position]
             }
+            noteDrift(of: interaction, at: position, in: &state)
             try Self.checkUnchanged(&state, url: url, pending: interaction)
             if !state.baseWritten {
                 try Self.save(state.player.cassette, &state, url: url)
@@ -231,6 +245,25 @@ final class CassetteSession: Sendable {
             // folding while recording would rewrite the whole file again and again, and the journal already makes
             // every recording durable (CassetteFile.load merges it).
         }
+    }
+
+    /// Compares a re-recording with the answer recorded before it for the same request (the same occurrence of its
+    /// ``RequestPlace/key(_:)``), and notes any drift.
+    private func noteDrift(of interaction: Interaction, at position: Int, in state: inout State) {
+        guard !state.previous.isEmpty else { return }
+        let key = RequestPlace.key(interaction.request)
+        let occurrence = state.previousCompared[key, default: 0]
+        guard let positions = state.previousPositions[key], occurrence < positions.count else { return }
+        state.previousCompared[key] = occurrence + 1
+        if let line = ResponseDrift.line(recorded: state.previous[positions[occurrence]], live: interaction,
+                                         position: position, bodyData: bodyData) {
+            state.drift.append(line)
+        }
+    }
+
+    /// A body's bytes, sidecar files included, or `nil` when they cannot be read.
+    private func bodyData(_ body: CassetteBody) -> Data? {
+        try? CassetteFile.bodyData(body, cassette: url)
     }
 
     /// Folds the journal into the cassette file.
@@ -284,7 +317,7 @@ final class CassetteSession: Sendable {
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
                 unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
-                liveRequests: state.liveRequests, pruned: pruned, expired: state.expired,
+                liveRequests: state.liveRequests, pruned: pruned, expired: state.expired, drift: state.drift,
                 played: pruned.isEmpty ? state.player.playedIndices : Array(0..<(interactions.count - pruned.count)))
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
@@ -344,6 +377,11 @@ public struct CassetteSummary: Sendable, Hashable {
     /// says it expired (the ``CassetteExpiry/Strategy/warn`` strategy, or ``CassetteExpiry/Strategy/reRecord``
     /// where the mode does not record).
     public var expired: [String] = []
+    /// `#index METHOD URL: rule: what` of every answer recorded in this run that drifted from the answer recorded
+    /// before it for the same request (re-recording with ``RecordMode/all``, or an expired interaction re-recorded):
+    /// a changed status, media type or JSON shape, by the rules of `tapedeck verify` (``ContractRules``). Values
+    /// that change (ids, dates) are not drift; a live transport error is not checked.
+    public var drift: [String] = []
     /// Positions of the interactions this run played or recorded, in the cassette as it was left (for
     /// ``RunReport``).
     public var played: [Int] = []

@@ -1,7 +1,7 @@
 import Foundation
-import TapedeckCassette
 
-/// The rules `tapedeck verify` checks a live answer against a recorded one with. Pure: values in, violations out.
+/// The rules a live answer is checked against a recorded one with, by `tapedeck verify` and by drift reports while
+/// recording (``CassetteSummary/drift``). Pure: values in, violations out.
 ///
 /// 1. **status**: the status codes are equal.
 /// 2. **content type**: the media types are equal (parameters such as `charset` and letter case ignored).

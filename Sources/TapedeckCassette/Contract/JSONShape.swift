@@ -1,5 +1,3 @@
-import TapedeckCassette
-
 /// The shape rule of contract verification: the live JSON must have the recorded keys with the recorded JSON
 /// types, recursively. An array's recorded elements may differ in shape (httpbin's `/json` has slides with and
 /// without `items`): each live element must fit one of them, any one; one that fits none is reported against the
