@@ -125,7 +125,7 @@ let package = Package(
         // WebSocket (RFC 6455): framing, the handshake, a client, recording and replay; a product of its own.
         .target(
             name: "TapedeckWebSocket",
-            dependencies: ["TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TapedeckCassette", "TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Light unless the traits above bring libcurl and the stub server in (see the comment at the top).
         .target(
@@ -236,7 +236,7 @@ let package = Package(
             ],
             exclude: ["Fixture"]
         ),
-        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckStubServer", "TapedeckTestSupport"]),
+        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,16 @@
+import TapedeckCassette
+
 /// Where a replay is in a recorded conversation, without I/O: the server's frames come out in order up to the next
-/// frame the client sent, and each frame the client sends now must be that recorded frame.
+/// frame the client sent, and each frame the client sends now must be that recorded frame (as `matcher` compares).
 struct WebSocketReplayCursor: Sendable {
     let frames: [WebSocketConversation.Frame]
+    let matcher: WebSocketFrameMatcher
     private(set) var index = 0
 
-    init(_ frames: [WebSocketConversation.Frame]) { self.frames = frames }
+    init(_ frames: [WebSocketConversation.Frame], matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) {
+        self.frames = frames
+        self.matcher = matcher
+    }
 
     /// Whether every recorded frame was replayed.
     var isAtEnd: Bool { index == frames.count }
@@ -23,7 +29,7 @@ struct WebSocketReplayCursor: Sendable {
                 frameIndex: index, frameCount: frames.count, sent: kind.summary,
                 expected: index < frames.count ? frames[index].kind.summary : nil)
         }
-        guard frames[index].kind == kind else {
+        guard matcher.matches(kind, recorded: frames[index].kind) else {
             throw WebSocketReplayMismatch(frameIndex: index, frameCount: frames.count, sent: kind.summary, expected: frames[index].kind.summary)
         }
         index += 1
