@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "TapedeckStubServer",
             dependencies: [
-                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette",
+                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckWebSocket",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]

@@ -2,3 +2,4 @@
 @_exported import struct TapedeckCassette.WebSocketClose
 @_exported import struct TapedeckCassette.WebSocketCloseCode
 @_exported import struct TapedeckCassette.WebSocketTranscript
+@_exported import struct TapedeckCassette.WebSocketFrameMatcher

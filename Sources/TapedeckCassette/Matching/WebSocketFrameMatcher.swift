@@ -41,6 +41,12 @@ public struct WebSocketFrameMatcher: Sendable {
         self.init(mode: mode, redaction: redaction, secrets: redaction.secretValues(of: request))
     }
 
+    /// A matcher for replaying a conversation of a cassette whose salt is `salt`: live frames are redacted with
+    /// `redaction` under that salt (the stand-ins the recording made), and scrubbed of the upgrade request's secrets.
+    package static func replaying(mode: Mode, redaction: Redaction, salt: RedactionSalt?, upgrade request: Interaction.Request) -> WebSocketFrameMatcher {
+        WebSocketFrameMatcher(mode: mode, redaction: redaction.standingIn(salt), upgrade: request)
+    }
+
     /// Whether the frame the client sends now is the recorded one.
     public func matches(_ live: WebSocketTranscript.Kind, recorded: WebSocketTranscript.Kind) -> Bool {
         if live == recorded { return true }

@@ -22,6 +22,14 @@ struct WebSocketReplayCursor: Sendable {
         return frames[index]
     }
 
+    /// Passes over the recorded client pong next, if that is what comes: an automatic answer whose moment a live
+    /// client does not control. True when one was passed.
+    mutating func skipClientPong() -> Bool {
+        guard index < frames.count, frames[index].direction == .client, case .pong = frames[index].kind else { return false }
+        index += 1
+        return true
+    }
+
     /// Matches a frame the client sends with the next recorded one, which must be the client's and carry the same.
     mutating func clientSent(_ kind: WebSocketConversation.Kind) throws(WebSocketReplayMismatch) {
         guard index < frames.count, frames[index].direction == .client else {
