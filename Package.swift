@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
-            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckWebSocket", "tapedeck"],
             exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(
