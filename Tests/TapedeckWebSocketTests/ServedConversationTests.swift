@@ -169,6 +169,22 @@ import TapedeckWebSocket
         await socket.close()
     }
 
+    /// Stopping the server with a client still connected ends that connection (the socket is handed back to
+    /// libmicrohttpd before its daemon stops) instead of hanging the stop.
+    @Test func stoppingTheServerEndsAnOpenConversation() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try CompatibilityFile.copy("websocket-chat.json", into: directory)
+        let server = try StubServer(cassette: file)
+        let socket = try await WebSocket.connect(to: try #require(URL(string: "ws://127.0.0.1:\(server.port)/chat?room=lobby")))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("welcome to lobby"))
+        let started = ContinuousClock.now
+        server.stop()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(await socket.ending().code == .abnormalClosure)
+    }
+
     static func recordedURL(_ file: URL) throws -> String {
         try #require(try CassetteFile.load(file).interactions.first?.request.url)
     }
