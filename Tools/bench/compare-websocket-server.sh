@@ -36,18 +36,7 @@ mkfifo "$work/stub-in"
 "$bench" serve "$COUNT" <"$work/stub-in" >"$work/stub-port" &
 stub_pid=$!
 exec 3>"$work/stub-in"
-python3 -u -c '
-import asyncio
-from websockets.asyncio.server import serve
-async def echo(ws):
-    async for message in ws:
-        await ws.send(message)
-async def main():
-    async with serve(echo, "127.0.0.1", 0) as server:
-        print(server.sockets[0].getsockname()[1], flush=True)
-        await asyncio.Future()
-asyncio.run(main())
-' >"$work/python-port" &
+python3 -u "$here/websocket-echo-server.py" >"$work/python-port" &
 python_pid=$!
 for _ in $(seq 200); do [ -s "$work/stub-port" ] && [ -s "$work/python-port" ] && break; sleep 0.1; done
 stub_url="ws://127.0.0.1:$(head -1 "$work/stub-port")/"
@@ -83,18 +72,6 @@ run() {
 }
 
 echo "== echo round trips: $COUNT a run, websockets client against the stub server (a) and a websockets server (b)"
-: >"$work/ratios"
-: >"$work/cpu-a"
-: >"$work/cpu-b"
-for pair in $(seq "$PAIRS"); do
-    if [ "$(pair_order "$pair")" = ab ]; then a=$(run a); b=$(run b); else b=$(run b); a=$(run a); fi
-    read -r wall_a cpu_a <<<"$a"
-    read -r wall_b cpu_b <<<"$b"
-    awk -v a="$wall_a" -v b="$wall_b" 'BEGIN { printf "%.4f\n", b / a }' >>"$work/ratios"
-    awk -v c="$cpu_a" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-a"
-    awk -v c="$cpu_b" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-b"
-    printf 'pair %d: stub server %.1f us/rt, websockets server %.1f us/rt\n' "$pair" \
-        "$(awk -v s="$wall_a" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')" "$(awk -v s="$wall_b" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')"
-done
+round_trip_pairs "$work" "$COUNT" "stub server" "websockets server"
 echo "websockets server time / stub server time: $(ratio_summary "$work/ratios") -> $(verdict "$(ratio_median "$work/ratios")" ">=" 1.0) (target >= 1.0)"
 echo "server CPU per round trip (us): stub server $(ratio_summary "$work/cpu-a" | sed 's/ pairs)/ runs)/'), websockets server $(ratio_summary "$work/cpu-b" | sed 's/ pairs)/ runs)/')"
