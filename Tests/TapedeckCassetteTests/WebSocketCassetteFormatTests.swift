@@ -126,3 +126,25 @@ import TapedeckTestSupport
         #expect(try CassetteCodec.decode(CassetteCodec.encode(cassette)) == cassette)
     }
 }
+
+/// A conversation survives a HAR export and import (Chrome DevTools' `_webSocketMessages`), every frame kind with
+/// its direction and time.
+@Suite struct WebSocketHARTests {
+    @Test func theCorpusConversationRoundTripsThroughHAR() throws {
+        let cassette = try CassetteFile.load(WebSocketCassetteFormatTests.chat)
+        let har = HARCodec.export(cassette)
+        let text = String(decoding: har, as: UTF8.self)
+        #expect(text.contains(#""_resourceType" : "websocket""#) || text.contains(#""_resourceType": "websocket""#))
+        let imported = try HARCodec.import(har)
+        #expect(imported.interactions[1].webSocket == cassette.interactions[1].webSocket)
+        #expect(imported.interactions[0].webSocket == nil)
+    }
+
+    @Test func aBadMessageIsNamed() {
+        let har = #"{"log": {"entries": [{"startedDateTime": "2026-01-01T00:00:00.000Z", "time": 1, "request": {"method": "GET", "url": "ws://a/", "headers": []}, "response": {"status": 101, "headers": [], "content": {"size": 0, "mimeType": ""}}, "_webSocketMessages": [{"type": "send", "time": 1767225600.5, "opcode": 2, "data": "%%"}]}]}}"#
+        #expect(performing: { try HARCodec.import(Data(har.utf8)) }, throws: { error in
+            guard case CassetteError.invalidHAR(path: "log.entries[0]._webSocketMessages[0]", let reason) = error else { return false }
+            return reason.contains("base64")
+        })
+    }
+}
