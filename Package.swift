@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "TapedeckStubServer",
             dependencies: [
-                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette",
+                "CMicroHTTPD", "TapedeckCore", "TapedeckCurl", "TapedeckCassette", "TapedeckWebSocket",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -128,7 +128,7 @@ let package = Package(
         // WebSocket (RFC 6455): framing, the handshake, a client, recording and replay; a product of its own.
         .target(
             name: "TapedeckWebSocket",
-            dependencies: ["TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TapedeckCassette", "TapedeckCore", "TapedeckCurl", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Light unless the traits above bring libcurl and the stub server in (see the comment at the top).
         .target(
@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "TapedeckCoreTests", dependencies: ["TapedeckCore", "TapedeckTestSupport"]),
         .testTarget(
             name: "TapedeckCLITests",
-            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "tapedeck"],
+            dependencies: ["TapedeckCLICore", "TapedeckCassette", "TapedeckConformance", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport", "TapedeckWebSocket", "tapedeck"],
             exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(
@@ -239,7 +239,7 @@ let package = Package(
             ],
             exclude: ["Fixture"]
         ),
-        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckStubServer", "TapedeckTestSupport"]),
+        .testTarget(name: "TapedeckWebSocketTests", dependencies: ["TapedeckWebSocket", "TapedeckCassette", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,6 +63,11 @@ static inline const struct sockaddr *tdk_mhd_connection_client_address(struct MH
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// Hands an upgraded socket back to libmicrohttpd to close (`MHD_upgrade_action` is variadic).
+static inline enum MHD_Result tdk_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *handle) {
+    return MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
+}
+
 static inline ssize_t tdk_mhd_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t tdk_mhd_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline uint64_t tdk_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

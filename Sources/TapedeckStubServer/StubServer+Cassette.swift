@@ -35,6 +35,12 @@ extension StubServer {
     /// header naming it. A request the cassette lacks gets a `404` (with `X-Tapedeck-Unmatched: 1`) whose body is
     /// the cassette's near-miss report.
     ///
+    /// An interaction holding a WebSocket conversation (format version 2) answers an upgrade request with `101` and
+    /// then plays the conversation as `webSockets` says: the server's recorded frames once the client's recorded
+    /// frames before them arrived, matched in order (``WebSocketServing``). A client message that matches nothing
+    /// closes with ``WebSocketServing/mismatchCloseCode`` and is reported in ``CassetteServingSummary/webSocketReports``;
+    /// an unmasked, oversized or non-UTF-8 client frame closes with 1002, 1009 or 1007.
+    ///
     /// Serving replaces any cassette served before and finishes a recording proxy.
     ///
     /// ```swift
@@ -45,7 +51,18 @@ extension StubServer {
     /// ```
     /// - Throws: ``CassetteError`` when the file does not exist or is not a valid cassette (naming where).
     public func serve(cassette: URL, configuration: CassetteConfiguration = CassetteConfiguration(), origin: URL? = nil) throws(CassetteError) {
-        let served = try ServedCassette(url: cassette, configuration: configuration, origin: origin)
+        try serve(cassette: cassette, configuration: configuration, origin: origin, webSockets: WebSocketServing())
+    }
+
+    /// Serves a cassette as ``serve(cassette:configuration:origin:)`` does, playing its WebSocket conversations as
+    /// `webSockets` says.
+    ///
+    /// ```swift
+    /// try server.serve(cassette: url, webSockets: WebSocketServing(matching: .json, pacing: .recorded(scale: 1)))
+    /// ```
+    public func serve(cassette: URL, configuration: CassetteConfiguration = CassetteConfiguration(), origin: URL? = nil,
+                      webSockets: WebSocketServing) throws(CassetteError) {
+        let served = try ServedCassette(url: cassette, configuration: configuration, origin: origin, webSockets: webSockets)
         core.fallback.install(.cassette(served))
     }
 

@@ -9,10 +9,10 @@ enum CompatibilityCorpus {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The format's JSON Schema.
     static let schema = root.appendingPathComponent("Cassettes/cassette.schema.json")
-    /// The folders the v1 corpus is in.
-    static let folders = ["Cassettes/Compatibility/v1", "Tests/TapedeckCassetteTests/Fixtures/Compatibility/v1"]
+    /// The folders the corpus is in: v1, and v2 (WebSocket conversations).
+    static let folders = ["Cassettes/Compatibility/v1", "Tests/TapedeckCassetteTests/Fixtures/Compatibility/v1", "Cassettes/Compatibility/v2"]
 
-    /// Every v1 cassette of the corpus, by path relative to the package's root, sorted.
+    /// Every cassette of the corpus, by path relative to the package's root, sorted.
     static let files: [String] = folders.flatMap { folder in
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.map { "\(folder)/\($0)" }

@@ -7,8 +7,9 @@ import TapedeckTestSupport
 /// what the corpus holds, and today's reader loses nothing of it.
 @Suite struct CompatibilityRoundTripTests {
     @Test func theCorpusIsThere() {
-        // Seven cassettes in Cassettes/Compatibility/v1 and the fixture of the shape lint reports.
-        #expect(CompatibilityCorpus.files.count >= 8, "\(CompatibilityCorpus.files)")
+        // Eight cassettes in Cassettes/Compatibility/v1, the fixture of the shape lint reports, two in v2.
+        #expect(CompatibilityCorpus.files.count >= 10, "\(CompatibilityCorpus.files)")
+        #expect(CompatibilityCorpus.files.contains("Cassettes/Compatibility/v2/websocket-chat.json"))
         #expect(CompatibilityCorpus.files.contains("Tests/TapedeckCassetteTests/Fixtures/Compatibility/v1/redirect-followed.json"))
     }
 

@@ -108,10 +108,15 @@ let package = Package(
             ]
         ),
         // WebSocket (issue H8): in-process replay of a long conversation, and live echo round trips for
-        // Tools/bench/compare-websocket.sh. `tapedeck-bench-websocket replay [MESSAGES] [RUNS]` or `echo URL COUNT`.
+        // Tools/bench/compare-websocket.sh. `tapedeck-bench-websocket replay [MESSAGES] [RUNS]`, `echo URL COUNT`, or
+        // `serve COUNT` (the stub server playing a recorded echo conversation).
         .executableTarget(
             name: "tapedeck-bench-websocket",
-            dependencies: [.product(name: "TapedeckWebSocket", package: "Tapedeck")]
+            dependencies: [
+                .product(name: "TapedeckWebSocket", package: "Tapedeck"),
+                .product(name: "TapedeckCassette", package: "Tapedeck"),
+                .product(name: "TapedeckStubServer", package: "Tapedeck"),
+            ]
         ),
         // The fault sweep's budget (issue H3): `tapedeck-bench-sweep [INTERACTIONS] [ROUNDS]`.
         .executableTarget(

@@ -31,18 +31,7 @@ work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-python3 -u -c '
-import asyncio
-from websockets.asyncio.server import serve
-async def echo(ws):
-    async for message in ws:
-        await ws.send(message)
-async def main():
-    async with serve(echo, "127.0.0.1", 0) as server:
-        print(server.sockets[0].getsockname()[1], flush=True)
-        await asyncio.Future()
-asyncio.run(main())
-' >"$work/port" &
+python3 -u "$here/websocket-echo-server.py" >"$work/port" &
 server_pid=$!
 for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
 url="ws://127.0.0.1:$(head -1 "$work/port")/"
@@ -73,18 +62,6 @@ run() {
 }
 
 echo "== echo round trips: $COUNT a run, Tapedeck client (a) vs websockets client (b), same websockets server"
-: >"$work/ratios"
-: >"$work/cpu-a"
-: >"$work/cpu-b"
-for pair in $(seq "$PAIRS"); do
-    if [ "$(pair_order "$pair")" = ab ]; then a=$(run a); b=$(run b); else b=$(run b); a=$(run a); fi
-    read -r wall_a cpu_a <<<"$a"
-    read -r wall_b cpu_b <<<"$b"
-    awk -v a="$wall_a" -v b="$wall_b" 'BEGIN { printf "%.4f\n", b / a }' >>"$work/ratios"
-    awk -v c="$cpu_a" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-a"
-    awk -v c="$cpu_b" -v n="$COUNT" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-b"
-    printf 'pair %d: tapedeck %.1f us/rt, websockets %.1f us/rt\n' "$pair" \
-        "$(awk -v s="$wall_a" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')" "$(awk -v s="$wall_b" -v n="$COUNT" 'BEGIN { print s / n * 1e6 }')"
-done
+round_trip_pairs "$work" "$COUNT" tapedeck websockets
 echo "websockets client time / Tapedeck client time: $(ratio_summary "$work/ratios")"
 echo "CPU per round trip, whole process (us): tapedeck $(ratio_summary "$work/cpu-a" | sed 's/ pairs)/ runs)/'), websockets $(ratio_summary "$work/cpu-b" | sed 's/ pairs)/ runs)/')"

@@ -33,3 +33,23 @@ ratio_median() {
 verdict() {
     awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == "<=") ? (v <= t) : (v >= t); print ok ? "PASS" : "MISS" }'
 }
+
+# round_trip_pairs WORK COUNT LABEL_A LABEL_B: PAIRS interleaved pairs of the caller's `run a` and `run b`, each
+# printing "seconds cpu_seconds" of COUNT round trips. Writes WORK/ratios (b's seconds / a's), WORK/cpu-a and
+# WORK/cpu-b (microseconds of CPU a round trip) and prints each pair's microseconds a round trip.
+round_trip_pairs() {
+    local work=$1 count=$2 pair a b wall_a cpu_a wall_b cpu_b
+    : >"$work/ratios"
+    : >"$work/cpu-a"
+    : >"$work/cpu-b"
+    for pair in $(seq "$PAIRS"); do
+        if [ "$(pair_order "$pair")" = ab ]; then a=$(run a); b=$(run b); else b=$(run b); a=$(run a); fi
+        read -r wall_a cpu_a <<<"$a"
+        read -r wall_b cpu_b <<<"$b"
+        awk -v a="$wall_a" -v b="$wall_b" 'BEGIN { printf "%.4f\n", b / a }' >>"$work/ratios"
+        awk -v c="$cpu_a" -v n="$count" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-a"
+        awk -v c="$cpu_b" -v n="$count" 'BEGIN { printf "%.2f\n", c / n * 1e6 }' >>"$work/cpu-b"
+        printf 'pair %d: %s %.1f us/rt, %s %.1f us/rt\n' "$pair" "$3" "$(awk -v s="$wall_a" -v n="$count" 'BEGIN { print s / n * 1e6 }')" \
+            "$4" "$(awk -v s="$wall_b" -v n="$count" 'BEGIN { print s / n * 1e6 }')"
+    done
+}

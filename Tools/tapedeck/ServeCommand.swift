@@ -92,6 +92,18 @@ struct ServeCommand: AsyncParsableCommand {
             help: "With a cassette: send recorded dates as recorded (recorded, the default), or moved to now (now: Date, Expires, Last-Modified, dated Retry-After and cookie Expires, by the time since each interaction was recorded).")
     var replayTime: String = "recorded"
 
+    @Option(name: .customLong("websocket-matching"),
+            help: "With a cassette: compare a WebSocket client's text with the recording exactly (exact, the default) or as JSON, member order and number spelling aside (json).")
+    var webSocketMatching: String = "exact"
+
+    @Option(name: .customLong("websocket-mismatch-close"),
+            help: "With a cassette: the close code sent to a WebSocket client whose message matches nothing (default 1008, policy violation).")
+    var webSocketMismatchClose: UInt16 = 1008
+
+    @Option(name: .customLong("websocket-pacing"),
+            help: "With a cassette: send the server's WebSocket frames at once (0, the default) or at their recorded times multiplied by this scale (1: as recorded).")
+    var webSocketPacing: Double = 0
+
     @Option(name: .customLong("cassette"), help: "The cassette to serve (the same as the argument; --proxy reads it this way too).")
     var cassetteOption: String?
 
@@ -121,6 +133,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if proxyOptions.proxy && (cassetteFile == nil || stubs != nil || openapi != nil || tls) {
             throw ValidationError("--proxy replays one cassette (--cassette FILE), without --stubs, --openapi or --tls")
+        }
+        if WebSocketFrameMatcher.Mode(rawValue: webSocketMatching) == nil {
+            throw ValidationError("--websocket-matching \(webSocketMatching) is not one of \(WebSocketFrameMatcher.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let code = WebSocketCloseCode(rawValue: webSocketMismatchClose)
+        if !code.isAllowedOnTheWire {
+            throw ValidationError("--websocket-mismatch-close \(webSocketMismatchClose) is not a code a close frame may carry (1000–1003, 1007–1014, 3000–4999)")
+        }
+        if !(webSocketPacing >= 0 && webSocketPacing.isFinite) {
+            throw ValidationError("--websocket-pacing takes a scale of 0 or more (0: at once)")
         }
         if !proxyOptions.givenWithoutProxy.isEmpty {
             throw ValidationError(proxyOptions.givenWithoutProxy.joined(separator: ", ") + " only apply with --proxy")
@@ -196,7 +218,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 var configuration = CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats)
                 configuration.replayTime = time
-                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: configuration)
+                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: configuration, webSockets: webSocketServing)
             } catch {
                 server.stop()
                 throw CLIError("\(error)")
@@ -220,7 +242,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let summary = summary ?? nil {
             Console.out("Cassette: \(summary.playedCount) of \(summary.interactionCount) interaction(s) played, "
                         + "\(summary.unmatched.count) request(s) unmatched.")
+            for report in summary.webSocketReports { Console.out("WebSocket near miss: \(report)") }
         }
+    }
+
+    /// How the cassette's WebSocket conversations are played, from the `--websocket-…` options (checked by `validate`).
+    var webSocketServing: WebSocketServing {
+        WebSocketServing(
+            matching: WebSocketFrameMatcher.Mode(rawValue: webSocketMatching) ?? .exact,
+            mismatchCloseCode: WebSocketCloseCode(rawValue: webSocketMismatchClose),
+            pacing: webSocketPacing > 0 ? .recorded(scale: webSocketPacing) : .atOnce)
     }
 }
 

@@ -207,6 +207,9 @@ struct VerifyCommand: AsyncParsableCommand {
         guard let recorded = interaction.response else {
             return VerificationOutcome(index: index, request: summary, skipped: true, status: "recorded error", problems: [], seconds: 0)
         }
+        if interaction.webSocket != nil {
+            return VerificationOutcome(index: index, request: summary, skipped: true, status: "WebSocket, not verified", problems: [], seconds: 0)
+        }
         guard let url = Self.retarget(interaction.request.url, to: against) else {
             return VerificationOutcome(index: index, request: summary, skipped: false, status: "-",
                                        problems: ["request: the recorded URL \(interaction.request.url) cannot be retargeted"], seconds: 0)

@@ -1,7 +1,8 @@
 import Foundation
 import TapedeckCore
 
-/// Reads and writes format v1 cassette files (see `Cassettes/FORMAT.md`). Pure: bytes in, values out, no I/O.
+/// Reads and writes cassette files (see `Cassettes/FORMAT.md`): format version 1, and version 2 for a cassette with
+/// WebSocket conversations (the same, plus an interaction's `webSocket` member). Pure: bytes in, values out, no I/O.
 ///
 /// Keys are written in a fixed order and headers in recorded order, so encoding the same interactions always
 /// yields the same bytes.
@@ -11,11 +12,11 @@ import TapedeckCore
 /// let again = try CassetteCodec.decode(data, file: "Cassettes/login.json")
 /// ```
 public enum CassetteCodec {
-    /// The cassette as format v1 JSON (two-space indent, trailing newline).
+    /// The cassette as JSON (two-space indent, trailing newline), in its ``Cassette/formatVersion``.
     public static func encode(_ cassette: Cassette) -> Data {
         var writer = JSONByteWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
         var document = writer.beginObject(level: 0)
-        writer.member("version", .integer(Cassette.currentVersion), in: &document)
+        writer.member("version", .integer(cassette.formatVersion), in: &document)
         if let salt = cassette.redactionSalt {
             writer.key("redaction", in: &document)
             var redaction = writer.beginObject(level: document.childLevel)
@@ -34,7 +35,7 @@ public enum CassetteCodec {
         return writer.output.data
     }
 
-    /// Reads a format v1 cassette; `file` names it in errors.
+    /// Reads a cassette of format version 1 or 2; `file` names it in errors.
     ///
     /// - Throws: ``CassetteError/corrupt(file:line:column:reason:)`` for invalid JSON,
     ///   ``CassetteError/unsupportedVersion(file:found:supported:)`` for another version, and
@@ -48,20 +49,26 @@ public enum CassetteCodec {
         }
         let root = FieldReader(json, path: "", file: file)
         let version = try root.value("version")
-        guard version.intValue == Cassette.currentVersion else {
+        guard let number = version.intValue, Cassette.readableVersions.contains(number) else {
             let found: String
             switch version {
             case .number(let text): found = Shown.truncated(text)
             case .string(let text): found = Shown.quoted(text)
             default: found = Shown.truncated(String(decoding: CassetteJSON.serialize(version), as: UTF8.self))
             }
-            throw CassetteError.unsupportedVersion(file: file, found: found, supported: Cassette.currentVersion)
+            throw CassetteError.unsupportedVersion(file: file, found: found, supported: Cassette.readableVersions.upperBound)
         }
         let elements = try root.array("interactions")
         var interactions: [Interaction] = []
         interactions.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            interactions.append(try decodeInteraction(element, path: "interactions[\(index)]", file: file))
+            let interaction = try decodeInteraction(element, path: "interactions[\(index)]", file: file)
+            if interaction.webSocket != nil, number < Cassette.webSocketVersion {
+                throw CassetteError.invalidFormat(
+                    file: file, path: "interactions[\(index)].webSocket",
+                    reason: "a WebSocket conversation needs format version \(Cassette.webSocketVersion), and the file says \(number)")
+            }
+            interactions.append(interaction)
         }
         var salt: RedactionSalt?
         if let redaction = json["redaction"] {
@@ -108,6 +115,7 @@ public enum CassetteCodec {
             writer.member("peerCertificates", .array(interaction.peerCertificates.map { .string($0.base64EncodedString()) }), in: &tls)
             writer.end(tls)
         }
+        if let webSocket = interaction.webSocket { WebSocketTranscriptFormat.write(webSocket, in: &object, of: &writer) }
         writer.end(object)
     }
 
@@ -139,8 +147,11 @@ public enum CassetteCodec {
                 certificates.append(data)
             }
         }
+        let webSocket = try json["webSocket"].map { value throws(CassetteError) in
+            try WebSocketTranscriptFormat.decode(value, path: fields.at("webSocket"), file: file)
+        }
         return Interaction(request: request, outcome: outcome, metrics: metrics ?? TransferMetrics(),
-                           peerCertificates: certificates, recordedAt: recordedAt)
+                           peerCertificates: certificates, recordedAt: recordedAt, webSocket: webSocket)
     }
 
     static func write(_ request: Interaction.Request, to writer: inout JSONByteWriter, level: Int) {

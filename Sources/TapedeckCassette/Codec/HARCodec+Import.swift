@@ -53,7 +53,11 @@ extension HARCodec {
         let started = try fields.string("startedDateTime")
         let recordedAt = Timestamp.parse(started) ?? (try? Date(started, strategy: .iso8601)).map(Timestamp.truncated)
         guard let recordedAt else { throw fields.invalid("startedDateTime", "expected an ISO 8601 date") }
-        return Interaction(request: request, outcome: outcome, metrics: metrics, peerCertificates: certificates, recordedAt: recordedAt)
+        let webSocket = try entry["_webSocketMessages"].map { messages throws(CassetteError) in
+            try webSocketTranscript(messages, startedAt: recordedAt, path: fields.at("_webSocketMessages"))
+        }
+        return Interaction(request: request, outcome: outcome, metrics: metrics, peerCertificates: certificates, recordedAt: recordedAt,
+                           webSocket: webSocket)
     }
 
     private static func headers(_ json: CassetteJSON?, path: String) throws(CassetteError) -> HTTPHeaders {

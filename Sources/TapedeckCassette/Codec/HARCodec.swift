@@ -110,6 +110,10 @@ public enum HARCodec {
         if !interaction.peerCertificates.isEmpty {
             members.append(.init("_tlsPeerCertificates", .array(interaction.peerCertificates.map { .string($0.base64EncodedString()) })))
         }
+        if let webSocket = interaction.webSocket {
+            members += [.init("_resourceType", "websocket"),
+                        .init("_webSocketMessages", webSocketMessages(webSocket, startedAt: interaction.recordedAt))]
+        }
         return .object(members + extra)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSError {
     /// Code 1: replay was asked for but the cassette file does not exist.
     case cassetteNotFound(file: String, mode: RecordMode)
-    /// Code 2: the file's `version` is not one this library reads.
+    /// Code 2: the file's `version` is not one this library reads; `supported` is the newest it reads.
     case unsupportedVersion(file: String, found: String, supported: Int)
     /// Code 3: the file is not valid JSON.
     case corrupt(file: String, line: Int, column: Int, reason: String)
@@ -89,7 +89,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
                 return "cassette \(file) has format version \(found), newer than version \(supported), the one this Tapedeck "
                     + "reads: it was written by a newer Tapedeck; update Tapedeck to read it"
             }
-            return "cassette \(file) has format version \(found), but this Tapedeck reads version \(supported) only; "
+            return "cassette \(file) has format version \(found), but this Tapedeck reads versions 1 to \(supported) only; "
                 + "update Tapedeck, or re-record the cassette with TAPEDECK_RECORD_MODE=all"
         case .corrupt(let file, let line, let column, let reason):
             return "cassette \(file) is not valid JSON at line \(line), column \(column): \(reason)"

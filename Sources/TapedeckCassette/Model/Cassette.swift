@@ -1,7 +1,7 @@
 import Foundation
 
-/// A recorded set of interactions, in the order they were recorded. Version 1 of the file format is described in
-/// `Cassettes/FORMAT.md`.
+/// A recorded set of interactions, in the order they were recorded. The file format is described in
+/// `Cassettes/FORMAT.md`: version 1, and version 2 for a cassette that holds WebSocket conversations.
 ///
 /// ```swift
 /// let cassette = try CassetteCodec.decode(Data(contentsOf: url), file: url)
@@ -9,8 +9,19 @@ import Foundation
 /// let bytes = CassetteCodec.encode(cassette)
 /// ```
 public struct Cassette: Hashable, Sendable {
-    /// The format version this library writes.
+    /// The format version of a cassette without WebSocket conversations: every such cassette is written as
+    /// version 1, byte for byte as before version 2 existed.
     public static let currentVersion = 1
+    /// The format version of a cassette with at least one ``Interaction/webSocket`` conversation.
+    public static let webSocketVersion = 2
+    /// The versions this library reads.
+    public static let readableVersions: ClosedRange<Int> = 1...2
+
+    /// The version this cassette is written as: ``webSocketVersion`` when it holds a WebSocket conversation,
+    /// ``currentVersion`` otherwise.
+    public var formatVersion: Int {
+        interactions.contains { $0.webSocket != nil } ? Self.webSocketVersion : Self.currentVersion
+    }
 
     /// The interactions, oldest first.
     public var interactions: [Interaction]

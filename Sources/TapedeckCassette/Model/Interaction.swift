@@ -131,15 +131,20 @@ public struct Interaction: Hashable, Sendable {
     public var peerCertificates: [Data]
     /// When it was recorded, to the millisecond.
     public var recordedAt: Date
+    /// The frames of the WebSocket connection the request upgraded to (the request is the upgrade, the response
+    /// its `101`), or `nil` for plain HTTP. A cassette holding one is written as format version 2.
+    public var webSocket: WebSocketTranscript?
 
     /// Creates an interaction.
     public init(request: Request, outcome: Outcome, metrics: TransferMetrics = TransferMetrics(),
-                peerCertificates: [Data] = [], recordedAt: Date = Date(timeIntervalSince1970: 0)) {
+                peerCertificates: [Data] = [], recordedAt: Date = Date(timeIntervalSince1970: 0),
+                webSocket: WebSocketTranscript? = nil) {
         self.request = request
         self.outcome = outcome
         self.metrics = metrics
         self.peerCertificates = peerCertificates
         self.recordedAt = recordedAt
+        self.webSocket = webSocket
     }
 
     /// The response, when the request got one.

@@ -19,8 +19,9 @@ extension Redaction {
     func secretValues(of interaction: Interaction) -> [String] {
         guard redactsDefaults else { return [] }
         var values = secretValues(of: interaction.request, responseHeaders: interaction.response?.headers)
-        guard let response = interaction.response else { return values }
         func add(_ value: some StringProtocol) { Self.addSecret(value, to: &values) }
+        for text in Self.textPayloads(of: interaction.webSocket) { collectBodySecrets(Data(text.utf8), contentType: nil, add: add) }
+        guard let response = interaction.response else { return Self.ordered(values) }
         for field in response.headers where field.name.lowercased() != "set-cookie" && isSensitiveHeader(field.name, value: field.value) {
             addHeaderSecret(field, add: add)
         }
@@ -257,5 +258,6 @@ extension Redaction {
             failure.transportMessage = failure.transportMessage.map { scrub($0, secrets: secrets) }
             interaction.outcome = .failure(failure)
         }
+        if let webSocket = interaction.webSocket { interaction.webSocket = scrubWebSocket(webSocket, secrets: secrets) }
     }
 }

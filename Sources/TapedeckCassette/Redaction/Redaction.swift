@@ -84,11 +84,11 @@ public struct Redaction: Sendable {
     public static let defaultSensitiveFragments = SensitiveHeaderNames.defaultFragments
 
     /// Names that hold no secret though they contain a sensitive fragment: CORS headers that name credentials
-    /// and headers, and rate-limit headers that count tokens.
+    /// and headers, rate-limit headers that count tokens, and the WebSocket handshake's nonce.
     public static let defaultAllowedNames: Set<String> = [
         "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
         "access-control-request-headers", "x-ratelimit-limit-tokens", "x-ratelimit-remaining-tokens",
-        "x-ratelimit-reset-tokens",
+        "x-ratelimit-reset-tokens", "sec-websocket-key",
     ]
 
     /// Whether the built-in rules may redact a header named `name`: it is listed, or contains a sensitive fragment
@@ -268,6 +268,7 @@ public struct Redaction: Sendable {
             failure.transportMessage = failure.transportMessage.map(applyRegexes)
             interaction.outcome = .failure(failure)
         }
+        if let webSocket = interaction.webSocket { interaction.webSocket = redactWebSocket(webSocket) }
         scrubOutcome(&interaction, secrets: secrets)
         for filter in filters {
             if case .interaction(let transform) = filter.kind { transform(&interaction) }

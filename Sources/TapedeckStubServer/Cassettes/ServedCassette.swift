@@ -1,6 +1,7 @@
 import Foundation
 import TapedeckCassette
 import TapedeckCore
+import TapedeckWebSocket
 
 /// A cassette served over the stub server's sockets. Lookups go through the same ``CassettePlayer`` the in-process
 /// `CassetteTransport` uses (same matching rules, redaction of the live request, order of identical requests,
@@ -15,6 +16,8 @@ final class ServedCassette: Sendable {
         /// The last fault that kills a connection, by request: a transport retries such a request once on a fresh
         /// connection (libcurl does when the connection was reused), and the retry must fail the same way.
         var retryable: (request: String, action: StubAction)?
+        /// Near misses and cuts of the WebSocket conversations served, the first 100.
+        var webSocketReports: [String] = []
     }
 
     /// Unmatched requests kept for the summary.
@@ -27,13 +30,15 @@ final class ServedCassette: Sendable {
     /// The origin requests whose `Host` names no recorded origin are matched as: the one given, else the first
     /// recorded one.
     let defaultOrigin: String
+    /// How WebSocket conversations are played.
+    let webSockets: WebSocketServing
     private let state: Locked<State>
 
     /// Loads the cassette at `url`.
     ///
     /// - Throws: ``CassetteError/cassetteNotFound(file:mode:)`` when there is no such file, or the error naming
     ///   what is wrong in it.
-    init(url: URL, configuration: CassetteConfiguration, origin: URL?) throws(CassetteError) {
+    init(url: URL, configuration: CassetteConfiguration, origin: URL?, webSockets: WebSocketServing = WebSocketServing()) throws(CassetteError) {
         guard CassetteFile.exists(url) else { throw CassetteError.cassetteNotFound(file: url.path, mode: .replay) }
         var cassette = try CassetteFile.load(url)
         // User information in a recorded URL (`https://ann:…@host/`) never crosses the wire (the client turns it
@@ -43,6 +48,7 @@ final class ServedCassette: Sendable {
         }
         self.url = url
         self.configuration = configuration
+        self.webSockets = webSockets
         var seen = Set<String>()
         var origins: [(authority: String, origin: String)] = []
         for interaction in cassette.interactions {
@@ -98,6 +104,9 @@ final class ServedCassette: Sendable {
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }
+            if let transcript = interaction.webSocket, let response = interaction.response {
+                return .now(webSocketAction(transcript, recordedHeaders: response.headers, request: request, live: live), delay: .zero)
+            }
             var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
                                                scale: configuration.timing.scale ?? 0)
             switch fault {
@@ -130,6 +139,27 @@ final class ServedCassette: Sendable {
         }
     }
 
+    /// Plays a recorded conversation on the upgraded connection; a request that does not ask for the upgrade gets a
+    /// `426 Upgrade Required`.
+    private func webSocketAction(_ transcript: WebSocketTranscript, recordedHeaders: HTTPHeaders, request: RecordedRequest,
+                                 live: Interaction.Request) -> StubAction {
+        guard Self.asksForWebSocket(request.headers) else {
+            var response = StubResponse.text("\(live.summary) was recorded as a WebSocket connection: connect with a WebSocket client\n", status: 426)
+            response.headers.add(name: "Upgrade", value: "websocket")
+            return .respond(response)
+        }
+        let salt = state.withLock { $0.player.cassette.redactionSalt }
+        let matcher = WebSocketFrameMatcher.replaying(mode: webSockets.matching, redaction: configuration.redaction, salt: salt, upgrade: live)
+        let summary = live.summary
+        return .webSocket(ServedWebSocket(
+            frames: transcript.frames, recordedHeaders: recordedHeaders, matcher: matcher, serving: webSockets,
+            report: { [state] line in
+                state.withLock { state in
+                    if state.webSocketReports.count < Self.unmatchedLimit { state.webSocketReports.append("\(summary): \(line)") }
+                }
+            }))
+    }
+
     /// What was played and what was not.
     var summary: CassetteServingSummary {
         state.withLock { state in
@@ -137,7 +167,7 @@ final class ServedCassette: Sendable {
             return CassetteServingSummary(
                 file: url.path, interactionCount: interactions.count, playedCount: state.playedCount,
                 unplayed: state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary },
-                unmatched: state.unmatched)
+                unmatched: state.unmatched, webSocketReports: state.webSocketReports)
         }
     }
 
@@ -150,9 +180,24 @@ final class ServedCassette: Sendable {
            let named = origins.first(where: { $0.authority == host }) {
             origin = named.origin
         }
+        origin = Self.origin(origin, forWebSocket: Self.asksForWebSocket(request.headers))
         let url = given ?? origin + request.path + (request.query.map { "?" + $0 } ?? "")
         let headers = HTTPHeaders(request.headers.fields.filter { !Self.connectionHeaders.contains($0.name.lowercased()) })
         return Interaction.Request(method: request.method.rawValue, url: url, headers: headers, body: CassetteBody(request.body))
+    }
+
+    /// Whether a request asks to upgrade to a WebSocket (`Upgrade: websocket`).
+    static func asksForWebSocket(_ headers: HTTPHeaders) -> Bool {
+        headers.values(for: "Upgrade").flatMap { $0.split(separator: ",") }
+            .contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
+    }
+
+    /// A recorded origin in the scheme the request is matched with: `ws`/`wss` for an upgrade to a WebSocket,
+    /// `http`/`https` otherwise (one authority may have been recorded under both).
+    static func origin(_ origin: String, forWebSocket: Bool) -> String {
+        let pairs = forWebSocket ? [("http://", "ws://"), ("https://", "wss://")] : [("ws://", "http://"), ("wss://", "https://")]
+        for (from, to) in pairs where origin.hasPrefix(from) { return to + origin.dropFirst(from.count) }
+        return origin
     }
 
     /// Request headers a client's transport adds for the connection, not part of what the code under test sent.
@@ -221,4 +266,7 @@ public struct CassetteServingSummary: Sendable, Hashable {
     public var unplayed: [String]
     /// `METHOD URL` of the requests (as matched, after redaction) that found no interaction, the first 100.
     public var unmatched: [String]
+    /// `METHOD URL: what happened` for each WebSocket client whose message matched nothing (the near miss: what it
+    /// sent, what the recording has there) and each conversation cut off, the first 100.
+    public var webSocketReports: [String] = []
 }

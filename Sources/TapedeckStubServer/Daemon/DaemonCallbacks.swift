@@ -13,6 +13,8 @@ private func core(_ context: UnsafeMutableRawPointer?) -> StubServerCore {
 enum StubAction: Sendable {
     case respond(StubResponse)
     case fault(StubFault)
+    /// Upgrade to a WebSocket and play a recorded conversation.
+    case webSocket(ServedWebSocket)
 }
 
 let stubURICallback: tdk_mhd_uri_log_callback = { context, uri, _ in
@@ -116,6 +118,8 @@ private func perform(_ action: StubAction, request: IncomingRequest, on connecti
         return core.isStopping ? .NO : .YES
     case .fault(let fault):
         return FaultInjector.inject(fault, on: connection, core: core)
+    case .webSocket(let served):
+        return WebSocketUpgrade.queue(served, method: request.method, headers: request.headers, on: connection, core: core)
     }
 }
 

@@ -73,6 +73,7 @@ final class DaemonGroup: Sendable {
             return current
         }) else { return }
         core.beginStopping()
+        core.upgradedSockets.closeAll()
         pointers.values.forEach { MHD_stop_daemon($0) }
         core.fallback.finishAtStop()
         Unmanaged.passUnretained(core).release()
@@ -82,7 +83,7 @@ final class DaemonGroup: Sendable {
     private static func startDaemon(core: StubServerCore, context: UnsafeMutableRawPointer) -> OpaquePointer? {
         let configuration = core.configuration
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue
+            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_UPGRADE.rawValue
         var options: [MHD_OptionItem] = []
         if let tls = core.tlsStrings {
             flags |= MHD_USE_TLS.rawValue

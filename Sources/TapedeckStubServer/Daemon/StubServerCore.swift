@@ -24,6 +24,8 @@ final class StubServerCore: Sendable {
     private let timers = DispatchQueue(label: "tapedeck.stub-server.timers")
     /// The TLS identity as C strings, alive as long as the daemon that reads them.
     let tlsStrings: TLSStrings?
+    /// The sockets upgraded to WebSocket connections, closed before the daemons stop.
+    let upgradedSockets = UpgradedSockets()
 
     init(configuration: StubServer.Configuration) {
         self.configuration = configuration

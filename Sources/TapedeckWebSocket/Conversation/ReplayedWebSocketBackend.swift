@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCassette
 import TapedeckCore
 
 /// A ``WebSocket`` over a recorded conversation, in process: the server's recorded frames are delivered at once, in
@@ -17,8 +18,9 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
     private let state: Locked<State>
     private let messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
 
-    init(frames: [WebSocketConversation.Frame], messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation) {
-        self.state = Locked(State(cursor: WebSocketReplayCursor(frames)))
+    init(frames: [WebSocketConversation.Frame], matcher: WebSocketFrameMatcher,
+         messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation) {
+        self.state = Locked(State(cursor: WebSocketReplayCursor(frames, matcher: matcher)))
         self.messages = messages
         state.withLock { deliverDueFrames(&$0) }
     }
@@ -73,9 +75,8 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
             if let ending = actions.ending { end(&state, ending, error: nil) }
         }
         if state.ending == nil, state.cursor.isAtEnd {
-            let count = state.cursor.frames.count
-            let last = state.cursor.frames.last.map { " (\($0.direction) \($0.kind.summary) at \(String(format: "%.3f", $0.offset)) s)" } ?? ""
-            end(&state, .abnormal(reason: "the recording ends after frame \(count)\(last) without the server's close"), error: nil)
+            let cut = WebSocketTranscript(frames: state.cursor.frames).cut ?? "after frame \(state.cursor.frames.count)"
+            end(&state, .abnormal(reason: "the recording ends \(cut) without the server's close"), error: nil)
         }
     }
 
@@ -110,18 +111,19 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
 extension WebSocket {
     /// A socket that replays `conversation` in process, through the same API as a live one: no network. The
     /// server's messages up to the client's first recorded frame are there at once; each message the client sends
-    /// must be the recorded one (else ``WebSocketReplayMismatch``), and releases the server's next ones.
+    /// must be the recorded one as `matcher` compares (else ``WebSocketReplayMismatch``), and releases the server's
+    /// next ones.
     ///
     /// ```swift
     /// let socket = WebSocket.replay(conversation)
     /// try await socket.send(.text("hello"))
     /// for try await message in socket.messages { … }   // as recorded
     /// ```
-    public static func replay(_ conversation: WebSocketConversation) -> WebSocket {
+    public static func replay(_ conversation: WebSocketConversation, matching matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) -> WebSocket {
         let (messages, feed) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
         return WebSocket(
             url: conversation.url, requestHeaders: conversation.requestHeaders, response: conversation.response,
             negotiation: conversation.negotiation, messages: messages,
-            backend: ReplayedWebSocketBackend(frames: conversation.frames, messages: feed))
+            backend: ReplayedWebSocketBackend(frames: conversation.frames, matcher: matcher, messages: feed))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCore
+import TapedeckCassette
 
 /// One recorded WebSocket connection: the upgrade request and its `101` answer, then what each side sent, in order,
 /// with the time since the connection began. Messages are kept whole (fragments joined), as a client sees them.
@@ -14,43 +15,11 @@ import TapedeckCore
 /// ```
 public struct WebSocketConversation: Sendable, Hashable {
     /// Who sent a frame.
-    public enum Direction: String, Sendable, Hashable, Codable {
-        /// The client (the code under test).
-        case client
-        /// The server.
-        case server
-    }
-
+    public typealias Direction = WebSocketTranscript.Direction
     /// What a frame carried.
-    public enum Kind: Sendable, Hashable {
-        /// A whole text message.
-        case text(String)
-        /// A whole binary message.
-        case binary(Data)
-        /// A ping and its payload.
-        case ping(Data)
-        /// A pong and its payload.
-        case pong(Data)
-        /// A close, with its code (1005 when it had none) and reason.
-        case close(WebSocketClose)
-    }
-
+    public typealias Kind = WebSocketTranscript.Kind
     /// One frame of the conversation.
-    public struct Frame: Sendable, Hashable {
-        /// Who sent it.
-        public var direction: Direction
-        /// What it carried.
-        public var kind: Kind
-        /// Seconds from the start of the connection (before the upgrade) to this frame.
-        public var offset: Double
-
-        /// A frame.
-        public init(direction: Direction, kind: Kind, offset: Double) {
-            self.direction = direction
-            self.kind = kind
-            self.offset = offset
-        }
-    }
+    public typealias Frame = WebSocketTranscript.Frame
 
     /// The URL connected to (`ws` or `wss`).
     public var url: URL
@@ -76,11 +45,9 @@ public struct WebSocketConversation: Sendable, Hashable {
             extensions: response.headers.values(for: "Sec-WebSocket-Extensions").flatMap { (try? WebSocketExtension.parseList($0)) ?? [] })
     }
 
-    /// Whether the conversation ends with the server's close (or the server's answer to the client's): a recording
-    /// without one was cut off, and replays up to the cut.
-    public var isComplete: Bool {
-        frames.contains { if case .close = $0.kind { return $0.direction == .server } else { return false } }
-    }
+    /// Whether the conversation ends with the server's close: a recording without one was cut off, and replays up
+    /// to the cut (``WebSocketTranscript/cut`` says where).
+    public var isComplete: Bool { WebSocketTranscript(frames: frames).isComplete }
 }
 
 extension WebSocketConversation.Kind {
@@ -114,18 +81,6 @@ extension WebSocketConversation.Kind {
         case .ping(let payload): return .ping(payload)
         case .pong(let payload): return .pong(payload)
         case .close(let close): return .close(close)
-        }
-    }
-
-    /// A short description for near-miss reports.
-    var summary: String {
-        func bytes(_ data: Data) -> String { "\(data.count) bytes" }
-        switch self {
-        case .text(let text): return "text \"\(text.count > 60 ? String(text.prefix(60)) + "…" : text)\""
-        case .binary(let data): return "binary (\(bytes(data)))"
-        case .ping(let data): return "ping (\(bytes(data)))"
-        case .pong(let data): return "pong (\(bytes(data)))"
-        case .close(let close): return close.description
         }
     }
 }

@@ -16,18 +16,32 @@ import TapedeckCore
 public final class WebSocketRecorder: Sendable {
     private struct State {
         var started: ContinuousClock.Instant?
+        var startedAt: Date?
         var frames: [WebSocketConversation.Frame] = []
         var conversation: WebSocketConversation?
+        var saveError: (any Error)?
     }
 
     private let state = Locked(State())
+    private let save: (@Sendable (WebSocketConversation, Date) throws -> Void)?
 
     /// A recorder with nothing recorded.
-    public init() {}
+    public init() { save = nil }
+
+    /// A recorder that hands the whole conversation, and the time the connection began, to `save` when the
+    /// connection ends (on the connection's thread, before ``WebSocket/close(_:reason:)`` and
+    /// ``WebSocket/ending()`` return). An error `save` throws is kept in ``saveError``.
+    public init(whenEnded save: @escaping @Sendable (WebSocketConversation, Date) throws -> Void) { self.save = save }
+
+    /// What `save` threw, if it did.
+    public var saveError: (any Error)? { state.withLock { $0.saveError } }
 
     /// Connects and records the connection. One recorder records one connection.
     public func connect(to url: URL, options: WebSocketClientOptions = WebSocketClientOptions()) async throws -> WebSocket {
-        state.withLock { $0.started = .now }
+        state.withLock { state in
+            state.started = .now
+            state.startedAt = Date()
+        }
         let socket = try await WebSocket.connect(to: url, options: options) { [self] event in record(event) }
         state.withLock { state in
             state.conversation = WebSocketConversation(url: url, requestHeaders: socket.requestHeaders, response: socket.response)
@@ -58,6 +72,12 @@ public final class WebSocketRecorder: Sendable {
             case .ended:
                 break
             }
+        }
+        guard case .ended = event, let save, let conversation, let startedAt = state.withLock({ $0.startedAt }) else { return }
+        do {
+            try save(conversation, startedAt)
+        } catch {
+            state.withLock { $0.saveError = error }
         }
     }
 }

@@ -1,10 +1,16 @@
+import TapedeckCassette
+
 /// Where a replay is in a recorded conversation, without I/O: the server's frames come out in order up to the next
-/// frame the client sent, and each frame the client sends now must be that recorded frame.
+/// frame the client sent, and each frame the client sends now must be that recorded frame (as `matcher` compares).
 struct WebSocketReplayCursor: Sendable {
     let frames: [WebSocketConversation.Frame]
+    let matcher: WebSocketFrameMatcher
     private(set) var index = 0
 
-    init(_ frames: [WebSocketConversation.Frame]) { self.frames = frames }
+    init(_ frames: [WebSocketConversation.Frame], matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) {
+        self.frames = frames
+        self.matcher = matcher
+    }
 
     /// Whether every recorded frame was replayed.
     var isAtEnd: Bool { index == frames.count }
@@ -16,6 +22,14 @@ struct WebSocketReplayCursor: Sendable {
         return frames[index]
     }
 
+    /// Passes over the recorded client pong next, if that is what comes: an automatic answer whose moment a live
+    /// client does not control. True when one was passed.
+    mutating func skipClientPong() -> Bool {
+        guard index < frames.count, frames[index].direction == .client, case .pong = frames[index].kind else { return false }
+        index += 1
+        return true
+    }
+
     /// Matches a frame the client sends with the next recorded one, which must be the client's and carry the same.
     mutating func clientSent(_ kind: WebSocketConversation.Kind) throws(WebSocketReplayMismatch) {
         guard index < frames.count, frames[index].direction == .client else {
@@ -23,7 +37,7 @@ struct WebSocketReplayCursor: Sendable {
                 frameIndex: index, frameCount: frames.count, sent: kind.summary,
                 expected: index < frames.count ? frames[index].kind.summary : nil)
         }
-        guard frames[index].kind == kind else {
+        guard matcher.matches(kind, recorded: frames[index].kind) else {
             throw WebSocketReplayMismatch(frameIndex: index, frameCount: frames.count, sent: kind.summary, expected: frames[index].kind.summary)
         }
         index += 1

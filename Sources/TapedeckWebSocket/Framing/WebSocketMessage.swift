@@ -36,37 +36,11 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What a close frame said: its code (``WebSocketCloseCode/noStatusReceived`` when it carried none) and reason.
-public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
-    /// The status code.
-    public var code: WebSocketCloseCode
-    /// The reason, possibly empty.
-    public var reason: String
-
-    /// A close with `code` and `reason`.
-    public init(code: WebSocketCloseCode, reason: String = "") {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// The close a (valid) close frame payload describes: an empty payload is a close without a code (1005).
-    public init(payload: Data) {
-        guard payload.count >= 2 else {
-            self.init(code: .noStatusReceived)
-            return
-        }
-        let start = payload.startIndex
-        self.init(
-            code: WebSocketCloseCode(rawValue: UInt16(payload[start]) << 8 | UInt16(payload[start + 1])),
-            reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
-    }
-
+extension WebSocketClose {
     /// The close frame that says this: an empty payload for 1005, the code and reason otherwise.
     public var frame: WebSocketFrame {
         code == .noStatusReceived ? WebSocketFrame(opcode: .close) : .close(code: code, reason: reason)
     }
-
-    public var description: String { reason.isEmpty ? "close \(code)" : "close \(code) \"\(reason)\"" }
 }
 
 /// What a peer sent, with fragments joined: a message or a control frame.

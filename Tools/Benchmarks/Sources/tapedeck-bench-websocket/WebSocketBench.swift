@@ -5,7 +5,8 @@ import TapedeckWebSocket
 /// each answered by the server, then the close handshake) RUNS times, and prints each run's milliseconds, then
 /// the median, min and max. `push [MESSAGES] [RUNS]`: the same with the server pushing every message after one
 /// client message. `echo URL COUNT`: COUNT sequential round trips (a 32-byte text, its echo) over a live
-/// connection, printing the seconds they took.
+/// connection, printing the seconds they took. `serve COUNT`: the stub server playing a recorded conversation of
+/// COUNT such round trips (again for every connection), printing its port, until standard input closes.
 @main
 struct WebSocketBench {
     static func main() async throws {
@@ -18,13 +19,16 @@ struct WebSocketBench {
         case "echo":
             guard arguments.count == 3, let url = URL(string: arguments[1]), let count = Int(arguments[2]) else { usage() }
             try await echo(url: url, count: count)
+        case "serve":
+            guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
+            try ServedEcho.run(roundTrips: count)
         default:
             usage()
         }
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: tapedeck-bench-websocket replay|push [MESSAGES] [RUNS] | echo URL COUNT\n".utf8))
+        FileHandle.standardError.write(Data("usage: tapedeck-bench-websocket replay|push [MESSAGES] [RUNS] | echo URL COUNT | serve COUNT\n".utf8))
         exit(2)
     }
 

@@ -1,0 +1,47 @@
+import Foundation
+
+extension CassetteTransport {
+    /// What a cassette does with a WebSocket connection: replay a recorded conversation, or let the connection go
+    /// live (recorded, unless the mode is ``RecordMode/passthrough``).
+    package enum WebSocketRoute: Sendable {
+        /// Replay this interaction's conversation (its ``Interaction/webSocket`` is there).
+        case replay(Interaction)
+        /// Connect live and hand the conversation to ``recordWebSocket(_:)`` when it ends.
+        case record
+        /// Connect live and record nothing.
+        case live
+    }
+
+    /// Looks the upgrade request up as ``send(_:onEvent:)`` looks up a request: by the cassette's match rules, each
+    /// recorded conversation replayed once. A miss records in the modes that record.
+    ///
+    /// - Throws: ``CassetteError/unmatchedRequest(_:)`` with its near-miss report in replay, and
+    ///   ``CassetteError/invalidFormat(file:path:reason:)`` when the interaction that matches is plain HTTP.
+    package func webSocketRoute(for request: Interaction.Request) throws(CassetteError) -> WebSocketRoute {
+        if session.mode == .passthrough { return .live }
+        switch session.lookup(request) {
+        case .success(let playback):
+            guard playback.interaction.webSocket != nil else {
+                throw CassetteError.invalidFormat(
+                    file: session.url.path, path: "interactions[\(playback.index)]",
+                    reason: "\(request.summary) matches an interaction without a WebSocket conversation (\"webSocket\")")
+            }
+            return .replay(playback.interaction)
+        case .failure(let error):
+            guard case .unmatchedRequest = error, session.records, session.upstream != nil else { throw error }
+            return .record
+        }
+    }
+
+    /// The matcher a replay of a connection upgraded with `request` compares the client's frames with: live frames
+    /// redacted with the cassette's policy and salt, as the recording was.
+    package func webSocketMatcher(mode: WebSocketFrameMatcher.Mode, upgrade request: Interaction.Request) -> WebSocketFrameMatcher {
+        WebSocketFrameMatcher(mode: mode, redaction: session.redaction, upgrade: request)
+    }
+
+    /// Adds a recorded WebSocket interaction to the cassette, redacted (text payloads as bodies) and on disk before
+    /// returning, as a recorded request is.
+    package func recordWebSocket(_ interaction: Interaction) throws(CassetteError) {
+        try session.commit(interaction)
+    }
+}

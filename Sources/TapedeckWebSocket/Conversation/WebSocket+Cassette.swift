@@ -1,0 +1,43 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+
+extension WebSocket {
+    /// Connects through a cassette, as requests go through a ``CassetteTransport``: a recorded conversation for
+    /// this URL is replayed in process (``replay(_:)``); a connection the cassette does not have goes live in the
+    /// modes that record, and its conversation is written into the cassette (redacted) when it ends, before
+    /// ``close(_:reason:)`` or ``ending()`` returns. A replay compares what the client sends with the recording as
+    /// `matching` says, after redacting it as the recording was (so a password sent live matches its stand-in).
+    ///
+    /// ```swift
+    /// let cassette = try CassetteTransport(cassette: url, mode: .once, upstream: CurlTransport())
+    /// let socket = try await WebSocket.connect(to: URL(string: "ws://127.0.0.1:8765/chat")!, through: cassette)
+    /// try await socket.send(.text("hello"))
+    /// … read, close …
+    /// try cassette.finish()
+    /// ```
+    ///
+    /// - Throws: ``CassetteError/unmatchedRequest(_:)`` when only replaying and the cassette has no conversation
+    ///   for the URL; what ``connect(to:options:observer:)`` throws for a live connection.
+    public static func connect(
+        to url: URL, through cassette: CassetteTransport, options: WebSocketClientOptions = WebSocketClientOptions(),
+        matching: WebSocketFrameMatcher.Mode = .exact
+    ) async throws -> WebSocket {
+        let request = Interaction.Request(method: "GET", url: url.absoluteString, headers: options.headers)
+        switch try cassette.webSocketRoute(for: request) {
+        case .replay(let interaction):
+            guard let conversation = WebSocketConversation(interaction) else {
+                throw CassetteError.invalidFormat(
+                    file: cassette.cassetteURL.path, path: "interactions", reason: "the conversation for \(request.summary) has no response")
+            }
+            return replay(conversation, matching: cassette.webSocketMatcher(mode: matching, upgrade: request))
+        case .live:
+            return try await connect(to: url, options: options)
+        case .record:
+            let recorder = WebSocketRecorder { conversation, startedAt in
+                try cassette.recordWebSocket(conversation.interaction(recordedAt: startedAt))
+            }
+            return try await recorder.connect(to: url, options: options)
+        }
+    }
+}
