@@ -2,7 +2,7 @@ import Foundation
 import TapedeckCassette
 import TapedeckCore
 
-/// Conditions on the GraphQL operation a request carries (read as ``GraphQLRequest`` reads it: a JSON POST body, an
+/// Conditions on the GraphQL operation a request carries (read as `GraphQLRequest` reads it: a JSON POST body, an
 /// `application/graphql` body or GET parameters): its name and its variables. A request that is not GraphQL never
 /// satisfies it; in a batch, every operation must.
 ///
