@@ -9,6 +9,7 @@ extension StubServer {
         /// The upstream base URL is not usable; the text says why.
         case invalidUpstream(String)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .invalidUpstream(let reason): return "the recording proxy's upstream is not usable: \(reason)"

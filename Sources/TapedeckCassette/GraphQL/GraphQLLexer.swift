@@ -229,6 +229,7 @@ public struct GraphQLSyntaxError: Error, Hashable, Sendable, CustomStringConvert
     /// What was wrong, e.g. `unterminated string`.
     public var reason: String
 
+    /// `GraphQL syntax error at line 2, column 8: unterminated string`.
     public var description: String { "GraphQL syntax error at line \(line), column \(column): \(reason)" }
 }
 

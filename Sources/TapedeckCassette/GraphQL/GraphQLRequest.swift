@@ -178,5 +178,6 @@ public struct GraphQLRequestError: Error, Hashable, Sendable, CustomStringConver
     /// What was wrong and where, e.g. `body: "variables" is not a JSON object`.
     public var reason: String
 
+    /// `malformed GraphQL request: ` and the reason.
     public var description: String { "malformed GraphQL request: \(reason)" }
 }

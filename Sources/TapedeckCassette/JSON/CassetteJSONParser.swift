@@ -12,6 +12,7 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What was wrong, e.g. `expected ',' or '}' after an object member`.
     public var reason: String
 
+    /// How messages and reports print it.
     public var description: String { "line \(line), column \(column): \(reason)" }
 }
 

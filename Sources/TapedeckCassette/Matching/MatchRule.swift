@@ -68,6 +68,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// Method and URL, query order ignored.
     public static let defaults: [MatchRule] = [.method, .url]
 
+    /// How messages and reports print it.
     public var description: String {
         switch kind {
         case .method: return "method"

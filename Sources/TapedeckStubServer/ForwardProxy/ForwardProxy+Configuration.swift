@@ -106,6 +106,7 @@ extension ForwardProxy {
         /// The daemons could not start.
         case daemonFailed(String)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .nonLoopbackListener(let host):

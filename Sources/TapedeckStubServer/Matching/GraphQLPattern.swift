@@ -60,7 +60,7 @@ public struct GraphQLPattern: Sendable, Hashable, CustomStringConvertible {
         return difference.map { "\(operation.summary) variables: \($0)" }
     }
 
-    /// `graphql operation equal to "Hero", variables containing {"episode":"JEDI"}`.
+    /// The conditions in words, e.g. `graphql operation equal to "Hero", variables containing {"episode":"JEDI"}`.
     public var description: String {
         var parts = operationName.map { ["operation \($0)"] } ?? []
         if let variables { parts.append("variables \(exactVariables ? "equal to" : "containing") \(variables.templateText)") }

@@ -78,6 +78,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         /// How much the difference weighs when ranking near misses: the method and path weigh most.
         var weight: Int
 
+        /// How messages and reports print it.
         public var description: String { "\(field): \(explanation)" }
     }
 
