@@ -20,6 +20,8 @@ public struct InteractionSummary: Sendable, Hashable {
     public var responseBytes: Int64
     /// When it was recorded.
     public var recordedAt: Date
+    /// The GraphQL operation(s) of the request, when it is GraphQL over HTTP and its body is in the cassette.
+    public var graphQL: GraphQLRequest?
 
     /// Summarises the interaction at `index`.
     public init(index: Int, interaction: Interaction) {
@@ -28,6 +30,8 @@ public struct InteractionSummary: Sendable, Hashable {
         url = interaction.request.url
         requestBytes = interaction.request.body.byteCount
         recordedAt = interaction.recordedAt
+        // A malformed GraphQL request is listed without its operation; `tapedeck lint` is where bodies are judged.
+        graphQL = interaction.request.body.inlineData.flatMap { try? GraphQLRequest.read(interaction.request, body: $0) }
         switch interaction.outcome {
         case .response(let response):
             status = response.statusCode
@@ -43,17 +47,22 @@ public struct InteractionSummary: Sendable, Hashable {
         cassette.interactions.enumerated().map { InteractionSummary(index: $0, interaction: $1) }
     }
 
-    /// The table `tapedeck inspect` prints.
+    /// The table `tapedeck inspect` prints; a `graphql` column names the operations when any request is GraphQL.
     public static func table(_ summaries: [InteractionSummary]) -> TextTable {
-        var table = TextTable(header: ["#", "method", "url", "status", "request", "response", "recorded at"], rightAligned: [0, 4, 5])
+        let listsGraphQL = summaries.contains { $0.graphQL != nil }
+        var header = ["#", "method", "url", "status", "request", "response", "recorded at"]
+        if listsGraphQL { header.insert("graphql", at: 3) }
+        var table = TextTable(header: header, rightAligned: listsGraphQL ? [0, 5, 6] : [0, 4, 5])
         for row in summaries {
-            table.append([String(row.index), row.method, row.url, row.status.map(String.init) ?? "error \(row.error ?? "")",
-                          ByteCount.format(row.requestBytes), ByteCount.format(row.responseBytes), ISO8601.format(row.recordedAt)])
+            var cells = [String(row.index), row.method, row.url, row.status.map(String.init) ?? "error \(row.error ?? "")",
+                         ByteCount.format(row.requestBytes), ByteCount.format(row.responseBytes), ISO8601.format(row.recordedAt)]
+            if listsGraphQL { cells.insert(row.graphQL?.summary ?? "", at: 3) }
+            table.append(cells)
         }
         return table
     }
 
-    /// The JSON `tapedeck inspect --json` prints: an array of objects.
+    /// The JSON `tapedeck inspect --json` prints: an array of objects, with a `graphql` member for GraphQL requests.
     public static func json(_ summaries: [InteractionSummary]) -> CassetteJSON {
         .array(summaries.map { row in
             var members: [CassetteJSON.Member] = [
@@ -63,8 +72,27 @@ public struct InteractionSummary: Sendable, Hashable {
             members.append(.init("error", row.error.map { .string($0) } ?? .null))
             members += [.init("requestBytes", .integer(row.requestBytes)), .init("responseBytes", .integer(row.responseBytes)),
                         .init("recordedAt", .string(ISO8601.format(row.recordedAt)))]
+            if let graphQL = row.graphQL { members.append(.init("graphql", graphQLJSON(graphQL))) }
             return .object(members)
         })
+    }
+}
+
+extension InteractionSummary {
+    /// `{"batch": false, "operations": [{"kind": "query", "name": "Hero", "persistedQueryHash": null, "variables": […]}]}`,
+    /// the variables by name only (their values are in the cassette).
+    static func graphQLJSON(_ request: GraphQLRequest) -> CassetteJSON {
+        .object([
+            .init("batch", .bool(request.isBatch)),
+            .init("operations", .array(request.operations.map { operation in
+                .object([
+                    .init("kind", operation.kind.map { .string($0.rawValue) } ?? .null),
+                    .init("name", operation.name.map { .string($0) } ?? .null),
+                    .init("persistedQueryHash", operation.persistedQueryHash.map { .string($0) } ?? .null),
+                    .init("variables", .array((operation.variables.objectValue ?? []).map { .string($0.key) })),
+                ])
+            })),
+        ])
     }
 }
 

@@ -54,8 +54,10 @@ public struct OpenAPIConformance: Sendable {
 
     /// The operation `interaction` matched (or `nil`) and every way it breaks the document.
     ///
-    /// - Parameter bodyData: the bytes of a body; the default reads inline bodies only (see
-    ///   ``check(cassetteAt:)`` for bodies kept in sidecar files).
+    /// - Parameters:
+    ///   - interaction: the recorded request and response to check.
+    ///   - bodyData: the bytes of a body; the default reads inline bodies only (see ``check(cassetteAt:)`` for
+    ///     bodies kept in sidecar files).
     public func check(
         _ interaction: Interaction, bodyData: (CassetteBody) -> Data = { $0.inlineData ?? Data() }
     ) -> (operation: String?, violations: [ConformanceViolation]) {
@@ -155,7 +157,7 @@ public struct OpenAPIConformance: Sendable {
 }
 
 extension OpenAPIConformance {
-    /// A ``CassetteConfiguration/recordingCheck`` that flags, while recording, an interaction that breaks this
+    /// A `CassetteConfiguration/recordingCheck` that flags, while recording, an interaction that breaks this
     /// document: the request throws `CassetteError.recordingRejected` listing the violations (the interaction stays
     /// recorded).
     ///

@@ -24,6 +24,7 @@ public enum ConfinedPath {
         /// What is wrong.
         public var reason: String
 
+        /// How messages and reports print it.
         public var description: String { reason }
     }
 

@@ -92,6 +92,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
 }
 
 extension HTTPHeaders: CustomStringConvertible {
+    /// How messages and reports print it.
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }

@@ -17,6 +17,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Creates a method from a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// How messages and reports print it.
     public var description: String { rawValue }
 
     /// `GET`

@@ -88,7 +88,7 @@ public struct CurlTransport: HTTPTransport {
         self.engine = Engine(configuration: configuration)
     }
 
-    /// Runs `request` to completion; see ``HTTPTransport/send(_:onEvent:)``.
+    /// Runs `request` to completion; see `HTTPTransport/send(_:onEvent:)`.
     ///
     /// No stream and no task is made: the event loop resumes the caller once, with the response or the error, and
     /// calls `onEvent` on its own thread. `completed` reaches `onEvent` right after the caller has been scheduled to
@@ -129,7 +129,7 @@ public struct CurlTransport: HTTPTransport {
     /// ```
     public var executor: any TaskExecutor { engine.loop }
 
-    /// ``executor``: the client stack runs its transfers there (see ``TapedeckCore/HTTPTransport/preferredExecutor``).
+    /// ``executor``: the client stack runs its transfers there (see `TapedeckCore/HTTPTransport/preferredExecutor`).
     public var preferredExecutor: (any TaskExecutor)? { engine.loop }
 
     /// Whether the caller runs on this transport's event-loop thread (tests of ``executor``).

@@ -10,6 +10,7 @@ public enum OpenAPITransportError: Error, Hashable, Sendable, CustomStringConver
     /// The response's status code is outside `0...999`, which `HTTPResponse.Status` cannot hold.
     case invalidStatusCode(Int, url: URL)
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .invalidURL(let baseURL, let path, let reason):

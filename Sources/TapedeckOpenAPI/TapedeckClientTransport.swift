@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import TapedeckCore
 import TapedeckSession
 
-/// A swift-openapi-runtime `ClientTransport` over any Tapedeck ``TapedeckCore/HTTPTransport``, so a client made by
+/// A swift-openapi-runtime `ClientTransport` over any Tapedeck `TapedeckCore/HTTPTransport`, so a client made by
 /// swift-openapi-generator runs over live libcurl, a cassette, or a stub server.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ import TapedeckSession
 ///   length is known and chunked transfer encoding when it is not, so a large or endless body is never gathered
 ///   into memory first. A body that can be iterated only once cannot be sent again by a transport that must restart
 ///   it (a redirect that keeps the body); that attempt fails with the runtime's error saying so.
-/// - What a session does above the wire runs in ``session``, the same ``TapedeckSession/SessionPipeline`` the client
+/// - What a session does above the wire runs in ``session``, the same `TapedeckSession/SessionPipeline` the client
 ///   stack and the URLSession adapter use: cookies (a store of the transport's own by default), redirects hop by hop
 ///   (each hop is its own request to ``transport``, so a cassette holds one interaction per hop), challenges,
 ///   retries. Timeouts, TLS and the HTTP version follow ``Configuration``; its `redirectPolicy` caps the hops. With
@@ -60,7 +60,7 @@ public struct TapedeckClientTransport: ClientTransport {
         /// Which HTTP versions may be negotiated. Default: automatic.
         public var httpVersion: HTTPVersionPreference
 
-        /// Creates a configuration; every argument has the default that ``TapedeckCore/HTTPRequest`` has.
+        /// Creates a configuration; every argument has the default that `TapedeckCore/HTTPRequest` has.
         public init(
             timeoutInterval: TimeInterval = 60,
             totalTimeout: TimeInterval? = nil,

@@ -4,7 +4,7 @@ import Tapedeck
 /// JSON requests to the data service: the common case of an app's API calls.
 ///
 /// Requests send `parameters` as a JSON body (`POST`, `PUT`, `PATCH`) or as a query string (`GET`, `DELETE`), and
-/// decode the answer as JSON. A status outside 200–299 throws ``ResponseSerializationError`` with the body under
+/// decode the answer as JSON. A status outside 200–299 throws `ResponseSerializationError` with the body under
 /// `data`, so an API's error document stays readable.
 ///
 /// ```swift
@@ -23,7 +23,7 @@ public final class DataService: Sendable {
 
     /// Sends `method` to `path` with `parameters` and decodes the JSON answer.
     ///
-    /// - Throws: ``RequestSerializationError`` before sending; then `URLError` or ``ResponseSerializationError``.
+    /// - Throws: `RequestSerializationError` before sending; then `URLError` or `ResponseSerializationError`.
     @discardableResult
     public func request(
         _ method: HTTPMethod, _ path: String, parameters: JSONValue? = nil, headers: HTTPHeaders = [:]

@@ -40,9 +40,11 @@ public final class NetworkManager: Sendable {
     /// at the configuration's ``SecurityLevel``.
     ///
     /// - Parameters:
+    ///   - config: the base URLs, security level and timeouts of the three services.
+    ///   - transport: what sends the requests: `CurlTransport()`, a cassette, or a stub server's transport.
     ///   - reachability: a monitor (started here if it is not yet monitoring), e.g. `.shared`, or one with a
     ///     `.simulated` source in tests; `nil` never fails fast.
-    /// - Throws: ``SecurityPolicyError`` when the security level cannot protect the base URLs (pinning with no
+    /// - Throws: `SecurityPolicyError` when the security level cannot protect the base URLs (pinning with no
     ///   certificates, or a base URL that is not `https`), at configuration time rather than as a silent pass.
     public init(
         config: NetworkConfig, transport: any HTTPTransport = CurlTransport(),

@@ -29,7 +29,7 @@ public enum SecurityLevel: Sendable, Hashable, CaseIterable {
 extension NetworkConfig {
     /// The security policy of ``securityLevel`` with ``pinnedCertificates``, checked against every service's base URL.
     ///
-    /// - Throws: ``SecurityPolicyError`` when pinning has no certificates or a base URL is not `https`.
+    /// - Throws: `SecurityPolicyError` when pinning has no certificates or a base URL is not `https`.
     public func securityPolicy() throws(SecurityPolicyError) -> SecurityPolicy {
         let policy = securityLevel == .normal
             ? SecurityPolicy.default

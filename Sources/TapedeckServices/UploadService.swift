@@ -20,7 +20,7 @@ public final class UploadService: Sendable {
 
     /// A multipart `POST` of the form `constructingBody` builds, plus `parameters` as fields.
     ///
-    /// - Throws: ``RequestSerializationError`` before sending; then `URLError` or ``ResponseSerializationError``.
+    /// - Throws: `RequestSerializationError` before sending; then `URLError` or `ResponseSerializationError`.
     @discardableResult
     public func multipart(
         _ path: String, parameters: JSONValue? = nil, progress: (@Sendable (Progress) -> Void)? = nil,

@@ -19,9 +19,9 @@ extension StubServer {
     }
 
     /// Answers the requests no stub matches from the cassette at `cassette`, with exactly the in-process
-    /// replayer's semantics: the same ``CassettePlayer`` finds the interaction (the configuration's matching rules,
-    /// the live request redacted first, identical requests in recorded order, ``CassetteConfiguration/allowPlaybackRepeats``),
-    /// and ``CassetteConfiguration/timing`` and ``CassetteConfiguration/faults`` apply as they do in process.
+    /// replayer's semantics: the same `CassettePlayer` finds the interaction (the configuration's matching rules,
+    /// the live request redacted first, identical requests in recorded order, `CassetteConfiguration/allowPlaybackRepeats`),
+    /// and `CassetteConfiguration/timing` and `CassetteConfiguration/faults` apply as they do in process.
     ///
     /// A request is matched as if sent to the origin it was recorded for: the recorded origin its `Host` header
     /// names (so a client routed here with ``transport(configuration:)`` keeps its production URLs), else
@@ -49,7 +49,7 @@ extension StubServer {
     /// // … run the client under test against server.baseURL …
     /// let summary = try server.finishCassette(requireAllPlayed: true)
     /// ```
-    /// - Throws: ``CassetteError`` when the file does not exist or is not a valid cassette (naming where).
+    /// - Throws: `CassetteError` when the file does not exist or is not a valid cassette (naming where).
     public func serve(cassette: URL, configuration: CassetteConfiguration = CassetteConfiguration(), origin: URL? = nil) throws(CassetteError) {
         try serve(cassette: cassette, configuration: configuration, origin: origin, webSockets: WebSocketServing())
     }
@@ -74,7 +74,7 @@ extension StubServer {
 
     /// Stops serving the cassette (unmatched requests then get the stubs' 404) and reports what it played.
     ///
-    /// - Parameter requireAllPlayed: throw ``CassetteError/unplayedInteractions(file:requests:)`` when some
+    /// - Parameter requireAllPlayed: throw `CassetteError/unplayedInteractions(file:requests:)` when some
     ///   recorded interactions were never played.
     /// - Returns: the summary, or `nil` when no cassette was served.
     @discardableResult

@@ -9,6 +9,7 @@ extension StubServer {
         /// The upstream base URL is not usable; the text says why.
         case invalidUpstream(String)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .invalidUpstream(let reason): return "the recording proxy's upstream is not usable: \(reason)"
@@ -22,13 +23,13 @@ extension StubServer {
     /// The request (method, path and query appended to `upstream`, headers minus `Host` and hop-by-hop ones, body)
     /// goes upstream through a recording `CassetteTransport` over `CurlTransport` (redirects not followed, bodies
     /// passed through as encoded); the response goes back to the client (status, headers minus hop-by-hop ones,
-    /// body). Redaction (``CassetteConfiguration/redaction``), the recorder lock, the journal that puts each
+    /// body). Redaction (`CassetteConfiguration/redaction`), the recorder lock, the journal that puts each
     /// interaction on disk before the client gets its answer, and atomic saving all come from the cassette module.
     /// An upstream transport error is recorded and reproduced to the client at the socket as
     /// ``serve(cassette:configuration:origin:)`` would replay it.
     ///
-    /// In ``RecordMode/newEpisodes`` requests the cassette already answers are replayed and not forwarded;
-    /// ``RecordMode/all`` re-records from scratch. The installed proxy replaces a served cassette.
+    /// In `RecordMode/newEpisodes` requests the cassette already answers are replayed and not forwarded;
+    /// `RecordMode/all` re-records from scratch. The installed proxy replaces a served cassette.
     ///
     /// ```swift
     /// let proxy = try StubServer()
@@ -41,7 +42,10 @@ extension StubServer {
     /// ```
     /// - Parameters:
     ///   - upstream: an `http` or `https` base URL with no query; request targets are appended to it.
-    ///   - timeout: seconds an upstream exchange may stay idle (``HTTPRequest/timeoutInterval``).
+    ///   - cassette: the cassette file to record into (created when absent).
+    ///   - mode: how the cassette is recorded: `RecordMode/newEpisodes` by default.
+    ///   - configuration: the cassette's matching and redaction.
+    ///   - timeout: seconds an upstream exchange may stay idle (`HTTPRequest/timeoutInterval`).
     ///   - upstreamConfiguration: the `CurlTransport` settings (trust anchors, connect-to routes, …). Unless it names a
     ///     `proxy`, none from the environment (`http_proxy`, …) is used, so the proxy never forwards to itself.
     /// - Throws: ``RecordingProxyError`` for an unusable upstream; `CassetteError` when the cassette cannot be

@@ -77,6 +77,7 @@ public final class StubServer: Sendable {
         /// libmicrohttpd refused to start (port in use, no permission, …).
         case daemonFailed(host: String, port: UInt16, reason: String)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .invalidHost(let host):

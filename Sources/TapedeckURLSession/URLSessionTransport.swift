@@ -46,6 +46,8 @@ public final class URLSessionTransport: HTTPTransport {
         session.withLock { $0?.invalidateAndCancel() }
     }
 
+    /// Sends `request` once through Foundation's URLSession (no redirect followed, no cookie, cache or credential
+    /// store), reporting the response head and body chunks to `onEvent`; failures are `URLError`s.
     public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         guard request.tls == .default else {
             throw URLError(

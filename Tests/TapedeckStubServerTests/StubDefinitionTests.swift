@@ -47,7 +47,7 @@ import TapedeckCore
             + #" {"request": {"method": "GET", "urll": "/b"}, "response": {"status": 200}}]}"#
         #expect(throws: StubDefinitionError(
             location: "stubs[1].request.urll",
-            reason: #"unknown field "urll" (known here: method, path, pathTemplate, pathRegex, url, query, headers, cookies, body)"#
+            reason: #"unknown field "urll" (known here: method, path, pathTemplate, pathRegex, url, query, headers, cookies, body, graphql)"#
         )) { try Stub.decodeList(Data(json.utf8)) }
         #expect(throws: StubDefinitionError.self) {
             try Stub.decode(Data(#"{"request": {}, "response": {"status": 200, "jsonBody": {}, "statusMesage": "OK"}}"#.utf8))

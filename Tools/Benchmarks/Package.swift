@@ -84,6 +84,11 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
+        // What the GraphQL match rule adds to a replayed request (issue H4): `tapedeck-bench-graphql PAIRS ROUNDS`.
+        .executableTarget(
+            name: "tapedeck-bench-graphql",
+            dependencies: [.product(name: "TapedeckCassette", package: "Tapedeck")]
+        ),
         // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`;
         // `tapedeck-bench-conformance mock [REQUESTS] [PAIRS]`: the OpenAPI mock against a fixed stub over loopback.
         .executableTarget(

@@ -7,8 +7,10 @@ import TapedeckCLICore
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "List a cassette's interactions: index, method, URL, status or error, body sizes, recorded at.",
-        discussion: "Reads format v1 cassettes and HAR 1.2 files. Sidecar bodies are counted by their recorded size."
+        abstract: "List a cassette's interactions: index, method, URL, GraphQL operation, status or error, body sizes, recorded at.",
+        discussion: "Reads format v1 cassettes and HAR 1.2 files. Sidecar bodies are counted by their recorded size. "
+            + "A graphql column names the operation of each GraphQL request (POST JSON, batches, GET parameters) "
+            + "when the cassette has any."
     )
 
     @Argument(help: "The cassette (.json) or HAR (.har) file.")

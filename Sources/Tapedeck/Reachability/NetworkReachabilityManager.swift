@@ -5,7 +5,7 @@ import TapedeckCore
 /// AFNetworking's `AFNetworkReachabilityManager`.
 ///
 /// The status is ``Status/unknown`` until monitoring has produced its first value. Changes reach the status-change
-/// handler (on ``deliveryQueue``), every ``statuses()`` stream, and a ``Foundation/Notification/Name/tapedeckReachabilityDidChange``
+/// handler (on ``deliveryQueue``), every ``statuses()`` stream, and a `Foundation/Notification/Name/tapedeckReachabilityDidChange`
 /// notification whose `userInfo[NetworkReachabilityManager.statusUserInfoKey]` is the new ``Status``.
 ///
 /// Reachability says a route exists, not that a request will succeed: use it to explain failures or to retry when
@@ -20,7 +20,7 @@ import TapedeckCore
 /// for await status in reachability.statuses() where status.isReachable { break }
 /// ```
 public final class NetworkReachabilityManager: Sendable {
-    /// The `userInfo` key of ``Foundation/Notification/Name/tapedeckReachabilityDidChange`` holding the ``Status``.
+    /// The `userInfo` key of `Foundation/Notification/Name/tapedeckReachabilityDidChange` holding the ``Status``.
     public static let statusUserInfoKey = "com.tapedeck.reachability.status"
 
     /// A manager for any route to the internet (a default route through an up interface with an address), on the
@@ -53,7 +53,7 @@ public final class NetworkReachabilityManager: Sendable {
     ///   - source: where statuses come from; the running system by default.
     ///   - deliveryQueue: where the status-change handler runs and the notification is posted; a private serial
     ///     queue by default (AFNetworking uses the main queue: pass `.main` on a platform with a main run loop).
-    ///   - notificationCenter: where ``Foundation/Notification/Name/tapedeckReachabilityDidChange`` is posted.
+    ///   - notificationCenter: where `Foundation/Notification/Name/tapedeckReachabilityDidChange` is posted.
     public init(
         target: Target = .internet,
         source: Source = .system,

@@ -32,12 +32,12 @@ public struct HTTPRequestSerializer: RequestSerializer {
     /// request's method. Default `GET`, `HEAD`, `DELETE`.
     public var methodsEncodingParametersInURI: Set<HTTPMethod>
 
-    /// The idle timeout given to requests this serializer creates (``HTTPRequest/timeoutInterval``). Default 60.
+    /// The idle timeout given to requests this serializer creates (`HTTPRequest/timeoutInterval`). Default 60.
     public var timeoutInterval: TimeInterval
-    /// Whether requests this serializer creates use the session's cookies (``HTTPRequest/shouldHandleCookies``,
+    /// Whether requests this serializer creates use the session's cookies (`HTTPRequest/shouldHandleCookies`,
     /// AFNetworking's `HTTPShouldHandleCookies`). Default `true`.
     public var shouldHandleCookies: Bool = true
-    /// The cache policy of requests this serializer creates (``HTTPRequest/cachePolicy``). Default
+    /// The cache policy of requests this serializer creates (`HTTPRequest/cachePolicy`). Default
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: CachePolicy = .useProtocolCachePolicy
 

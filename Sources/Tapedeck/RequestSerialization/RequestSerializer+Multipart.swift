@@ -19,6 +19,9 @@ extension RequestSerializer {
     /// ```
     ///
     /// - Parameters:
+    ///   - method: the request method; `GET` and `HEAD` cannot carry a form.
+    ///   - url: the request URL.
+    ///   - parameters: fields added before the parts, flattened as a query string would be; `nil` for none.
     ///   - boundary: the form's boundary, or `nil` for a random one (``MultipartFormData/randomBoundary()``).
     ///   - constructingBody: appends parts; what it throws is rethrown.
     /// - Throws: ``RequestSerializationError/multipartNotAllowed(method:url:)`` for `GET` and `HEAD`, what

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builds ``HTTPRequest`` values from a method, a URL and parameters (AFNetworking's `AFURLRequestSerialization`).
+/// Builds `HTTPRequest` values from a method, a URL and parameters (AFNetworking's `AFURLRequestSerialization`).
 ///
 /// Conforming types: ``HTTPRequestSerializer`` (query string / form body), ``JSONRequestSerializer`` and
 /// ``PropertyListRequestSerializer``. Every serializer can also build multipart requests

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Validates a response and parses its body as JSON into a ``JSONValue``: AFNetworking's
+/// Validates a response and parses its body as JSON into a `JSONValue`: AFNetworking's
 /// `AFJSONResponseSerializer`.
 ///
 /// - Accepts `application/json`, `text/json` and `text/javascript` (and status 200–299) by default.

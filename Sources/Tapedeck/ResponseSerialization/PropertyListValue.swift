@@ -2,7 +2,7 @@ import Foundation
 
 /// A property-list value that is `Sendable` and `Hashable`: what ``PropertyListResponseSerializer`` produces.
 ///
-/// ``JSONValue`` is not reused because property lists differ from JSON: they have dates and raw data, keep
+/// `JSONValue` is not reused because property lists differ from JSON: they have dates and raw data, keep
 /// integers apart from reals, and have no `null`.
 ///
 /// ```swift

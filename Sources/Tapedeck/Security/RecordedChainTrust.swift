@@ -18,7 +18,7 @@ public struct RecordedChainTrust: RecordedTrustEvaluating {
         self.usesSystemTrustRoots = usesSystemTrustRoots
     }
 
-    /// See ``RecordedTrustEvaluating/check(_:recordedChain:url:recordedAt:trustedCertificates:)``.
+    /// See `RecordedTrustEvaluating/check(_:recordedChain:url:recordedAt:trustedCertificates:)`.
     public func check(
         _ policy: ServerTrustPolicy, recordedChain: [Data], url: URL, recordedAt: Date,
         trustedCertificates: [TLSSettings.Certificate]

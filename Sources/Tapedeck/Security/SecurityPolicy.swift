@@ -3,10 +3,10 @@ import TapedeckCore
 
 /// How a client decides whether to trust an HTTPS server: AFNetworking's `AFSecurityPolicy`.
 ///
-/// The policy travels with every request (as ``TapedeckCore/TLSSettings/serverTrustPolicy``) and the transport
+/// The policy travels with every request (as `TapedeckCore/TLSSettings/serverTrustPolicy`) and the transport
 /// enforces it during the TLS handshake, so a rejected server never receives a byte of the request; the request
 /// fails with `URLError.serverCertificateUntrusted` (-1202) carrying the failing URL and the server's certificates
-/// (``TapedeckCore/URLError/peerCertificates``). A cassette replayer evaluates the same policy against a recorded
+/// (`TapedeckCore/URLError/peerCertificates`). A cassette replayer evaluates the same policy against a recorded
 /// chain with ``evaluate(recordedChain:forHost:at:trustedCertificates:usesSystemTrustRoots:)``.
 ///
 /// ```swift

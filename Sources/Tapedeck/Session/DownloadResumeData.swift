@@ -33,6 +33,7 @@ public struct DownloadResumeData: Codable, Sendable, Hashable {
         /// Written by a newer Tapedeck.
         case unsupportedVersion(Int)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .unreadable(let underlying): return "the resume data is not readable Tapedeck resume data: \(underlying)"

@@ -97,7 +97,7 @@ public final class HTTPSessionManager: Sendable {
         set { session.completionQueue = newValue }
     }
 
-    /// `path` resolved against ``baseURL``, or parsed as an absolute URL, by ``URL/resolving(_:against:)``.
+    /// `path` resolved against ``baseURL``, or parsed as an absolute URL, by `URL/resolving(_:against:)`.
     public func url(for path: String) throws -> URL {
         guard let url = URL.resolving(path, against: baseURL) else { throw RequestSerializationError.invalidURLString(path) }
         return url

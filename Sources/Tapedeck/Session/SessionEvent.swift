@@ -52,7 +52,7 @@ extension Notification.Name {
 
 /// `userInfo` keys of the session notifications (AFNetworking's `AFNetworkingTaskDidComplete…Key`s).
 public enum SessionNotificationKey {
-    /// The ``HTTPResponseHead``.
+    /// The `HTTPResponseHead`.
     public static let response = "com.tapedeck.networking.task.complete.response"
     /// The serialized response object.
     public static let serializedResponse = "com.tapedeck.networking.task.complete.serializedresponse"
@@ -60,7 +60,7 @@ public enum SessionNotificationKey {
     public static let responseData = "com.tapedeck.networking.task.complete.responsedata"
     /// The error.
     public static let error = "com.tapedeck.networking.task.complete.error"
-    /// The ``TransferMetrics``.
+    /// The `TransferMetrics`.
     public static let metrics = "com.tapedeck.networking.task.complete.sessiontaskmetrics"
     /// A download's final file URL.
     public static let fileURL = "com.tapedeck.networking.task.complete.assetpath"

@@ -1,7 +1,7 @@
 import Foundation
 import TapedeckCore
 
-/// Runs data, upload and download tasks over any ``HTTPTransport``: AFNetworking's `AFURLSessionManager` role.
+/// Runs data, upload and download tasks over any `HTTPTransport`: AFNetworking's `AFURLSessionManager` role.
 ///
 /// The same manager code runs over the live `CurlTransport`, a cassette, or a stub server's transport. Async is the
 /// primitive: ``SessionTask/run()`` runs a task in the caller's context and returns its result. Completion handlers

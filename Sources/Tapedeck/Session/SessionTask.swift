@@ -138,7 +138,7 @@ public final class SessionTask: Sendable {
     /// Cancelling the calling task cancels this task. A task that is already running is waited for.
     ///
     /// The transfer runs in a child task, so that suspending or cancelling this task stops it without cancelling the
-    /// caller. On a transport with an executor of its own (``TapedeckCore/HTTPTransport/preferredExecutor``, the
+    /// caller. On a transport with an executor of its own (`TapedeckCore/HTTPTransport/preferredExecutor`, the
     /// live `CurlTransport`'s event loop) the child runs there, where the transport resumes it, and the caller
     /// resumes once, for the result: the same single hand-off a caller of the transport alone has.
     ///

@@ -79,6 +79,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// `NSLocalizedDescriptionKey` carries ``description``.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .cassetteNotFound(let file, let mode):

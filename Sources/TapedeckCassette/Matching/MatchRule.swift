@@ -12,6 +12,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         case method, url, host, path, query
         case headers([String])
         case body, json(Set<String>), form, multipart
+        case graphQL(Set<String>)
         case custom(String, @Sendable (Interaction.Request, Interaction.Request) -> Bool)
     }
 
@@ -46,6 +47,18 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// (dotted, `*` for any key or index: `"meta.requestId"`, `"items.*.ts"`).
     public static func json(ignoring paths: Set<String> = []) -> MatchRule { MatchRule(kind: .json(paths)) }
 
+    /// GraphQL over HTTP (``GraphQLRequest``: a JSON POST body, a batch, an `application/graphql` body, or GET
+    /// parameters) compared by operation: the operation name, the persisted-query hash or else the document with
+    /// whitespace, commas and comments ignored, and the variables as JSON values (member order ignored) but for the
+    /// dotted paths in `ignoringVariables` (`input.clientMutationId`, `*.ts`). Requests that are not GraphQL
+    /// compare by their body bytes. Every operation goes to the same URL, so pair it with ``method``, ``host`` and
+    /// ``path`` (a GET's query string holds the document, so not ``url`` or ``query``):
+    ///
+    /// ```swift
+    /// configuration.matching = [.method, .host, .path, .graphQL()]
+    /// ```
+    public static func graphQL(ignoringVariables paths: Set<String> = []) -> MatchRule { MatchRule(kind: .graphQL(paths)) }
+
     /// A custom comparison of the live request (first argument) with a recorded one (second); `name` appears in
     /// near-miss reports.
     public static func custom(_ name: String, _ matches: @escaping @Sendable (Interaction.Request, Interaction.Request) -> Bool) -> MatchRule {
@@ -55,6 +68,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// Method and URL, query order ignored.
     public static let defaults: [MatchRule] = [.method, .url]
 
+    /// How messages and reports print it.
     public var description: String {
         switch kind {
         case .method: return "method"
@@ -67,6 +81,8 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         case .json(let paths): return paths.isEmpty ? "json" : "json(ignoring: \(paths.sorted().joined(separator: ", ")))"
         case .form: return "form"
         case .multipart: return "multipart"
+        case .graphQL(let paths):
+            return paths.isEmpty ? "graphql" : "graphql(ignoring variables: \(paths.sorted().joined(separator: ", ")))"
         case .custom(let name, _): return "custom(\(name))"
         }
     }
@@ -77,7 +93,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         switch kind {
         case .method, .url, .host, .path, .query: return false
         case .headers(let names): return names.contains { $0.lowercased() == "content-length" }
-        case .body, .json, .form, .multipart, .custom: return true
+        case .body, .json, .form, .multipart, .graphQL, .custom: return true
         }
     }
 

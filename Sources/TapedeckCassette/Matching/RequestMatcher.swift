@@ -18,6 +18,8 @@ struct RequestMatcher: Sendable {
     /// Reads a body's bytes, including sidecar bodies; `nil` when they cannot be read.
     let bodyBytes: @Sendable (CassetteBody) -> Data?
     private let targetKinds: [MatchRule.Kind]
+    /// What the `graphQL` rule has read so far.
+    private let graphQLReadings = GraphQLReadings()
 
     init(rules: [MatchRule], bodyBytes: @escaping @Sendable (CassetteBody) -> Data?) {
         self.rules = rules
@@ -67,6 +69,16 @@ struct RequestMatcher: Sendable {
         return rules.compactMap { difference(for: $0, live, recorded) }
     }
 
+    /// `METHOD URL` for reports, followed by the GraphQL operation(s) when a `graphQL` rule reads the request:
+    /// `POST http://127.0.0.1/graphql (query Hero)`.
+    func label(_ request: Interaction.Request) -> String {
+        guard rules.contains(where: { if case .graphQL = $0.kind { true } else { false } }),
+              let body = bodyBytes(request.body),
+              let operation = try? GraphQLRequest.read(request, body: body)
+        else { return request.summary }
+        return "\(request.summary) (\(operation.summary))"
+    }
+
     /// The difference under one rule, between requests whose stand-ins are already blurred.
     private func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
         switch rule.kind {
@@ -114,6 +126,8 @@ struct RequestMatcher: Sendable {
             return MultipartComparison.difference(
                 live: bodyBytes(live.body).flatMap { MultipartComparison.parts($0, contentType: live.headers["Content-Type"]) },
                 recorded: bodyBytes(recorded.body).flatMap { MultipartComparison.parts($0, contentType: recorded.headers["Content-Type"]) })
+        case .graphQL(let ignored):
+            return graphQLDifference(live, recorded, ignoring: ignored)
         case .custom(let name, let matches):
             return matches(live, recorded) ? nil : "custom rule \(name) did not match"
         }
@@ -132,6 +146,38 @@ struct RequestMatcher: Sendable {
                                        contentEncoding: request.body.contentEncoding)
         }
         return result
+    }
+
+    /// The `graphQL` rule. A request sent again as it was recorded (the same method, query string, content type and
+    /// body bytes) is the same operation without reading it.
+    private func graphQLDifference(_ live: Interaction.Request, _ recorded: Interaction.Request, ignoring: Set<String>) -> String? {
+        let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
+        let liveQuery = URLParts(live.url).query, recordedQuery = URLParts(recorded.url).query
+        if live.method == recorded.method, liveQuery == recordedQuery, liveBody == recordedBody,
+           live.headers["Content-Type"] == recorded.headers["Content-Type"] {
+            return nil
+        }
+        let a: GraphQLRequest?, b: GraphQLRequest?
+        switch graphQLReadings.read(method: live.method, query: liveQuery, contentType: live.headers["Content-Type"], body: liveBody) {
+        case .success(let reading): a = reading
+        case .failure(let error): return "graphql: request: \(error)"
+        }
+        switch graphQLReadings.read(method: recorded.method, query: recordedQuery, contentType: recorded.headers["Content-Type"],
+                                    body: recordedBody) {
+        case .success(let reading): b = reading
+        case .failure(let error): return "graphql: recorded: \(error)"
+        }
+        switch (a, b) {
+        case (let a?, let b?):
+            return GraphQLComparison.difference(live: a, recorded: b, ignoring: ignoring)
+        case (nil, nil):
+            return liveBody == recordedBody ? nil
+                : "body (not GraphQL): recorded \(recorded.body.byteCount) bytes, request \(live.body.byteCount) bytes, contents differ"
+        case (let a?, nil):
+            return "graphql: recorded is not a GraphQL request, request is \(a.summary)"
+        case (nil, let b?):
+            return "graphql: recorded \(b.summary), request is not a GraphQL request"
+        }
     }
 
     private func pathDifference(_ a: URLParts, _ b: URLParts) -> String? {

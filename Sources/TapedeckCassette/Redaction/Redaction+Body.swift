@@ -45,7 +45,7 @@ extension Redaction {
     }
 
     /// Whether ``redactJSON(_:path:)`` would change `value`. `path` is `nil` when no JSON-path filter needs it.
-    private func needsJSONRedaction(_ value: CassetteJSON, path: String?) -> Bool {
+    func needsJSONRedaction(_ value: CassetteJSON, path: String?) -> Bool {
         if let path, jsonPathReplacement(path) != nil { return true }
         switch value {
         case .object(let members):

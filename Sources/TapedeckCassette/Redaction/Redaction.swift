@@ -357,7 +357,9 @@ public struct Redaction: Sendable {
 
     func redactURL(_ url: String) -> String {
         var result = url
-        if redactsDefaults || filters.contains(where: { if case .queryParameter = $0.kind { true } else { false } }) {
+        if redactsDefaults || filters.contains(where: {
+            switch $0.kind { case .queryParameter, .jsonPath: true; default: false }
+        }) {
             if Self.contains(url, byte: "?"), let query = URLParts(url).query, !query.isEmpty {
                 let rewritten = redactPairs(String(query))
                 if rewritten != query {
@@ -391,6 +393,7 @@ public struct Redaction: Sendable {
             var replacement: String?
             let value = URLEncodedForm.decode(pieces[1])
             if isSensitiveParameter(name, value: value), let redacted = self.replacement(for: value, encoded: true) { replacement = redacted }
+            else if name == "variables" || name == "extensions" { replacement = redactedJSONParameter(value, name: name) }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
                     replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
@@ -402,6 +405,19 @@ public struct Redaction: Sendable {
         }
         return changed ? items.joined(separator: "&") : text
     }
+
+    /// A GraphQL GET's `variables` or `extensions` parameter (JSON text) with its members redacted by the same rules
+    /// as a JSON body's, at the same paths (`variables.password`), percent-encoded; `nil` when nothing changes.
+    private func redactedJSONParameter(_ value: String, name: String) -> String? {
+        guard value.hasPrefix("{"), let json = CassetteJSON.parseBody(Data(value.utf8)) else { return nil }
+        let path: String? = filters.contains(where: { if case .jsonPath = $0.kind { true } else { false } }) ? name : nil
+        guard needsJSONRedaction(json, path: path) else { return nil }
+        let text = String(decoding: CassetteJSON.serialize(redactJSON(json, path: path)), as: UTF8.self)
+        return text.addingPercentEncoding(withAllowedCharacters: Self.uriComponentCharacters) ?? text
+    }
+
+    /// What JavaScript's `encodeURIComponent` leaves as it is, as GraphQL clients encode their GET parameters.
+    private static let uriComponentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
 
     func applyRegexes(_ text: String) -> String {
         var result = text

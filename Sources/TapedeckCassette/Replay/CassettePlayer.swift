@@ -189,10 +189,10 @@ public struct CassettePlayer: Sendable {
             if parts.normalizedAuthority != liveParts.normalizedAuthority { score += 8 }
             if parts.path != liveParts.path { score += 4 + pathDistance(parts.path, liveParts.path) }
             if parts.sortedQuery != liveParts.sortedQuery { score += 1 }
-            scored.append((score, .init(index: position, request: recorded.summary, differences: differences)))
+            scored.append((score, .init(index: position, request: matcher.label(recorded), differences: differences)))
         }
         scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.candidate.index < $1.candidate.index }
-        return NearMissReport(cassette: name, request: live.summary, rules: matcher.rules.map(\.description),
+        return NearMissReport(cassette: name, request: matcher.label(live), rules: matcher.rules.map(\.description),
                               candidates: scored.prefix(limit).map(\.candidate), exhausted: exhausted)
     }
 

@@ -22,6 +22,7 @@ public struct NearMissReport: Sendable, CustomStringConvertible {
     /// Interactions that match the request but were all played already.
     public var exhausted: [Int]
 
+    /// How messages and reports print it.
     public var description: String {
         var lines = ["cassette \(cassette) has no unplayed interaction for \(request) (matching on \(rules.joined(separator: ", ")))."]
         if !exhausted.isEmpty {

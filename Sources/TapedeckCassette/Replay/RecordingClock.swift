@@ -33,7 +33,7 @@ final class RecordingClock: WallClock {
 
 /// How a replay places the recorded answers in time (``CassetteConfiguration/replayTime``).
 public enum ReplayTime: String, Sendable, CaseIterable {
-    /// The session runs on the recording's clock (``RecordedTime``): recorded dates are left as they are and judged
+    /// The session runs on the recording's clock (`RecordedTime`): recorded dates are left as they are and judged
     /// as they were judged live. The default.
     case recorded
     /// The answers are moved to now: `Date`, `Expires`, `Last-Modified`, a dated `Retry-After` and cookie

@@ -12,6 +12,7 @@ public enum FaultSweepError: Error, Sendable, Equatable, CustomStringConvertible
     /// Two errors are equal when they say the same.
     public static func == (lhs: FaultSweepError, rhs: FaultSweepError) -> Bool { lhs.description == rhs.description }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .unknownFault(let name, let known):

@@ -39,6 +39,7 @@ public struct FaultSweepPlan: Sendable {
 
         /// `GET /v1/me · reset mid-body`: the name of the pair's test case.
         public var name: String { "\(interaction) · \(fault)" }
+        /// How messages and reports print it.
         public var description: String { name }
 
         /// The ``ReplayFault`` that carries the pair out. It fires once, so that a client that retries gets the
@@ -77,6 +78,7 @@ public struct FaultSweepPlan: Sendable {
 
         /// `DELETE /v1/items/7 · reset mid-body`.
         public var name: String { "\(interaction) · \(fault)" }
+        /// How messages and reports print it.
         public var description: String { "\(name) (skipped: \(reason))" }
     }
 

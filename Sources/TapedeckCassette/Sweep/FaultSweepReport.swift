@@ -54,6 +54,7 @@ public struct FaultSweepReport: Sendable, Hashable, Codable {
             self.init(name: pair.name, index: pair.index, fault: pair.fault, verdict: verdict, message: passed ? nil : message)
         }
 
+        /// How messages and reports print it.
         public var description: String {
             "\(verdict.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(name)" + (message.map { ": " + $0 } ?? "")
         }

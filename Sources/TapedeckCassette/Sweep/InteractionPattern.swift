@@ -29,6 +29,7 @@ public struct InteractionPattern: Sendable, Hashable, CustomStringConvertible, E
     /// Parses `[METHOD ]TARGET`.
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// How messages and reports print it.
     public var description: String { (method.map { $0 + " " } ?? "") + target }
 
     /// Whether `request` is chosen.
@@ -92,6 +93,7 @@ public struct KnownFailure: Sendable, Hashable, CustomStringConvertible {
         fault = faultName == "*" ? nil : try InteractionFault(named: faultName)
     }
 
+    /// How messages and reports print it.
     public var description: String { "\(interaction) · \(fault.map(String.init(describing:)) ?? "*")" }
 
     /// Whether the pair of `request` and `fault` is this known failure.

@@ -27,7 +27,7 @@ public struct CassetteTransport: HTTPTransport {
     public var configuration: CassetteConfiguration { session.configuration }
     /// The recording's clock while the cassette only replays (``RecordMode/replay``, or ``RecordMode/once`` with the
     /// cassette present) and ``CassetteConfiguration/replayTime`` is ``ReplayTime/recorded``: a session over this
-    /// transport judges time as the live run did (``RecordedTime``). `nil` while recording.
+    /// transport judges time as the live run did (`RecordedTime`). `nil` while recording.
     public var recordedTime: (any WallClock)? { session.recordingClock }
 
     /// Opens a cassette.

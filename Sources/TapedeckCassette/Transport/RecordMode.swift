@@ -22,6 +22,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     /// The environment variable that overrides the mode.
     public static let environmentVariable = "TAPEDECK_RECORD_MODE"
 
+    /// How messages and reports print it.
     public var description: String { rawValue }
 
     /// Parses a mode name as `TAPEDECK_RECORD_MODE` spells it (case-insensitive; `new_episodes`, `none` accepted).

@@ -5,10 +5,12 @@ public struct SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     public var reason: String
 
+    /// Creates the error.
     public init(schemaPointer: String, reason: String) {
         self.schemaPointer = schemaPointer
         self.reason = reason
     }
 
+    /// `invalid schema at POINTER: reason`.
     public var description: String { "invalid schema at \(schemaPointer.isEmpty ? "/" : schemaPointer): \(reason)" }
 }

@@ -13,12 +13,14 @@ public struct SchemaViolation: Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, in words.
     public var message: String
 
+    /// Creates a violation.
     public init(instancePointer: String, keyword: String, message: String) {
         self.instancePointer = instancePointer
         self.keyword = keyword
         self.message = message
     }
 
+    /// `pointer: keyword: message`, the pointer `/` for the value itself.
     public var description: String {
         "\(instancePointer.isEmpty ? "/" : instancePointer): \(keyword): \(message)"
     }

@@ -8,16 +8,24 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
     public enum Place: Hashable, Sendable, CustomStringConvertible {
         /// The request matches no operation (path or method).
         case operation
+        /// The path parameter of this name.
         case pathParameter(String)
+        /// The query parameter of this name.
         case queryParameter(String)
+        /// The request header field of this name.
         case requestHeader(String)
+        /// The cookie of this name.
         case cookie(String)
+        /// The request body (its media type or its content).
         case requestBody
         /// The response status is not documented.
         case status
+        /// The response header field of this name.
         case responseHeader(String)
+        /// The response body (its media type or its content).
         case responseBody
 
+        /// `path parameter petId`, `response body`, …
         public var description: String {
             switch self {
             case .operation: return "operation"
@@ -33,6 +41,7 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The part of the exchange at fault.
     public var place: Place
     /// The JSON pointer of the offending value inside a body or parameter value (`""` for the whole value), or `nil`
     /// when the rule is about the exchange (an undocumented status, a missing parameter).
@@ -43,6 +52,7 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
     /// What was wrong, in words; never a header or cookie value.
     public var message: String
 
+    /// Creates a violation.
     public init(place: Place, pointer: String? = nil, rule: String, message: String) {
         self.place = place
         self.pointer = pointer
@@ -50,6 +60,7 @@ public struct ConformanceViolation: Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
+    /// `place pointer: rule: message`, e.g. `response body /items/0/id: type: expected integer, found a string`.
     public var description: String {
         let pointerText = pointer.map { " " + ($0.isEmpty ? "/" : $0) } ?? ""
         return "\(place)\(pointerText): \(rule): \(message)"
@@ -67,5 +78,6 @@ public struct InteractionConformance: Hashable, Sendable {
     /// Empty when the interaction conforms.
     public var violations: [ConformanceViolation]
 
+    /// Whether the interaction breaks no rule of the document.
     public var conforms: Bool { violations.isEmpty }
 }

@@ -5,10 +5,12 @@ public struct OpenAPIDocumentError: Error, Hashable, Sendable, CustomStringConve
     /// What is wrong, with the place in the document when known (`paths./pets.get.responses`).
     public var reason: String
 
+    /// Creates the error.
     public init(source: String, reason: String) {
         self.source = source
         self.reason = reason
     }
 
+    /// `source: reason`.
     public var description: String { "\(source): \(reason)" }
 }

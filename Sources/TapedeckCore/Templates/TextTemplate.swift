@@ -28,6 +28,7 @@ public struct TextTemplate: Sendable, Hashable {
         public var template: String
         /// What is wrong, with its character offset.
         public var reason: String
+        /// How messages and reports print it.
         public var description: String { "invalid response template \"\(template)\": \(reason)" }
     }
 

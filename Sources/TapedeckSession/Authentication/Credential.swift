@@ -27,6 +27,7 @@ public struct Credential: Hashable, Sendable, CustomStringConvertible, CustomDeb
         self.persistence = persistence
     }
 
+    /// How messages and reports print it, the password never shown.
     public var description: String { "Credential(user: \"\(user)\", password: <redacted>, persistence: \(persistence))" }
     public var debugDescription: String { description }
 }

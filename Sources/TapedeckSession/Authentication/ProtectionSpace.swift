@@ -48,6 +48,7 @@ public struct ProtectionSpace: Hashable, Sendable, CustomStringConvertible {
         return space
     }
 
+    /// How messages and reports print it.
     public var description: String {
         let origin = "\(urlScheme)://\(host):\(port)"
         let realmText = realm.map { " realm=\"\($0)\"" } ?? ""

@@ -81,8 +81,8 @@ public struct SessionPipeline: Sendable {
     ///   `HTTPRequest.redirectPolicy`; `URLError.redirectToNonExistentLocation` for a `Location` that is not a URL;
     ///   `URLError.userCancelledAuthentication` when a challenge handler cancels.
     ///
-    /// Over a transport with a ``HTTPTransport/recordedTime`` (a replaying cassette), everything the pipeline judges
-    /// by the time runs on the recording's clock (``RecordedTime``).
+    /// Over a transport with a `HTTPTransport/recordedTime` (a replaying cassette), everything the pipeline judges
+    /// by the time runs on the recording's clock (`RecordedTime`).
     public func send(
         _ request: HTTPRequest, over transport: any HTTPTransport, onEvent: HTTPEventHandler?
     ) async throws -> HTTPResponse {

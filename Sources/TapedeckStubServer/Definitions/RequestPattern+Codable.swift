@@ -3,13 +3,16 @@ import TapedeckCore
 
 /// A request pattern's JSON form: `method` (any when absent), at most one of `path` (exact), `pathTemplate` and
 /// `pathRegex` (any path when none), `url` (a ``ValuePattern`` on the path and query together, as sent), `query`,
-/// `headers` and `cookies` (name → ``ValuePattern``), and `body` (a ``BodyPattern``).
+/// `headers` and `cookies` (name → ``ValuePattern``), `body` (a ``BodyPattern``), and `graphql` (a ``GraphQLPattern``:
+/// `operationName`, a ``ValuePattern``; `variables`, JSON the variables must contain; `exactVariables`, `true` when
+/// they must be exactly that).
 ///
 /// ```json
 /// {"method": "POST", "pathTemplate": "/users/{id}", "query": {"dryRun": {"absent": true}}, "body": {"jsonPartial": {"name": "Ada"}}}
+/// {"method": "POST", "path": "/graphql", "graphql": {"operationName": {"equalTo": "Hero"}, "variables": {"episode": "JEDI"}}}
 /// ```
 extension RequestPattern: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable { case method, path, pathTemplate, pathRegex, url, query, headers, cookies, body }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case method, path, pathTemplate, pathRegex, url, query, headers, cookies, body, graphql }
 
     /// Decodes a pattern, refusing a second path condition, a path without a leading `/` and a regular expression
     /// that does not compile.
@@ -48,6 +51,7 @@ extension RequestPattern: Codable {
         query = try container.decodeIfPresent([String: ValuePattern].self, forKey: .query) ?? [:]
         headers = try container.decodeIfPresent([String: ValuePattern].self, forKey: .headers) ?? [:]
         body = try container.decodeIfPresent(BodyPattern.self, forKey: .body)
+        graphQL = try container.decodeIfPresent(GraphQLPattern.self, forKey: .graphql)
     }
 
     /// Encodes the conditions that are set.
@@ -65,5 +69,6 @@ extension RequestPattern: Codable {
         if !headers.isEmpty { try container.encode(headers, forKey: .headers) }
         if !cookies.isEmpty { try container.encode(cookies, forKey: .cookies) }
         try container.encodeIfPresent(body, forKey: .body)
+        try container.encodeIfPresent(graphQL, forKey: .graphql)
     }
 }

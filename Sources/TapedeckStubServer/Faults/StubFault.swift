@@ -43,6 +43,7 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .closeWithoutResponse: return "close without response"

@@ -7,7 +7,7 @@ extension ForwardProxy {
     /// Whether the proxy records or replays.
     public enum Mode: Sendable, Hashable {
         /// Forward requests to their hosts through `CurlTransport` and record each exchange, in this record mode
-        /// (``RecordMode/newEpisodes`` replays what the cassette has and records the rest; ``RecordMode/all``
+        /// (`RecordMode/newEpisodes` replays what the cassette has and records the rest; `RecordMode/all`
         /// re-records from scratch).
         case record(RecordMode)
         /// Answer from the cassette alone, with the in-process replayer's matching; no host is contacted (except
@@ -34,7 +34,7 @@ extension ForwardProxy {
         /// The cassette's matching, redaction and other settings, as for `CassetteTransport`.
         public var cassette: CassetteConfiguration
         /// The settings of the transport that reaches real hosts (trust anchors, connect-to routes, …). Unless it
-        /// names a ``CurlTransport/Configuration/proxy``, no proxy from the environment is used.
+        /// names a `CurlTransport/Configuration/proxy`, no proxy from the environment is used.
         public var upstream: CurlTransport.Configuration
         /// Seconds an upstream exchange may stay idle.
         public var upstreamTimeout: TimeInterval
@@ -106,6 +106,7 @@ extension ForwardProxy {
         /// The daemons could not start.
         case daemonFailed(String)
 
+        /// How messages and reports print it.
         public var description: String {
             switch self {
             case .nonLoopbackListener(let host):

@@ -112,6 +112,7 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
         return "\"\(text)\"" + (data.count > 64 ? "… (\(data.count) bytes)" : "")
     }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .equalTo(let data): return "body \(Self.preview(data))"

@@ -16,6 +16,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         public var expression: String
         /// What is wrong with it.
         public var reason: String
+        /// How messages and reports print it.
         public var description: String { "unsupported JSONPath \"\(expression)\": \(reason)" }
     }
 
@@ -87,6 +88,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return [JSONValue.array(selected).templateText]
     }
 
+    /// How messages and reports print it.
     public var description: String { expression }
 
     public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }

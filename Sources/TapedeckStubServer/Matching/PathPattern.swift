@@ -86,6 +86,7 @@ public enum PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         }
     }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .exact(let path): return "path \(path)"

@@ -30,6 +30,8 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public var url: ValuePattern?
     /// Conditions on the cookies of the `Cookie` header fields, by name.
     public var cookies: [String: ValuePattern]
+    /// Conditions on the GraphQL operation the request carries (``graphQL(operation:variables:exactVariables:)``).
+    public var graphQL: GraphQLPattern?
 
     /// Creates a pattern; with no arguments it matches every request.
     public init(
@@ -76,6 +78,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         /// How much the difference weighs when ranking near misses: the method and path weigh most.
         var weight: Int
 
+        /// How messages and reports print it.
         public var description: String { "\(field): \(explanation)" }
     }
 
@@ -135,6 +138,11 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
                 }
             }
         }
+        if let graphQL, let difference = graphQL.difference(request) {
+            // For GraphQL the operation is what the path is elsewhere: every operation is posted to one path.
+            found.append(Difference(field: "graphql", explanation: difference.explanation, weight: difference.weight))
+            if stopAtFirst { return found }
+        }
         if let body, let explanation = body.difference(request) {
             found.append(Difference(field: "body", explanation: explanation, weight: 2))
         }
@@ -160,6 +168,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         conditions += query.keys.sorted().map { "query \($0) \(query[$0]!)" }
         conditions += headers.keys.sorted().map { "header \($0) \(headers[$0]!)" }
         conditions += cookies.keys.sorted().map { "cookie \($0) \(cookies[$0]!)" }
+        if let graphQL { conditions.append(graphQL.description) }
         if let body { conditions.append(body.description) }
         if !conditions.isEmpty { text += " with " + conditions.joined(separator: ", ") }
         return text

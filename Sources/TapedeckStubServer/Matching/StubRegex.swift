@@ -15,6 +15,7 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
         public var pattern: String
         /// What the regular-expression engine said.
         public var reason: String
+        /// How messages and reports print it.
         public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
     }
 
@@ -54,6 +55,7 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
         compiled.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
+    /// How messages and reports print it.
     public var description: String { "/\(pattern)/" }
 
     public static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }

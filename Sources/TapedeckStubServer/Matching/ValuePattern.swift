@@ -59,6 +59,7 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         values.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
+    /// How messages and reports print it.
     public var description: String {
         switch self {
         case .equalTo(let text): return "equal to \"\(text)\""

@@ -27,6 +27,7 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
         self.newState = newState
     }
 
+    /// How messages and reports print it.
     public var description: String {
         "scenario \"\(scenario)\"" + (requiredState.map { " in \"\($0)\"" } ?? "") + (newState.map { " → \"\($0)\"" } ?? "")
     }

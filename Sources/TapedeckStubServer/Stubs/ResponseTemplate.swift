@@ -1,8 +1,8 @@
 import Foundation
 import TapedeckCore
 
-/// A response whose body and header values are ``TextTemplate``s with `{{…}}` placeholders filled from the request,
-/// so a stub defined in JSON can still echo what it was sent (see ``TextTemplate`` for the placeholders).
+/// A response whose body and header values are `TextTemplate`s with `{{…}}` placeholders filled from the request,
+/// so a stub defined in JSON can still echo what it was sent (see `TextTemplate` for the placeholders).
 ///
 /// ```swift
 /// let greeting = try ResponseTemplate(status: 200, headers: ["X-Id": "{{path.id}}"], body: #"{"hello":"{{query.name}}"}"#)

@@ -45,6 +45,7 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How messages and reports print it.
     public var description: String {
         switch kind {
         case .fixed(let duration): return "delay \(duration)"

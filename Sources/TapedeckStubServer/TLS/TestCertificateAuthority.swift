@@ -29,7 +29,7 @@ public struct TestCertificateAuthority: Sendable {
     private let name: DistinguishedName
     private let validity: TimeInterval
 
-    /// The CA certificate as an anchor for ``TLSSettings`` or `CurlTransport.Configuration`.
+    /// The CA certificate as an anchor for `TLSSettings` or `CurlTransport.Configuration`.
     public var trustAnchor: TLSSettings.Certificate { .pem(Data(certificatePEM.utf8)) }
 
     /// Creates a CA with a fresh key.

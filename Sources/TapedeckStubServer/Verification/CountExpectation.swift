@@ -29,6 +29,7 @@ public enum CountExpectation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How messages and reports print it.
     public var description: String {
         func requests(_ n: Int) -> String { "\(n) request\(n == 1 ? "" : "s")" }
         switch self {
