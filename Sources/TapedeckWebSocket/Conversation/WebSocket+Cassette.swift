@@ -3,8 +3,8 @@ import TapedeckCassette
 import TapedeckCore
 
 extension WebSocket {
-    /// Connects through a cassette, as requests go through a ``CassetteTransport``: a recorded conversation for
-    /// this URL is replayed in process (``replay(_:)``); a connection the cassette does not have goes live in the
+    /// Connects through a cassette, as requests go through a `CassetteTransport`: a recorded conversation for
+    /// this URL is replayed in process (``replay(_:matching:)``); a connection the cassette does not have goes live in the
     /// modes that record, and its conversation is written into the cassette (redacted) when it ends, before
     /// ``close(_:reason:)`` or ``ending()`` returns. A replay compares what the client sends with the recording as
     /// `matching` says, after redacting it as the recording was (so a password sent live matches its stand-in).
@@ -17,7 +17,7 @@ extension WebSocket {
     /// try cassette.finish()
     /// ```
     ///
-    /// - Throws: ``CassetteError/unmatchedRequest(_:)`` when only replaying and the cassette has no conversation
+    /// - Throws: `CassetteError/unmatchedRequest(_:)` when only replaying and the cassette has no conversation
     ///   for the URL; what ``connect(to:options:observer:)`` throws for a live connection.
     public static func connect(
         to url: URL, through cassette: CassetteTransport, options: WebSocketClientOptions = WebSocketClientOptions(),

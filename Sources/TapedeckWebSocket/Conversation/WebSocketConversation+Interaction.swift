@@ -4,7 +4,7 @@ import TapedeckCore
 
 extension WebSocketConversation {
     /// The conversation a cassette interaction holds: its request is the upgrade, its response the `101`, its
-    /// ``Interaction/webSocket`` the frames. `nil` for a plain HTTP interaction or one whose URL does not parse.
+    /// `Interaction.webSocket` the frames. `nil` for a plain HTTP interaction or one whose URL does not parse.
     public init?(_ interaction: Interaction) {
         guard let transcript = interaction.webSocket, let url = URL(string: interaction.request.url),
               let response = interaction.response else { return nil }

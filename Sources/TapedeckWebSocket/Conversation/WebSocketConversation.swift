@@ -46,7 +46,7 @@ public struct WebSocketConversation: Sendable, Hashable {
     }
 
     /// Whether the conversation ends with the server's close: a recording without one was cut off, and replays up
-    /// to the cut (``WebSocketTranscript/cut`` says where).
+    /// to the cut (`WebSocketTranscript/cut` says where).
     public var isComplete: Bool { WebSocketTranscript(frames: frames).isComplete }
 }
 
