@@ -28,22 +28,10 @@ package enum InputFile {
 
     /// The bytes of the file at `url`.
     package static func read(_ url: URL, maximumBytes: Int = InputFile.maximumBytes) throws(Failure) -> Data {
+        let fd = try openChecked(url, maximumBytes: maximumBytes)
+        defer { close(fd) }
         let path = url.path
         func fail(_ reason: String) -> Failure { Failure(path: path, reason: reason) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw fail(reason(errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw fail(reason(errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw fail("is a directory, not a file")
-        case S_IFREG:
-            guard Int(info.st_size) <= maximumBytes else {
-                throw fail("is \(info.st_size) bytes, more than the \(maximumBytes) Tapedeck reads")
-            }
-        case S_IFSOCK: throw fail("is a socket, not a file")
-        default: break  // FIFOs and character devices are read to their end.
-        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -56,6 +44,33 @@ package enum InputFile {
             guard data.count + count <= maximumBytes else { throw fail("holds more than the \(maximumBytes) bytes Tapedeck reads") }
             data.append(contentsOf: buffer[..<count])
         }
+    }
+
+    /// The file at `url` opened for reading, for a caller that reads it in pieces (a large sidecar body), with the
+    /// same checks and words as ``read(_:maximumBytes:)``.
+    package static func openForReading(_ url: URL, maximumBytes: Int = InputFile.maximumBytes) throws(Failure) -> FileHandle {
+        FileHandle(fileDescriptor: try openChecked(url, maximumBytes: maximumBytes), closeOnDealloc: true)
+    }
+
+    /// A read-only descriptor of `url`, refused in words when it is a directory, a socket or too large.
+    private static func openChecked(_ url: URL, maximumBytes: Int) throws(Failure) -> Int32 {
+        let path = url.path
+        func fail(_ reason: String) -> Failure { Failure(path: path, reason: reason) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw fail(reason(errno)) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { let code = errno; close(fd); throw fail(reason(code)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: close(fd); throw fail("is a directory, not a file")
+        case S_IFREG:
+            guard Int(info.st_size) <= maximumBytes else {
+                close(fd)
+                throw fail("is \(info.st_size) bytes, more than the \(maximumBytes) Tapedeck reads")
+            }
+        case S_IFSOCK: close(fd); throw fail("is a socket, not a file")
+        default: break  // FIFOs and character devices are read to their end.
+        }
+        return fd
     }
 
     private static func reason(_ code: Int32) -> String {

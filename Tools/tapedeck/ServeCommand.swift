@@ -227,9 +227,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if tls, case .pem(let pem)? = server.configuration.trustedCertificates.first {
             let path = caFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-serve-\(getpid())-ca.pem").path
-            do { try pem.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            do { try OutputFile.write(pem, to: path, what: "the CA certificate") } catch {
                 server.stop()
-                throw CLIError("could not write the CA certificate to \(path): \(error.localizedDescription)")
+                throw error
             }
             Console.out("CA certificate (PEM): \(path)")
             Console.out("  e.g. curl --cacert \(path) https://\(hostName.first ?? "localhost"):\(server.port)/")

@@ -91,8 +91,8 @@ struct SweepCommand: ParsableCommand {
         }
         let report = FaultSweepReport(cassette: url.path, results: results, skipped: plan.skipped)
         Console.out(report.text)
-        if let json { try report.json().write(to: URL(fileURLWithPath: json)) }
-        if let junit { try FaultSweepRun.junit(report).xml().write(toFile: junit, atomically: true, encoding: .utf8) }
+        if let json { try OutputFile.write(report.json(), to: json, what: "the JSON report") }
+        if let junit { try OutputFile.write(Data(FaultSweepRun.junit(report).xml().utf8), to: junit, what: "the JUnit report") }
         if !report.succeeded { throw ExitCode(1) }
     }
 }

@@ -32,9 +32,7 @@ extension VerifyCommand {
                 JUnitReport.TestCase(name: "#\(result.index) \(Self.request(result))", className: cassette, seconds: 0,
                                      failure: result.conforms ? nil : result.violations.map(\.description).joined(separator: "\n"))
             })
-            do { try Data(report.xml().utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
-                throw CLIError("could not write the JUnit report \(junit): \(error.localizedDescription)")
-            }
+            try OutputFile.write(Data(report.xml().utf8), to: junit, what: "the JUnit report")
         }
         if !failed.isEmpty { throw ExitCode.failure }
     }

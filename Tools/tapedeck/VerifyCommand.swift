@@ -124,9 +124,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 JUnitReport.TestCase(name: "#\($0.index) \($0.request)", className: URL(fileURLWithPath: file).lastPathComponent,
                                      seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"), skipped: $0.skipped)
             })
-            do { try Data(report.xml().utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
-                throw CLIError("could not write the JUnit report \(junit): \(error.localizedDescription)")
-            }
+            try OutputFile.write(Data(report.xml().utf8), to: junit, what: "the JUnit report")
         }
         if !failed.isEmpty { throw ExitCode.failure }
     }

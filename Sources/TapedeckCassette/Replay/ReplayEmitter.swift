@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Turns a recorded interaction back into a response and the events a live transport would deliver on the way:
 /// upload progress, the response head, the body (in memory, written to the requested file, or as body chunks) and
@@ -99,8 +100,8 @@ struct ReplayEmitter {
         case .sidecar(let path, _):
             let file = CassetteFile.sidecarURL(path, cassette: cassette)
             let handleFile: FileHandle
-            do { handleFile = try FileHandle(forReadingFrom: file) } catch {
-                throw CassetteError.io(file: file.path, operation: "read the sidecar body", reason: "\(error)")
+            do { handleFile = try InputFile.openForReading(file) } catch {
+                throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)
             }
             defer { try? handleFile.close() }
             while let chunk = try handleFile.read(upToCount: 1 << 20), !chunk.isEmpty {

@@ -78,10 +78,14 @@ public enum CassetteFile {
             return data
         case .sidecar(let path, _):
             let file = sidecarURL(path, cassette: cassette)
-            do { return try Data(contentsOf: file) } catch {
-                throw CassetteError.io(file: file.path, operation: "read the sidecar body", reason: "\(error)")
-            }
+            do { return try InputFile.read(file) } catch { throw sidecarFailure(path, cassette: cassette, reason: error.reason) }
         }
+    }
+
+    /// A sidecar body that cannot be read, said with the cassette that names it (the file the user gave) and the
+    /// sidecar path as written there: "could not read the sidecar body bodies/ab.bin named in c.json: does not exist".
+    static func sidecarFailure(_ path: String, cassette: URL, reason: String) -> CassetteError {
+        .io(file: cassette.path, operation: "read the sidecar body \(path) named in", reason: reason)
     }
 
     /// The absolute location of a sidecar path.
