@@ -54,6 +54,21 @@ import TapedeckCore
         }
     }
 
+    /// A key of a million characters (found by the CLI mutation sweep in a `delay` object) is named cut short, in the
+    /// location as in the reason.
+    @Test func aHugeUnknownKeyIsNamedCutShort() {
+        let key = String(repeating: "é", count: 1_000_000)
+        let json = #"{"request": {}, "response": {"status": 200}, "delay": {""# + key + #"": 1}}"#
+        do {
+            _ = try Stub.decode(Data(json.utf8))
+            Issue.record("a stub with an unknown delay field decoded")
+        } catch {
+            let message = "\(error)"
+            #expect(message.count < 1_000, "\(message.prefix(200))")
+            #expect(message.hasPrefix("invalid stub definition at delay.éé"), "\(message.prefix(200))")
+        }
+    }
+
     /// Of several unknown fields, the one named is the first by name, the same on every run (a WireMock 4 message
     /// stub read as a Tapedeck stub once named "trigger" or "actions" by chance).
     @Test func ofSeveralUnknownFieldsTheFirstByNameIsNamedEveryTime() {

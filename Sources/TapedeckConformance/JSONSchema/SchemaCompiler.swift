@@ -70,10 +70,10 @@ struct SchemaCompiler {
     mutating func compileReference(_ reference: String, from pointer: String) throws(SchemaError) -> Int {
         if let index = compiledReferences[reference] { return index }
         guard reference.hasPrefix("#") else {
-            throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' is not a local reference (only '#/...' is supported)")
+            throw SchemaError(schemaPointer: pointer, reason: "$ref '\(Shown.truncated(reference))' is not a local reference (only '#/...' is supported)")
         }
         guard let target = SchemaReference.target(of: reference, in: root) else {
-            throw SchemaError(schemaPointer: pointer, reason: "$ref '\(reference)' points at nothing in the document")
+            throw SchemaError(schemaPointer: pointer, reason: "$ref '\(Shown.truncated(reference))' points at nothing in the document")
         }
         let pointer = String(reference.dropFirst())
         let index = newNode(at: pointer)

@@ -95,7 +95,7 @@ struct SchemaValueGenerator {
     private mutating func value(for keywords: [String: JSONValue], at pointer: String, depth: Int) throws(Problem) -> JSONValue {
         if let reference = keywords["$ref"]?.stringValue {
             guard let target = SchemaReference.target(of: reference, in: root) else {
-                throw Problem(pointer: pointer, reason: "$ref '\(reference)' points at nothing in the document")
+                throw Problem(pointer: pointer, reason: "$ref '\(Shown.truncated(reference))' points at nothing in the document")
             }
             var rest = keywords
             rest["$ref"] = nil

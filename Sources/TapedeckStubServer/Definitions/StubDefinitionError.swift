@@ -14,9 +14,9 @@ public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Se
     /// What is wrong.
     public var reason: String
 
-    /// Creates an error.
+    /// Creates an error; a `location` longer than 320 characters (a key from a damaged file) is cut short.
     public init(location: String, reason: String) {
-        self.location = location
+        self.location = Shown.truncated(location, limit: 4 * Shown.limit)
         self.reason = reason
     }
 

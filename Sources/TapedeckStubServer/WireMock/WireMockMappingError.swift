@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// Why a WireMock stub mapping could not become a ``Stub``: which file and mapping, where in it (a JSON path from
 /// the document's root, such as `mappings[2].response.transformers`), and what is wrong or unsupported there.
 ///
@@ -17,11 +19,12 @@ public struct WireMockMappingError: Error, CustomStringConvertible, Equatable, S
     /// What is wrong.
     public var reason: String
 
-    /// Creates an error.
+    /// Creates an error; a `location` longer than 320 characters or a `name` longer than 80 (from a damaged file) is
+    /// cut short.
     public init(file: String? = nil, location: String, name: String? = nil, reason: String) {
         self.file = file
-        self.location = location
-        self.name = name
+        self.location = Shown.truncated(location, limit: 4 * Shown.limit)
+        self.name = name.map { Shown.truncated($0) }
         self.reason = reason
     }
 
