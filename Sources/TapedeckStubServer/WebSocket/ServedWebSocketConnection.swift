@@ -16,8 +16,10 @@ enum ServedWebSocketConnection {
         let upgrade = UpgradeHandle(pointer: handle)
         let thread = Thread {
             serve(served, socket: socket, leftover: leftover, sockets: core.upgradedSockets)
-            _ = tdk_mhd_upgrade_close(upgrade.pointer)
+            // Forgotten before libmicrohttpd closes it: once closed, its number may belong to another connection,
+            // which a stopping server's closeAll() must not shut down.
             core.upgradedSockets.finished(id)
+            _ = tdk_mhd_upgrade_close(upgrade.pointer)
         }
         thread.name = "tapedeck-stub-websocket"
         thread.start()
@@ -163,13 +165,13 @@ final class UpgradedSockets: Sendable {
 
     func finished(_ id: Int) { state.withLock { _ = $0.open.removeValue(forKey: id) } }
 
-    /// Shuts every open socket down and waits for them to be handed back.
+    /// Shuts every open socket down and waits for them to be handed back. The shutdowns happen under the lock that
+    /// ``finished(_:)`` takes before a socket is closed, so none reaches a number already closed and reused.
     func closeAll() {
-        let sockets = state.withLock { state in
+        state.withLock { state in
             state.stopping = true
-            return Array(state.open.values)
+            for socket in state.open.values { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         let deadline = ContinuousClock.now + .seconds(5)
         while state.withLock({ !$0.open.isEmpty }), ContinuousClock.now < deadline { usleep(5_000) }
     }

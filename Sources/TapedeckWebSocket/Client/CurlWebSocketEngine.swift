@@ -238,17 +238,22 @@ final class CurlWebSocketEngine: Sendable {
 
     private func finish() {
         stream.close()
-        let (ending, waiters, drains) = shared.withLock { shared in
-            shared.finished = true
+        let ending = shared.withLock { shared in
             let ending = shared.ending ?? .abnormal(reason: "the connection ended")
             shared.ending = ending
+            return ending
+        }
+        // The observer (a recorder saving the conversation into its cassette) hears of the end before the connection
+        // counts as finished: a close() or ending() that returns has the conversation saved.
+        observer?(.ended(ending))
+        let (waiters, drains) = shared.withLock { shared in
+            shared.finished = true
             defer {
                 shared.endingWaiters = []
                 shared.drainWaiters = []
             }
-            return (ending, shared.endingWaiters, shared.drainWaiters)
+            return (shared.endingWaiters, shared.drainWaiters)
         }
-        observer?(.ended(ending))
         switch ending {
         case .closed: messages.finish()
         case .protocolError(let error): messages.finish(throwing: error)
