@@ -65,7 +65,7 @@ public struct CassetteScope: Sendable {
     /// closes the cassette. Returns the failures: the cassette could not be opened (the body does not run), requests
     /// that matched nothing, and (with ``requireAllPlayed``) interactions never played; and, as warnings, expired
     /// interactions replayed anyway and answers that drifted from the ones recorded before
-    /// (``CassetteSummary/drift``).
+    /// (`CassetteSummary.drift`).
     ///
     /// - Throws: what `body` throws, except cassette errors, which are among the returned failures.
     public func run(_ body: @Sendable (any HTTPTransport) async throws -> Void) async throws -> [Failure] {
