@@ -11,15 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$here/pairs.sh"
 COUNT="${COUNT:-2000}"
-websockets_version=17.4
-if ! python3 -c "import websockets, sys; sys.exit(websockets.__version__ != '$websockets_version')" 2>/dev/null; then
-    python3 -m pip install --quiet "websockets==$websockets_version" 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages "websockets==$websockets_version"
-fi
-
-cd "$root/Tools/Benchmarks"
-swift build -c release --product tapedeck-bench-websocket >/dev/null
-bench="$(swift build -c release --show-bin-path)/tapedeck-bench-websocket"
+# shellcheck source=websocket-bench.sh
+source "$here/websocket-bench.sh"
 
 work=$(mktemp -d)
 stub_pid=
