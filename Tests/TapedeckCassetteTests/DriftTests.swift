@@ -68,4 +68,42 @@ import TapedeckTestSupport
             #expect(again.drift.isEmpty)
         }
     }
+
+    /// Spy mode replays what the cassette has and sends the rest live: a live answer to a request the cassette
+    /// answered before (here, a second call to `/user` with repeats off) is compared with that recorded answer.
+    @Test func spyModeComparesALiveAnswerWithTheRecordedOneForTheSameRequest() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cassette = directory.cassette("spy.json")
+        try await withStubServer { server in
+            server.route(.get, "/user", response: .json(["id": 7, "name": "Ada"]))
+            server.route(.get, "/orders", response: .json(["orders": [["id": 1]]]))
+            server.route(.get, "/flaky", response: .json(["ok": true]))
+            _ = try await Self.record(cassette, from: server, mode: .all)
+            // The provider changes: the same URLs answer differently.
+            server.reset()
+            server.route(.get, "/user", response: .json(["id": "7", "name": "Ada"]))
+            server.route(.get, "/orders", response: .json(["orders": [["id": 9]]]))
+            server.route(.get, "/new", response: .json(["fresh": true]))
+            server.add(Stub(RequestPattern(.get, "/flaky"), fault: .reset))
+            let spy = try openCassette(cassette, mode: .spy, upstream: CurlTransport())
+            // Replayed from the cassette: the recorded answer, no comparison.
+            let replayed = try await spy.send(HTTPRequest(url: server.url("/user")))
+            let recordedUser = try JSONSerialization.jsonObject(with: replayed.data ?? Data()) as? [String: Any]
+            #expect(recordedUser?["id"] as? Int == 7)
+            // Live, each compared with the recorded answer for the same request.
+            _ = try await spy.send(HTTPRequest(url: server.url("/user")))               // id turned into a string: drift
+            _ = try await spy.send(HTTPRequest(url: server.url("/orders?page=1")))      // replayed
+            _ = try await spy.send(HTTPRequest(url: server.url("/orders?page=1")))      // replayed
+            _ = try await spy.send(HTTPRequest(url: server.url("/orders?page=1")))      // live, a changed id only: no drift
+            _ = try await spy.send(HTTPRequest(url: server.url("/new")))                // live, nothing recorded to compare with
+            _ = try await spy.send(HTTPRequest(url: server.url("/flaky")))              // replayed (recorded 200)
+            await #expect(throws: URLError.self) { try await spy.send(HTTPRequest(url: server.url("/flaky"))) }  // live reset: could not check
+            let summary = try spy.finish()
+            #expect(summary.drift.count == 1, "\(summary.drift)")
+            let line = summary.drift.first ?? ""
+            #expect(line.hasPrefix("#0 GET http://127.0.0.1:") && line.contains("/user: shape: $.id: expected number, got string"), "\(line)")
+            #expect(summary.liveRequests.count == 4, "\(summary.liveRequests)")
+        }
+    }
 }

@@ -10,8 +10,9 @@ final class CassetteSession: Sendable {
         var journal: Journal?
         var journaled = 0
         var baseWritten = false
-        /// The interactions of the cassette this session re-records (``RecordMode/all``), and where each request
-        /// (``RequestPlace/key(_:)``) stands in them: what a live answer is compared with for ``drift``.
+        /// The answers recorded before that live answers are compared with for ``drift``: the cassette this session
+        /// re-records (``RecordMode/all``), or the one it spies on (``RecordMode/spy``); and where each request
+        /// (``RequestPlace/key(_:)``) stands in them.
         var previous: [Interaction] = []
         var previousPositions: [String: [Int]] = [:]
         /// How many recordings of each request key have been compared with ``previous`` so far.
@@ -102,6 +103,8 @@ final class CassetteSession: Sendable {
                 onDisk = FileIdentity.of(url.path)
             }
         }
+        // A request that goes live in spy mode is compared with the cassette's answer for the same request, if any.
+        if mode == .spy { previous = loaded.interactions }
         if records && loaded.redactionSalt == nil && configuration.redaction.redactsDefaults {
             loaded.redactionSalt = .random()
         }
@@ -176,6 +179,29 @@ final class CassetteSession: Sendable {
     /// Notes that `request` went live instead of to the cassette (for the summary).
     func noteLive(_ request: HTTPRequest) {
         state.withLock { $0.liveRequests.append("\(request.method.rawValue) \(request.url.absoluteString)") }
+    }
+
+    /// Compares the live answer to a request that spy mode sent upstream (it matched no unplayed interaction) with the
+    /// cassette's answer for the same request, the next occurrence of its ``RequestPlace/key(_:)``, and notes any
+    /// drift. The bodies are read and compared outside the lock. Answers whose body went to a file or a stream are
+    /// not checked.
+    func noteSpyDrift(of request: HTTPRequest, sentBody: Data, response: HTTPResponse) {
+        guard mode == .spy, case .data(let received) = response.body else { return }
+        let recorded = Interaction.Request(request, body: sentBody)
+        let key = RequestPlace.key(recorded)
+        let earlier = state.withLock { state -> (Int, Interaction)? in
+            let occurrence = state.previousCompared[key, default: 0]
+            guard let positions = state.previousPositions[key], !positions.isEmpty else { return nil }
+            state.previousCompared[key] = occurrence + 1
+            let position = positions[min(occurrence, positions.count - 1)]
+            return (position, state.previous[position])
+        }
+        guard let (position, earlierInteraction) = earlier else { return }
+        let answer = Interaction.Response(statusCode: response.statusCode, headers: response.head.headers,
+                                          body: Recorder.decodedIfCompressed(CassetteBody(received), headers: response.head.headers))
+        let live = Interaction(request: recorded, outcome: .response(answer))
+        guard let line = ResponseDrift.line(recorded: earlierInteraction, live: live, position: position, bodyData: bodyData) else { return }
+        state.withLock { $0.drift.append(line) }
     }
 
     /// The secrets learned from the interactions recorded so far, for bodies redacted before their interaction is

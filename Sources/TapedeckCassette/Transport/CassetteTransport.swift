@@ -112,7 +112,11 @@ public struct CassetteTransport: HTTPTransport {
             return response
         case .failure(let error):
             guard case .unmatchedRequest = error else { throw error }
-            if session.mode == .spy { return try await live(request, onEvent: onEvent, reason: "spy mode, not in the cassette") }
+            if session.mode == .spy {
+                let response = try await live(request, onEvent: onEvent, reason: "spy mode, not in the cassette")
+                session.noteSpyDrift(of: request, sentBody: body, response: response)
+                return response
+            }
             guard session.records else { throw error }
             return try await recorder().send(request, onEvent: onEvent)
         }
