@@ -57,6 +57,61 @@ import Testing
         #expect(accepted > 200)
     }
 
+    private func anySpelling(_ text: String, marking names: Set<String> = []) -> CompactJSONScanner.Outcome {
+        CompactJSONScanner.scan(Array(text.utf8), spelling: .any) { names.contains(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    @Test func anySpellingReadsPastWhitespaceAndEscapesInValues() {
+        for text in ["{ }", #"{"a": 1}"#, "[1,\n2]", #"["\n"]"#, #"["\u00e9"]"#, #"["a\/b"]"#, " [1] ", "\t{\r\n\"q\" : \"x\\\"y\" }",
+                     #"{"query":"query Q {\n  user(id: $id) { name }\n}","variables":{"id":"7"}}"#] {
+            #expect(anySpelling(text) == .unmarked, "\(text)")
+        }
+        #expect(anySpelling(#"{"a":1}"#) == .plainCompact)
+        #expect(anySpelling(#"{ "user": { "token": "t" } }"#, marking: ["token"]) == .marked)
+        // What the parser would refuse, or a name the predicate cannot see as written, takes the general path.
+        for text in [#"["\ud83d\ude00"]"#, #"["é"]"#, #"{"to\u006ben":"t"}"#, #"["\x"]"#, #"["\u12"]"#, "[1,]", "{ \"a\" 1 }",
+                     "[1] x", "\u{0C}[1]", "[\"tab\there\"]"] {
+            #expect(anySpelling(text, marking: ["token"]) == .notPlainCompact, "\(text)")
+        }
+    }
+
+    /// The promise redaction relies on: a body the scanner finds unmarked in any spelling parses, and no member name
+    /// in it is marked, so the general path (parse, then look for secret members) would change nothing either.
+    /// Checked on generated documents laid out with whitespace and escapes, and on every one-byte edit of them.
+    @Test func whatAnySpellingFindsUnmarkedParsesWithNoMarkedName() throws {
+        var generator = SeededGenerator(seed: 11)
+        var unmarked = 0
+        let marked: Set<String> = ["k3"]
+        for _ in 0..<200 {
+            let value = randomContainer(depth: 0, using: &generator)
+            var document = Array(CassetteJSON.serialize(value, style: JSONWritingStyle(indent: 2, separator: " : ", expandsEmptyContainers: true)))
+            if let quote = document.firstIndex(of: UInt8(ascii: "\"")), Bool.random(using: &generator) {
+                document.insert(contentsOf: Array(#"\n\u0041"#.utf8), at: quote + 1)
+            }
+            var variants = [document]
+            for _ in 0..<20 {
+                var edited = document
+                let index = Int.random(in: 0..<edited.count, using: &generator)
+                edited[index] = Array("{}[],:\"0123456789.eE+-tfn \\aux\n".utf8).randomElement(using: &generator)!
+                variants.append(edited)
+            }
+            for bytes in variants where CompactJSONScanner.isUnmarked(bytes, marking: { marked.contains(String(decoding: $0, as: UTF8.self)) }) {
+                unmarked += 1
+                let parsed = try #require(CassetteJSON.parseBody(Data(bytes)), "\(String(decoding: bytes, as: UTF8.self))")
+                #expect(!names(in: parsed).contains { marked.contains($0) }, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(unmarked > 200)
+    }
+
+    private func names(in value: CassetteJSON) -> [String] {
+        switch value {
+        case .object(let members): return members.flatMap { [$0.key] + names(in: $0.value) }
+        case .array(let elements): return elements.flatMap(names(in:))
+        default: return []
+        }
+    }
+
     private func randomContainer(depth: Int, using generator: inout SeededGenerator) -> CassetteJSON {
         let count = Int.random(in: 0...4, using: &generator)
         if Bool.random(using: &generator) {

@@ -6,13 +6,28 @@
 /// that allocates nothing: parsing then writing compactly is the identity, so the codec copies the bytes, and the
 /// member names are checked in place. Anything else (whitespace, an escape, non-ASCII text, deep nesting) is
 /// ``Outcome/notPlainCompact``, and the caller takes the general path, which handles every spelling.
+///
+/// Redaction only asks about names, so it can scan in ``Spelling/any``: whitespace between tokens and escapes inside
+/// values are read past, and a body in which no name is marked is ``Outcome/unmarked``, with no tree built. (A
+/// name with an escape, non-ASCII text or a `\u` surrogate still takes the general path.)
 enum CompactJSONScanner {
+    /// Which spellings a scan reads through.
+    enum Spelling {
+        /// Only the compact writer's: no whitespace, strings of printable ASCII with no escapes.
+        case compact
+        /// Any spelling the parser reads too, as far as member names are concerned: whitespace between tokens and
+        /// escapes in values are read past.
+        case any
+    }
+
     /// What one scan found.
     enum Outcome: Equatable {
         /// Not plain compact JSON (or not JSON at all): use the general path.
         case notPlainCompact
         /// Plain compact JSON, and no member name satisfied the predicate.
         case plainCompact
+        /// JSON in another spelling (scanned with ``Spelling/any``), and no member name satisfied the predicate.
+        case unmarked
         /// A member name satisfied the predicate. The scan stopped there, so the rest is unchecked: use the general
         /// path.
         case marked
@@ -28,18 +43,27 @@ enum CompactJSONScanner {
     /// CompactJSONScanner.scan(Array(#"{"a":[1,true]}"#.utf8)) { _ in false }   // .plainCompact
     /// CompactJSONScanner.scan(Array(#"{ "a": 1 }"#.utf8)) { _ in false }       // .notPlainCompact
     /// ```
-    static func scan(_ bytes: some Collection<UInt8>, marking isMarked: (UnsafeBufferPointer<UInt8>) -> Bool) -> Outcome {
+    static func scan(_ bytes: some Collection<UInt8>, spelling: Spelling = .compact,
+                     marking isMarked: (UnsafeBufferPointer<UInt8>) -> Bool) -> Outcome {
         // The scanner keeps the predicate only for the length of this call.
         withoutActuallyEscaping(isMarked) { isMarked in
             let outcome = bytes.withContiguousStorageIfAvailable { buffer in
-                var scanner = Scanner(bytes: buffer, isMarked: isMarked)
+                var scanner = Scanner(bytes: buffer, isMarked: isMarked, anySpelling: spelling == .any)
                 return scanner.document()
             }
             if let outcome { return outcome }
             return Array(bytes).withUnsafeBufferPointer { buffer in
-                var scanner = Scanner(bytes: buffer, isMarked: isMarked)
+                var scanner = Scanner(bytes: buffer, isMarked: isMarked, anySpelling: spelling == .any)
                 return scanner.document()
             }
+        }
+    }
+
+    /// Whether a scan in ``Spelling/any`` found JSON in which no member name is marked (in any spelling).
+    static func isUnmarked(_ bytes: some Collection<UInt8>, marking isMarked: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        switch scan(bytes, spelling: .any, marking: isMarked) {
+        case .plainCompact, .unmarked: return true
+        case .marked, .notPlainCompact: return false
         }
     }
 
@@ -52,34 +76,54 @@ enum CompactJSONScanner {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         let isMarked: (UnsafeBufferPointer<UInt8>) -> Bool
+        /// Whitespace between tokens and escapes in values are read past (``Spelling/any``).
+        let anySpelling: Bool
         var position = 0
         var marked = false
+        /// Whether anything outside the compact spelling was read past.
+        var spelledOtherwise = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>, isMarked: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) {
+        init(bytes: UnsafeBufferPointer<UInt8>, isMarked: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, anySpelling: Bool) {
             self.bytes = bytes
             self.isMarked = isMarked
+            self.anySpelling = anySpelling
         }
 
         mutating func document() -> Outcome {
-            guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return .notPlainCompact }
+            skipWhitespace()
+            guard let first = current, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return .notPlainCompact }
             guard value(depth: 0) else { return marked ? .marked : .notPlainCompact }
-            return position == bytes.count ? .plainCompact : .notPlainCompact
+            skipWhitespace()
+            guard position == bytes.count else { return .notPlainCompact }
+            return spelledOtherwise ? .unmarked : .plainCompact
         }
 
         private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
+        /// Reads past JSON's whitespace, when the scan reads any spelling.
+        private mutating func skipWhitespace() {
+            guard anySpelling else { return }
+            while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                position += 1
+                spelledOtherwise = true
+            }
+        }
+
+        /// Takes `byte` (after whitespace, in any spelling; the whitespace after it is read by the next step).
         private mutating func take(_ byte: UInt8) -> Bool {
+            skipWhitespace()
             guard current == byte else { return false }
             position += 1
             return true
         }
 
         private mutating func value(depth: Int) -> Bool {
+            skipWhitespace()
             guard depth < CompactJSONScanner.maximumDepth, let byte = current else { return false }
             switch byte {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "\""): return anySpelling ? valueString() : string() != nil
             case UInt8(ascii: "t"): return literal("true")
             case UInt8(ascii: "f"): return literal("false")
             case UInt8(ascii: "n"): return literal("null")
@@ -93,6 +137,7 @@ enum CompactJSONScanner {
             position += 1
             if take(UInt8(ascii: "}")) { return true }
             repeat {
+                skipWhitespace()
                 guard let name = string(), take(UInt8(ascii: ":")) else { return false }
                 if isMarked(name) {
                     marked = true
@@ -125,6 +170,57 @@ enum CompactJSONScanner {
                 position += 1
             }
             return nil
+        }
+
+        /// A string value in any spelling: printable ASCII with JSON's escapes (a `\u` escape of a surrogate, which
+        /// the parser checks in pairs, and non-ASCII text take the general path).
+        private mutating func valueString() -> Bool {
+            guard take(UInt8(ascii: "\"")) else { return false }
+            while let byte = current {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return true
+                case UInt8(ascii: "\\"):
+                    spelledOtherwise = true
+                    guard position + 1 < bytes.count else { return false }
+                    let escaped = bytes[position + 1]
+                    if escaped == UInt8(ascii: "u") {
+                        guard position + 6 <= bytes.count, let scalar = hexQuad(at: position + 2),
+                              !(0xD800...0xDFFF).contains(scalar) else { return false }
+                        position += 6
+                    } else {
+                        switch escaped {
+                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                            position += 2
+                        default:
+                            return false
+                        }
+                    }
+                default:
+                    guard byte >= 0x20, byte < 0x7F else { return false }
+                    position += 1
+                }
+            }
+            return false
+        }
+
+        /// The value of four hex digits at `offset`, or `nil`.
+        private func hexQuad(at offset: Int) -> UInt32? {
+            var value: UInt32 = 0
+            for index in offset..<(offset + 4) {
+                let byte = bytes[index]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
         }
 
         private mutating func literal(_ word: StaticString) -> Bool {

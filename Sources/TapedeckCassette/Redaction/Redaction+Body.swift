@@ -16,10 +16,9 @@ extension Redaction {
     func redactBodyBytes(_ data: Data, contentType: String?) -> Data {
         var result = data
         let pathFilters = hasJSONPathFilters
-        if redactsDefaults, !pathFilters,
-           CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
-            // The common body: compact JSON with no secret member name, checked in place without parsing. (A
-            // marked name, any other spelling and JSON-path filters take the general path below.)
+        if redactsDefaults, !pathFilters, CompactJSONScanner.isUnmarked(data, marking: sensitiveMemberPredicate) {
+            // The common body: JSON with no secret member name, checked in place without parsing, in any spelling.
+            // (A marked name and JSON-path filters take the general path below.)
         } else if redactsDefaults || pathFilters, let value = CassetteJSON.parseBody(data) {
             // Most bodies hold nothing to redact: a walk that allocates nothing decides, and only a body with a
             // secret is rewritten, in its own spelling when the codec knows it (compact otherwise).

@@ -76,8 +76,8 @@ extension Redaction {
 
     private func collectBodySecrets(_ data: Data, contentType: String?, add: (Substring) -> Void) {
         guard !data.isEmpty else { return }
-        if CompactJSONScanner.scan(data, marking: sensitiveMemberPredicate) == .plainCompact {
-            // Compact JSON with no secret member name (checked in place): no secret to collect from it.
+        if CompactJSONScanner.isUnmarked(data, marking: sensitiveMemberPredicate) {
+            // JSON with no secret member name (checked in place, in any spelling): no secret to collect from it.
         } else if let json = CassetteJSON.parseBody(data) {
             collectJSONSecrets(json, add: { add($0[...]) })
         } else if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
