@@ -29,16 +29,10 @@ final class CurlTransfer {
     private var trustVerifier: ServerTrustVerifier?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    /// Monotonic nanoseconds of the last byte moved in either direction.
-    private(set) var lastActivity: UInt64
-    let idleTimeoutNanoseconds: UInt64
-    private var lastProgressEmission: UInt64 = 0
-    private var lastDownloadEmission: UInt64 = 0
-    private var lastDownloadWrite: UInt64 = 0
+    /// When bytes last moved (the idle timeout) and which progress events are due.
+    private var state: StateMachine
     /// Whether libcurl decodes content codings, so body bytes differ from the announced length.
     private let decodesContent: Bool
-    private var lastDownloadProgress: Int64 = -1
-    private var lastUploadProgress: Int64 = -1
 
     init(
         id: UInt64,
@@ -55,8 +49,8 @@ final class CurlTransfer {
             throw URLError(.unknown, failingURL: request.url, reason: "libcurl could not create a transfer")
         }
         self.easy = CurlEasy(handle: handle)
-        self.lastActivity = MonotonicClock.nanoseconds()
-        self.idleTimeoutNanoseconds = UInt64(max(0.001, request.timeoutInterval) * 1_000_000_000)
+        self.state = StateMachine(idleTimeout: UInt64(max(0.001, request.timeoutInterval) * 1_000_000_000),
+                                  now: MonotonicClock.nanoseconds())
         self.headParser = ResponseHeadParser()
         self.headerList = CurlStringList(CurlTransfer.headerLines(for: request))
         self.routeList = CurlStringList(configuration.resolve)
@@ -204,13 +198,8 @@ final class CurlTransfer {
     /// callback, which libcurl calls even when the transfer is idle.
     private func emitDownloadProgress(afterWrite: Bool = false) {
         let received = bodyWriter.byteCount
-        guard head != nil, received > lastDownloadProgress else { return }
-        let now = MonotonicClock.nanoseconds()
-        let startsBurst = afterWrite && now &- lastDownloadWrite >= 10_000_000
-        if afterWrite { lastDownloadWrite = now }
-        guard startsBurst || now &- lastDownloadEmission >= 10_000_000 else { return }
-        lastDownloadEmission = now
-        lastDownloadProgress = received
+        guard head != nil,
+              state.downloadProgressDue(received: received, afterWrite: afterWrite, at: MonotonicClock.nanoseconds()) else { return }
         sink.yield(.downloadProgress(TransferProgress(completed: received, total: expectedBodyLength)))
     }
 
@@ -245,47 +234,34 @@ final class CurlTransfer {
         guard sink.wantsEvents else { return 0 }
         // Bytes held back by the 10 ms limit go out now that time has passed (libcurl calls this even when idle).
         emitDownloadProgress()
-        let now = MonotonicClock.nanoseconds()
-        // At most one progress event per 10 ms per direction, so a fast transfer does not flood the stream.
-        guard now &- lastProgressEmission >= 10_000_000 else { return 0 }
-        lastProgressEmission = now
-        emitProgress(uploadTotal: uploadTotal, uploaded: uploaded)
+        guard state.progressTurnDue(at: MonotonicClock.nanoseconds()),
+              state.uploadProgressDue(uploaded: uploaded, total: uploadTotal) else { return 0 }
+        let total = bodyReader.length ?? (uploadTotal > 0 ? uploadTotal : nil)
+        sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
         return 0
-    }
-
-    private func emitProgress(uploadTotal: Int64, uploaded: Int64) {
-        if uploaded > lastUploadProgress, uploaded > 0 || uploadTotal > 0 {
-            lastUploadProgress = uploaded
-            let total = bodyReader.length ?? (uploadTotal > 0 ? uploadTotal : nil)
-            sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: total)))
-        }
     }
 
     /// The last progress of each direction, so observers always see the end.
     private func emitFinalProgress(bodyByteCount: Int64) {
         let uploaded = easy.offset(CURLINFO_SIZE_UPLOAD_T)
-        if uploaded > lastUploadProgress, uploaded > 0 {
+        let due = state.finalProgressDue(uploaded: uploaded, downloaded: bodyByteCount)
+        if due.upload {
             sink.yield(.uploadProgress(TransferProgress(completed: uploaded, total: bodyReader.length ?? uploaded)))
         }
-        if bodyByteCount > lastDownloadProgress {
+        if due.download {
             sink.yield(.downloadProgress(TransferProgress(completed: bodyByteCount, total: bodyByteCount)))
         }
     }
 
     // MARK: - Loop hooks
 
-    private func touch() { lastActivity = MonotonicClock.nanoseconds() }
+    private func touch() { state.moved(at: MonotonicClock.nanoseconds()) }
 
     /// Whether the idle timeout has passed at `now`.
-    func isIdle(at now: UInt64) -> Bool {
-        now > lastActivity && now - lastActivity > idleTimeoutNanoseconds
-    }
+    func isIdle(at now: UInt64) -> Bool { state.isIdle(at: now) }
 
     /// Nanoseconds until the idle timeout would pass.
-    func nanosecondsUntilIdle(at now: UInt64) -> UInt64 {
-        let deadline = lastActivity + idleTimeoutNanoseconds
-        return deadline > now ? deadline - now : 0
-    }
+    func nanosecondsUntilIdle(at now: UInt64) -> UInt64 { state.nanosecondsUntilIdle(at: now) }
 
     /// Marks the transfer as stopped for idling; the loop then removes it.
     func stopForIdling() { stopReason = .idleTimeout }
