@@ -25,6 +25,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     public private(set) var fields: [Field]
 
     /// Creates headers from fields in order.
+    /// Creates headers from fields, in order.
     public init(_ fields: [Field] = []) { self.fields = fields }
 
     /// Creates headers from `(name, value)` pairs in order.
@@ -32,12 +33,16 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         self.fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
+    /// Creates headers from a literal, `["Accept": "application/json"]`, keeping the literal's order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
+    /// The position of the first field.
     public var startIndex: Int { fields.startIndex }
+    /// The position after the last field.
     public var endIndex: Int { fields.endIndex }
+    /// The field at `position`, in the order the fields were added.
     public subscript(position: Int) -> Field { fields[position] }
 
     /// The first value for `name` (case-insensitive); setting replaces every field of that name, or removes them

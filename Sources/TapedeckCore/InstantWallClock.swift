@@ -23,6 +23,7 @@ public final class InstantWallClock: WallClock {
         state = Locked(State(now: start))
     }
 
+    /// The time this clock reads: its start, moved by every sleep so far.
     public var now: Date { state.withLock { $0.now } }
 
     /// Every sleep asked for, in order.

@@ -19,7 +19,9 @@ public protocol WallClock: Sendable {
 public struct SystemWallClock: WallClock {
     /// Creates the system clock.
     public init() {}
+    /// The current time: the recording's while a replay runs on it, else the system's.
     public var now: Date { RecordedTime.clock?.now ?? Date() }
+    /// Sleeps on the system's clock (`Task.sleep`).
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 
@@ -51,11 +53,14 @@ public final class ManualWallClock: WallClock {
         state = Locked(State(now: start))
     }
 
+    /// The time this clock reads: its start, moved by every ``advance(by:)`` so far.
     public var now: Date { state.withLock { $0.now } }
 
     /// How many tasks are sleeping on this clock (tests wait for it to reach a number before advancing).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Suspends until ``advance(by:)`` moves ``now`` to `duration` from now (at once for zero or less); throws
+    /// `CancellationError` when the task is cancelled first.
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
         guard duration > .zero else { return }
