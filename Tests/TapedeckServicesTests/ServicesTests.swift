@@ -26,8 +26,10 @@ import TapedeckTesting
     }
 }
 
-/// Each test gets a fresh httpbin-style stub server, stopped when the test ends.
-@Suite(.stubServer(httpbin: true)) struct NetworkManagerTests {
+/// Each test gets a fresh httpbin-style stub server, stopped when the test ends. Its connections stay open for ten
+/// minutes: on two cores under a sanitizer, a streamed upload body can wait on the starved task pool for longer than
+/// the default minute, and the server would cut it off (seen as "Empty reply from server" and "Broken pipe").
+@Suite(.stubServer(.init(connectionTimeout: 600), httpbin: true)) struct NetworkManagerTests {
     let server: StubServer
     let network: NetworkManager
 

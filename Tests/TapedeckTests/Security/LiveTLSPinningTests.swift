@@ -14,7 +14,9 @@ import TapedeckTestSupport
     private func withServer<T>(
         presenting certificate: TestPKI.Issued, _ body: (StubServer, CurlTransport) async throws -> T
     ) async throws -> T {
-        try await withStubServer(.init(tls: pki.identity(certificate))) { server in
+        // Idle connections stay open for ten minutes, so the reuse test's connection is still there when the third
+        // request comes, however long a starved task pool (two cores, a sanitizer) keeps it waiting.
+        try await withStubServer(.init(connectionTimeout: 600, tls: pki.identity(certificate))) { server in
             server.route(.get, "/secure", response: .text("secret"))
             let routes = [TestPKI.host, TestPKI.wrongHost, "other.test"].map { "\($0)::127.0.0.1:\(server.port)" }
             let transport = CurlTransport(configuration: .init(connectTo: routes, trustedCertificates: [pki.root.item]))
