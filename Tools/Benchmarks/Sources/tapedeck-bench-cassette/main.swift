@@ -24,7 +24,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | client-replay N BLOCK | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | re-record N BLOCK | client-replay N BLOCK | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -109,6 +109,12 @@ do {
         print("passthrough cpu-us-per-request \(result.passthroughUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.passthroughUsage.contextSwitches) / requests)")
         print("recording cpu-us-per-request \(result.recordingUsage.cpuSeconds / requests * 1e6) switches-per-request \(Double(result.recordingUsage.contextSwitches) / requests)")
         print("ratio-median \(median(result.passthrough) / median(result.recording)) ratio-throughput \(recording / passthrough)")
+    case "re-record":
+        guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
+        let result = try runDetached { try await ReRecordVersusRecord(count: count, block: block, rounds: 5).run() }
+        let ratios = zip(result.reRecording, result.recording).map { $0 / $1 }
+        print("recording median-us \(median(result.recording)) re-recording median-us \(median(result.reRecording))")
+        print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
     case "client-replay":
         guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
         let result = try runDetached { try await ClientReplay(count: count, block: block, rounds: 3).run() }
