@@ -15,6 +15,8 @@ enum StubAction: Sendable {
     case fault(StubFault)
     /// Upgrade to a WebSocket and play a recorded conversation.
     case webSocket(ServedWebSocket)
+    /// Send the upstream's `101` and relay the connection to it (the recording proxy).
+    case webSocketRelay(WebSocketRelay)
 }
 
 let stubURICallback: tdk_mhd_uri_log_callback = { context, uri, _ in
@@ -120,6 +122,8 @@ private func perform(_ action: StubAction, request: IncomingRequest, on connecti
         return FaultInjector.inject(fault, on: connection, core: core)
     case .webSocket(let served):
         return WebSocketUpgrade.queue(served, method: request.method, headers: request.headers, on: connection, core: core)
+    case .webSocketRelay(let relay):
+        return WebSocketUpgrade.queue(relay, on: connection, core: core)
     }
 }
 
