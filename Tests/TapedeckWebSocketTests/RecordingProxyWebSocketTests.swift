@@ -107,3 +107,48 @@ import TapedeckWebSocket
         _ = await socket.ending()
     }
 }
+
+/// The forward proxy with HTTPS interception records a `wss` conversation as the reverse proxy does: Tapedeck's
+/// client tunnels through it (`CONNECT`, the proxy's CA trusted) to a Python `websockets` server over TLS, and the
+/// cassette served afterwards gives a `websockets` client the same messages.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ForwardProxyWebSocketTests {
+    static let authority = Result { try TestCertificateAuthority() }
+    static let host = "chat.example.test"
+
+    @Test func anInterceptedWssConversationIsRecordedAndServed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.cassette("forward.json")
+        let authority = try Self.authority.get()
+        let peer = try PythonWebSocketsPeer.start(tls: try authority.issue(for: [Self.host]))
+        let proxy = try ForwardProxy(cassette: file, mode: .record(.all), configuration: ForwardProxy.Configuration(
+            allowedHosts: [Self.host],
+            upstream: CurlTransport.Configuration(connectTo: ["\(Self.host):443:127.0.0.1:\(peer.port)"], trustedCertificates: [authority.trustAnchor]),
+            environment: [:], log: { _ in }))
+        var options = WebSocketClientOptions()
+        options.tls.trustedCertificates = [proxy.certificateAuthority.trustAnchor]
+        options.curl.proxy = proxy.proxyURL.absoluteString
+        let script: [WebSocketMessage] = [.text("through the tunnel"), .binary(Data([0, 1, 2, 255]))]
+        let socket = try await WebSocket.connect(to: try #require(URL(string: "wss://\(Self.host)/echo")), options: options)
+        var iterator = socket.messages.makeAsyncIterator()
+        var live: [WebSocketMessage] = []
+        for message in script {
+            try await socket.send(message)
+            live.append(try #require(try await iterator.next()))
+        }
+        #expect(live == script)
+        #expect(await socket.close(.normalClosure, reason: "done") == .closed(WebSocketClose(code: .normalClosure, reason: "done")))
+        #expect(try await proxy.finishRecording()?.interactionCount == 1)
+        proxy.stop()
+        peer.stop()
+
+        let interaction = try #require(try CassetteFile.load(file).interactions.first)
+        #expect(interaction.request.url == "wss://\(Self.host)/echo")
+        #expect(interaction.webSocket?.isComplete == true)
+        let server = try StubServer(cassette: file)
+        defer { server.stop() }
+        let served = try await PythonWebSocketsClient.converse(try #require(URL(string: "ws://127.0.0.1:\(server.port)/echo")), sending: script)
+        #expect(served.0 == live)
+        #expect(served.1 == .init(code: 1000, reason: "done"))
+    }
+}
