@@ -33,6 +33,25 @@ enum WebSocketUpgrade {
         }
     }
 
+    /// Answers the upgrade for a stubbed WebSocket route and runs `stub` on the connection.
+    static func queue(_ stub: WebSocketStub, method: HTTPMethod, headers: HTTPHeaders, on connection: ConnectionHandle,
+                      core: StubServerCore) -> MHD_Result {
+        guard ServedCassette.asksForWebSocket(headers) else {
+            var response = StubResponse.text("this route is a WebSocket: connect with a WebSocket client\n", status: 426)
+            response.headers.add(name: "Upgrade", value: "websocket")
+            return ResponseQueue.queue(response, on: connection, core: core)
+        }
+        let answer: WebSocketServerAnswer
+        do {
+            answer = try WebSocketHandshake.answer(method: method.rawValue, headers: headers, supportedSubprotocols: stub.subprotocols)
+        } catch {
+            return ResponseQueue.queue(.text("this route is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
+        }
+        return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
+            StubbedWebSocketConnection.start(stub, socket: socket, handle: handle, leftover: leftover, core: core)
+        }
+    }
+
     /// Sends the upstream's `101` (its headers as they came) and relays the connection to it.
     static func queue(_ relay: WebSocketRelay, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
         let headers = HTTPHeaders(relay.response.headers.fields.filter { !["content-length", "transfer-encoding"].contains($0.name.lowercased()) })
