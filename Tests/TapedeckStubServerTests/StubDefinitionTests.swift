@@ -76,7 +76,7 @@ import TapedeckCore
         for _ in 0..<20 {
             #expect(throws: StubDefinitionError(
                 location: "actions",
-                reason: #"unknown field "actions" (known here: id, name, priority, request, response, delay, scenario, summary)"#
+                reason: #"unknown field "actions" (known here: id, name, priority, request, response, webSocket, delay, scenario, summary)"#
             )) { try Stub.decode(Data(json.utf8)) }
         }
     }

@@ -55,6 +55,21 @@ enum ProxyMessage {
                            timeoutInterval: timeout, redirectPolicy: .none)
     }
 
+    /// The headers of an upgrade to a WebSocket as it is forwarded: as ``upstreamRequest(for:url:timeout:)`` forwards
+    /// them, plus `Connection: Upgrade` and `Upgrade`, and minus `Sec-WebSocket-Extensions`: the relayed frames are
+    /// recorded as they pass, so no extension (compression) is negotiated for them.
+    static func upgradeHeaders(for request: RecordedRequest) -> HTTPHeaders {
+        let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var headers = HTTPHeaders(request.headers.fields.filter { field in
+            let name = field.name.lowercased()
+            return !droppedRequestHeaders.contains(name) && !named.contains(name) && name != "sec-websocket-extensions"
+        })
+        headers.add(name: "Connection", value: "Upgrade")
+        headers.add(name: "Upgrade", value: request.headers["Upgrade"] ?? "websocket")
+        return headers
+    }
+
     /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body as the upstream sent it
     /// (gzip-encoded again should a transport have decoded it; chunked when the upstream's was).
     static func answer(from response: HTTPResponse) -> StubResponse {

@@ -12,12 +12,16 @@ final class RecordingProxy: Sendable {
         var inFlight = 0
         var closing = false
         var summary: CassetteSummary?
+        /// WebSocket connections being relayed (and some that ended since the last one started).
+        var relays: [WebSocketRelay] = []
     }
 
     /// The base URL request targets are appended to; `nil` for a forward proxy, which names each request's URL.
     let upstream: URL?
     let cassette: CassetteTransport
     let timeout: TimeInterval
+    /// The upstream's libcurl settings, which WebSocket connections (relayed over a libcurl stream) use too.
+    let upstreamConfiguration: CurlTransport.Configuration
     /// Where exchanges run: the upstream's curl event loop (a `TaskExecutor`), not the global pool, so the proxy
     /// answers even while the client's own threads (a test waiting synchronously on a subprocess, say) fill the pool.
     let executor: any TaskExecutor
@@ -30,7 +34,8 @@ final class RecordingProxy: Sendable {
         }
         self.upstream = upstream
         self.timeout = timeout
-        let curl = CurlTransport(configuration: Self.forwarding(upstreamConfiguration))
+        self.upstreamConfiguration = Self.forwarding(upstreamConfiguration)
+        let curl = CurlTransport(configuration: self.upstreamConfiguration)
         executor = curl.executor
         cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: curl),
                                          configuration: configuration, environment: [:])
@@ -57,20 +62,47 @@ final class RecordingProxy: Sendable {
     /// Forwards `request` to `url` (`nil`: the target could not be made into one) off the daemon's threads.
     func answer(_ request: RecordedRequest, to url: URL?) -> FallbackAnswer {
         .later { [self] completion in
-            let admitted = state.withLock { state -> Bool in
-                guard !state.closing else { return false }
-                state.inFlight += 1
-                return true
-            }
-            guard admitted else {
+            guard admit() else {
                 completion(.respond(.text("The recording proxy has finished; nothing more is forwarded.\n", status: 503)))
+                return
+            }
+            if ServedCassette.asksForWebSocket(request.headers) {
+                // Connecting upstream blocks; a thread of its own keeps the curl event loop free.
+                let thread = Thread { [self] in completion(upgrade(request, to: url)) }
+                thread.name = "tapedeck-proxy-upgrade"
+                thread.start()
                 return
             }
             Task(executorPreference: executor) { [self] in
                 let action = await forward(request, to: url)
-                state.withLock { $0.inFlight -= 1 }
+                settle(recorded: false)
                 completion(action)
             }
+        }
+    }
+
+    /// Counts an exchange in, unless the proxy has finished.
+    func admit() -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.closing else { return false }
+            state.inFlight += 1
+            return true
+        }
+    }
+
+    /// Notes a relayed WebSocket connection, which finishing the recording ends (and records).
+    func remember(_ relay: WebSocketRelay) {
+        state.withLock { state in
+            state.relays.removeAll { $0.isFinished }
+            state.relays.append(relay)
+        }
+    }
+
+    /// Counts an admitted exchange out, and in among the recorded ones when `recorded`.
+    func settle(recorded: Bool) {
+        state.withLock { state in
+            state.inFlight -= 1
+            if recorded { state.recorded += 1 }
         }
     }
 
@@ -99,9 +131,14 @@ final class RecordingProxy: Sendable {
         }
     }
 
-    /// Stops forwarding, waits (up to `timeout`) for exchanges under way to be recorded, and saves the cassette.
+    /// Stops forwarding, ends the WebSocket connections it relays, waits (up to `timeout`) for exchanges under way
+    /// and those connections to be recorded, and saves the cassette.
     func finish(waitingAtMost timeout: Duration) async throws(CassetteError) -> CassetteSummary {
-        state.withLock { $0.closing = true }
+        let relays = state.withLock { state in
+            state.closing = true
+            return state.relays
+        }
+        for relay in relays { relay.stop() }
         let deadline = ContinuousClock.now + timeout
         while state.withLock({ $0.inFlight > 0 }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))

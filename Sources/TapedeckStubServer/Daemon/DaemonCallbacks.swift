@@ -15,6 +15,10 @@ enum StubAction: Sendable {
     case fault(StubFault)
     /// Upgrade to a WebSocket and play a recorded conversation.
     case webSocket(ServedWebSocket)
+    /// Send the upstream's `101` and relay the connection to it (the recording proxy).
+    case webSocketRelay(WebSocketRelay)
+    /// Upgrade to a WebSocket and run a stub on it.
+    case webSocketStub(WebSocketStub)
 }
 
 let stubURICallback: tdk_mhd_uri_log_callback = { context, uri, _ in
@@ -75,6 +79,9 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         if case .fault(let fault) = stub.responder {
             action = .fault(fault)
             delay = stub.delay?.next() ?? .zero
+        } else if case .webSocket(let webSocket) = stub.responder {
+            action = .webSocketStub(webSocket)
+            delay = stub.delay?.next() ?? .zero
         } else {
             let response = stub.response(to: recorded)
             action = .respond(response)
@@ -120,6 +127,10 @@ private func perform(_ action: StubAction, request: IncomingRequest, on connecti
         return FaultInjector.inject(fault, on: connection, core: core)
     case .webSocket(let served):
         return WebSocketUpgrade.queue(served, method: request.method, headers: request.headers, on: connection, core: core)
+    case .webSocketRelay(let relay):
+        return WebSocketUpgrade.queue(relay, on: connection, core: core)
+    case .webSocketStub(let stub):
+        return WebSocketUpgrade.queue(stub, method: request.method, headers: request.headers, on: connection, core: core)
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 import TapedeckCore
 
 /// A stub's JSON form, the format of the admin API and of stub files (the StubDefinitions article documents every
-/// field): `id`, `name`, `priority`, `request` (a ``RequestPattern``), `response` (a ``StubResponder``), `delay` (a
-/// ``StubDelay``) and `scenario` (a ``ScenarioStep``). Decoding checks every field and throws `DecodingError`s that
+/// field): `id`, `name`, `priority`, `request` (a ``RequestPattern``), `response` (a ``StubResponder``) or
+/// `webSocket` (a ``WebSocketStub``), `delay` (a ``StubDelay``) and `scenario` (a ``ScenarioStep``). Decoding checks every field and throws `DecodingError`s that
 /// ``StubDefinitionError`` turns into `place: reason`; encoding adds a one-line `summary`, ignored when read.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import TapedeckCore
 /// let stub = try Stub.decode(Data(json.utf8))
 /// ```
 extension Stub: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, priority, request, response, delay, scenario, summary }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, priority, request, response, webSocket, delay, scenario, summary }
 
     /// Decodes a stub definition; an absent `id` gets a new UUID, an absent `priority` the default.
     public init(from decoder: any Decoder) throws {
@@ -21,7 +21,15 @@ extension Stub: Codable {
         let name = try container.decodeIfPresent(String.self, forKey: .name)
         let priority = try container.decodeIfPresent(Int.self, forKey: .priority) ?? Stub.defaultPriority
         let request = try container.decode(RequestPattern.self, forKey: .request)
-        let responder = try container.decode(StubResponder.self, forKey: .response)
+        let responder: StubResponder
+        if container.contains(.webSocket) {
+            guard !container.contains(.response) else {
+                throw DecodingError.definition("give either response or webSocket, not both", at: decoder.codingPath)
+            }
+            responder = .webSocket(try container.decode(WebSocketStub.self, forKey: .webSocket))
+        } else {
+            responder = try container.decode(StubResponder.self, forKey: .response)
+        }
         self.init(id: id, name: name, request, priority: priority, responder: responder,
                   delay: try container.decodeIfPresent(StubDelay.self, forKey: .delay),
                   scenario: try container.decodeIfPresent(ScenarioStep.self, forKey: .scenario))
@@ -34,7 +42,11 @@ extension Stub: Codable {
         try container.encodeIfPresent(name, forKey: .name)
         if priority != Self.defaultPriority { try container.encode(priority, forKey: .priority) }
         try container.encode(matcher, forKey: .request)
-        if responder.hasJSONForm { try container.encode(responder, forKey: .response) }
+        if case .webSocket(let webSocket) = responder {
+            try container.encode(webSocket, forKey: .webSocket)
+        } else if responder.hasJSONForm {
+            try container.encode(responder, forKey: .response)
+        }
         try container.encodeIfPresent(delay, forKey: .delay)
         try container.encodeIfPresent(scenario, forKey: .scenario)
         try container.encode(summary, forKey: .summary)

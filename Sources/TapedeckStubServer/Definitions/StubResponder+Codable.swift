@@ -21,10 +21,13 @@ extension StubResponder: Codable {
     static let faultNames = ["closeWithoutResponse", "reset", "malformedStatusLine", "malformedHeaders", "malformedResponse",
                              "noResponse", "partialBody"]
 
-    /// Whether the responder can be written as JSON: every responder but a closure.
+    /// Whether the responder can be written as a `response`: every responder but a closure and a WebSocket stub
+    /// (which ``Stub`` writes as its `webSocket` member).
     var hasJSONForm: Bool {
-        if case .handler = self { return false }
-        return true
+        switch self {
+        case .handler, .webSocket: return false
+        case .response, .template, .fault: return true
+        }
     }
 
     /// Decodes a response, a template or a fault, refusing conflicting or out-of-range fields.
@@ -125,6 +128,8 @@ extension StubResponder: Codable {
         switch self {
         case .handler:
             throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a closure responder has no JSON form"))
+        case .webSocket:
+            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a WebSocket stub is a stub's webSocket member, not a response"))
         case .fault(let fault):
             try Self.encode(fault, into: &container)
         case .template(let template):

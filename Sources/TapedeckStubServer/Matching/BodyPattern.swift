@@ -50,48 +50,53 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// `nil` when `request`'s body matches, or a sentence saying how it differs.
     func difference(_ request: RecordedRequest) -> String? {
+        difference(body: request.body, contentType: request.headers["Content-Type"])
+    }
+
+    /// `nil` when `body` (of type `contentType`, which only a multipart pattern reads) matches, or a sentence saying
+    /// how it differs: what a request body and a WebSocket message are matched with.
+    func difference(body: Data, contentType: String?) -> String? {
         switch self {
         case .equalTo(let expected):
-            return request.body == expected ? nil : "expected \(Self.preview(expected)), got \(Self.preview(request.body))"
+            return body == expected ? nil : "expected \(Self.preview(expected)), got \(Self.preview(body))"
         case .contains(let part):
-            return String(decoding: request.body, as: UTF8.self).contains(part)
-                ? nil : "expected a body containing \"\(part)\", got \(Self.preview(request.body))"
+            return String(decoding: body, as: UTF8.self).contains(part)
+                ? nil : "expected a body containing \"\(part)\", got \(Self.preview(body))"
         case .matches(let regex):
-            return regex.matchesWhole(String(decoding: request.body, as: UTF8.self))
-                ? nil : "expected a body matching \(regex), got \(Self.preview(request.body))"
+            return regex.matchesWhole(String(decoding: body, as: UTF8.self))
+                ? nil : "expected a body matching \(regex), got \(Self.preview(body))"
         case .json(let expected):
-            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: body) else { return "expected JSON, got \(Self.preview(body))" }
             return actual == expected ? nil : "expected JSON \(expected.templateText), got \(actual.templateText)"
         case .jsonPartial(let expected):
-            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: body) else { return "expected JSON, got \(Self.preview(body))" }
             return JSONPartialMatch.difference(expected: expected, actual: actual).map { "JSON at \($0)" }
         case .form(let fields):
-            let pairs = URLEncodedForm.pairs(request.body)
+            let pairs = URLEncodedForm.pairs(body)
             for name in fields.keys.sorted() {
                 let values = pairs.filter { $0.name == name }.map(\.value)
                 if let difference = fields[name]!.difference(values: values) { return "form field \(name): \(difference)" }
             }
             return nil
         case .jsonEquivalent(let expected, let ignoringArrayOrder, let ignoringExtraElements):
-            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: body) else { return "expected JSON, got \(Self.preview(body))" }
             return JSONPartialMatch.difference(expected: expected, actual: actual, ignoringArrayOrder: ignoringArrayOrder,
                                                ignoringExtraElements: ignoringExtraElements).map { "JSON at \($0)" }
         case .jsonPath(let path, let value):
-            guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
+            guard let actual = JSONValue(parsing: body) else { return "expected JSON, got \(Self.preview(body))" }
             guard let value else {
                 return path.hasMatch(in: actual) ? nil : "expected JSON with something at \(path), got \(actual.templateText)"
             }
             return value.difference(values: path.texts(in: actual)).map { "JSON at \(path): \($0)" }
         case .all(let patterns):
             for pattern in patterns {
-                if let difference = pattern.difference(request) { return difference }
+                if let difference = pattern.difference(body: body, contentType: contentType) { return difference }
             }
             return nil
         case .multipart(let expectedParts):
-            let contentType = request.headers["Content-Type"] ?? ""
-            let parts: [MultipartPart]
+                        let parts: [MultipartPart]
             do {
-                parts = try MultipartParser.parts(of: request.body, contentType: contentType)
+                parts = try MultipartParser.parts(of: body, contentType: contentType ?? "")
             } catch {
                 return "expected a multipart body: \(error)"
             }

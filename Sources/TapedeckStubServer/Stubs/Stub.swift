@@ -85,6 +85,7 @@ public struct Stub: Sendable, Identifiable {
         case .template(let template):
             response = template.render(request, pathParameters: matcher.path?.parameters(decodedPath: request.decodedPath) ?? [:])
         case .fault: response = StubResponse(status: 500)
+        case .webSocket: response = StubResponse(status: 426)
         }
         if let delay { response.delay = delay.next() }
         return response
@@ -110,4 +111,6 @@ public enum StubResponder: Sendable {
     case template(ResponseTemplate)
     /// A fault at the socket instead of a response.
     case fault(StubFault)
+    /// An upgrade to a WebSocket that runs a ``WebSocketStub``.
+    case webSocket(WebSocketStub)
 }

@@ -9,20 +9,9 @@ import TapedeckWebSocket
 /// A protocol violation closes this connection with the RFC's code; other connections are not affected.
 enum ServedWebSocketConnection {
     static func start(_ served: ServedWebSocket, socket: Int32, handle: OpaquePointer, leftover: [UInt8], core: StubServerCore) {
-        guard let id = core.upgradedSockets.register(socket) else {
-            _ = tdk_mhd_upgrade_close(handle)
-            return
+        UpgradedConnection.start(socket: socket, handle: handle, core: core, name: "tapedeck-stub-websocket") { sockets in
+            serve(served, socket: socket, leftover: leftover, sockets: sockets)
         }
-        let upgrade = UpgradeHandle(pointer: handle)
-        let thread = Thread {
-            serve(served, socket: socket, leftover: leftover, sockets: core.upgradedSockets)
-            // Forgotten before libmicrohttpd closes it: once closed, its number may belong to another connection,
-            // which a stopping server's closeAll() must not shut down.
-            core.upgradedSockets.finished(id)
-            _ = tdk_mhd_upgrade_close(upgrade.pointer)
-        }
-        thread.name = "tapedeck-stub-websocket"
-        thread.start()
     }
 
     /// Plays the conversation until it is over, the client breaks the protocol or leaves, or the server stops.
@@ -73,6 +62,31 @@ enum ServedWebSocketConnection {
 /// libmicrohttpd's handle of an upgraded connection, used by the one thread that serves it.
 struct UpgradeHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+}
+
+/// The thread of one upgraded socket: noted among the server's upgraded sockets while `body` runs, then handed back
+/// to libmicrohttpd.
+enum UpgradedConnection {
+    /// Starts the thread; false (and the socket closed) when the server is stopping.
+    @discardableResult
+    static func start(socket: Int32, handle: OpaquePointer, core: StubServerCore, name: String,
+                      body: @escaping @Sendable (UpgradedSockets) -> Void) -> Bool {
+        guard let id = core.upgradedSockets.register(socket) else {
+            _ = tdk_mhd_upgrade_close(handle)
+            return false
+        }
+        let upgrade = UpgradeHandle(pointer: handle)
+        let thread = Thread {
+            body(core.upgradedSockets)
+            // Forgotten before libmicrohttpd closes it: once closed, its number may belong to another connection,
+            // which a stopping server's closeAll() must not shut down.
+            core.upgradedSockets.finished(id)
+            _ = tdk_mhd_upgrade_close(upgrade.pointer)
+        }
+        thread.name = name
+        thread.start()
+        return true
+    }
 }
 
 /// Blocking reads and writes on an upgraded socket (which libmicrohttpd may have made non-blocking), waiting with

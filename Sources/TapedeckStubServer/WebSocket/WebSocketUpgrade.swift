@@ -5,17 +5,16 @@ import TapedeckCore
 import TapedeckWebSocket
 
 /// Answers an upgrade request with libmicrohttpd's upgrade response (`101 Switching Protocols`, then the socket is
-/// handed over), and serves the recorded conversation on it (``ServedWebSocketConnection``). A request that is not
-/// a valid upgrade gets a `400` naming what is wrong.
+/// handed over), and serves the recorded conversation on it (``ServedWebSocketConnection``) or relays it to the
+/// recording proxy's upstream (``WebSocketRelay``). A request that is not a valid upgrade gets a `400` naming what
+/// is wrong.
 enum WebSocketUpgrade {
-    /// What the upgrade handler needs, retained from queuing the response until the handler runs.
+    /// What runs on the upgraded socket, retained from queuing the response until the handler runs.
     final class Context: Sendable {
-        let served: ServedWebSocket
-        let core: StubServerCore
+        let start: @Sendable (_ socket: Int32, _ handle: OpaquePointer, _ leftover: [UInt8]) -> Void
 
-        init(served: ServedWebSocket, core: StubServerCore) {
-            self.served = served
-            self.core = core
+        init(start: @escaping @Sendable (_ socket: Int32, _ handle: OpaquePointer, _ leftover: [UInt8]) -> Void) {
+            self.start = start
         }
     }
 
@@ -29,12 +28,52 @@ enum WebSocketUpgrade {
         } catch {
             return ResponseQueue.queue(.text("this recorded interaction is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
-        let context = Unmanaged.passRetained(Context(served: served, core: core))
+        return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
+            ServedWebSocketConnection.start(served, socket: socket, handle: handle, leftover: leftover, core: core)
+        }
+    }
+
+    /// Answers the upgrade for a stubbed WebSocket route and runs `stub` on the connection.
+    static func queue(_ stub: WebSocketStub, method: HTTPMethod, headers: HTTPHeaders, on connection: ConnectionHandle,
+                      core: StubServerCore) -> MHD_Result {
+        guard ServedCassette.asksForWebSocket(headers) else {
+            var response = StubResponse.text("this route is a WebSocket: connect with a WebSocket client\n", status: 426)
+            response.headers.add(name: "Upgrade", value: "websocket")
+            return ResponseQueue.queue(response, on: connection, core: core)
+        }
+        let answer: WebSocketServerAnswer
+        do {
+            answer = try WebSocketHandshake.answer(method: method.rawValue, headers: headers, supportedSubprotocols: stub.subprotocols)
+        } catch {
+            return ResponseQueue.queue(.text("this route is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
+        }
+        return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
+            StubbedWebSocketConnection.start(stub, socket: socket, handle: handle, leftover: leftover, core: core)
+        }
+    }
+
+    /// Sends the upstream's `101` (its headers as they came) and relays the connection to it.
+    static func queue(_ relay: WebSocketRelay, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
+        let headers = HTTPHeaders(relay.response.headers.fields.filter { !["content-length", "transfer-encoding"].contains($0.name.lowercased()) })
+        let result = queue(headers: headers, on: connection, core: core) { socket, handle, leftover in
+            let started = UpgradedConnection.start(socket: socket, handle: handle, core: core, name: "tapedeck-proxy-websocket") { sockets in
+                relay.run(socket: socket, clientLeftover: leftover, sockets: sockets)
+            }
+            if !started { relay.abandon(reason: "the server stopped before the connection was relayed") }
+        }
+        if result != .YES { relay.abandon(reason: "libmicrohttpd did not take the 101 answer") }
+        return result
+    }
+
+    /// Queues a `101` with `headers`; `start` runs once libmicrohttpd hands the socket over.
+    private static func queue(headers: HTTPHeaders, on connection: ConnectionHandle, core: StubServerCore,
+                              start: @escaping @Sendable (Int32, OpaquePointer, [UInt8]) -> Void) -> MHD_Result {
+        let context = Unmanaged.passRetained(Context(start: start))
         guard let response = MHD_create_response_for_upgrade(upgradeHandler, context.toOpaque()) else {
             context.release()
             return .NO
         }
-        for field in answer.headers { _ = MHD_add_response_header(response, field.name, field.value) }
+        for field in headers { _ = MHD_add_response_header(response, field.name, field.value) }
         let result = MHD_queue_response(connection.pointer, 101, response)
         MHD_destroy_response(response)
         if result != .YES { context.release() }
@@ -47,5 +86,5 @@ private let upgradeHandler: MHD_UpgradeHandler = { context, _, _, extraIn, extra
     let context = Unmanaged<WebSocketUpgrade.Context>.fromOpaque(context!).takeRetainedValue()
     let extra = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraSize)) } ?? []
     guard let handle else { return }
-    ServedWebSocketConnection.start(context.served, socket: socket, handle: handle, leftover: extra, core: context.core)
+    context.start(socket, handle, extra)
 }

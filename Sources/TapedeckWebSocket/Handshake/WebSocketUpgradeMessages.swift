@@ -3,12 +3,17 @@ import TapedeckCore
 
 /// A client's upgrade request as it is written on the wire: `GET path HTTP/1.1`, `Host`, the handshake's headers and
 /// the caller's own.
-struct WebSocketUpgradeRequestHead {
-    var url: URL
-    var headers: HTTPHeaders
+package struct WebSocketUpgradeRequestHead {
+    package var url: URL
+    package var headers: HTTPHeaders
+
+    package init(url: URL, headers: HTTPHeaders) {
+        self.url = url
+        self.headers = headers
+    }
 
     /// The request's bytes.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var text = "GET \(Self.target(of: url)) HTTP/1.1\r\n"
         if !headers.contains("Host") { text += "Host: \(Self.host(of: url))\r\n" }
         for field in headers { text += "\(field.name): \(field.value)\r\n" }
@@ -54,7 +59,7 @@ public struct WebSocketUpgradeResponseHead: Sendable, Hashable {
     static let maximumLength = 64 * 1024
 
     /// The head at the start of `bytes` and how many bytes it took, or nil when its end has not arrived yet.
-    static func parse(_ bytes: [UInt8]) throws(WebSocketHandshakeError) -> (head: WebSocketUpgradeResponseHead, length: Int)? {
+    package static func parse(_ bytes: [UInt8]) throws(WebSocketHandshakeError) -> (head: WebSocketUpgradeResponseHead, length: Int)? {
         guard let end = headEnd(bytes) else {
             if bytes.count > maximumLength { throw .malformedResponse("no end of the head in \(maximumLength) bytes") }
             return nil

@@ -1,0 +1,201 @@
+import CMicroHTTPD
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+import TapedeckWebSocket
+
+/// One WebSocket connection the recording proxy relays: the client's upgrade went upstream over a libcurl stream
+/// (so TLS, trust settings and routes are the proxy's upstream ones), the upstream agreed, and from the `101` on the
+/// bytes pass unchanged both ways while a ``WebSocketRelayTap`` notes the frames. When either side leaves (or the
+/// server or the recording stops), `ended` gets the `101` and the frames with their times, once.
+final class WebSocketRelay: Sendable {
+    /// What the upstream answered to the upgrade.
+    enum Opening {
+        /// `101`: relay.
+        case upgraded(WebSocketRelay)
+        /// Anything else: the answer to hand the client as it is.
+        case refused(StubResponse)
+    }
+
+    /// Outbound bytes above which the side that sends them is not read until the other side took some.
+    static let highWater = 1 << 20
+
+    private let stream: CurlStreamConnection
+    /// The upstream's `101`.
+    let response: WebSocketUpgradeResponseHead
+    private let upstreamLeftover: [UInt8]
+    private let ended: Locked<Ended?>
+    private let stopped = Locked(false)
+
+    /// What hears the end: the upstream's `101`, the frames, and why a direction stopped being noted.
+    typealias Ended = @Sendable (_ response: WebSocketUpgradeResponseHead, _ frames: [WebSocketTranscript.Frame], _ problems: [String]) -> Void
+
+    private init(stream: CurlStreamConnection, response: WebSocketUpgradeResponseHead, leftover: [UInt8], ended: @escaping Ended) {
+        self.stream = stream
+        self.response = response
+        upstreamLeftover = leftover
+        self.ended = Locked(ended)
+    }
+
+    /// Sends the upgrade to `url` (`ws` or `wss`) with `headers` and reads the answer, blocking the calling thread
+    /// (at most `timeout` seconds). Connection failures throw the `URLError` libcurl's transport would.
+    static func open(url: URL, headers: HTTPHeaders, configuration: CurlTransport.Configuration, timeout: TimeInterval,
+                     ended: @escaping Ended) throws -> Opening {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        let stream = try CurlStreamConnection(url: url, configuration: configuration, connectTimeout: timeout)
+        try sendAll(WebSocketUpgradeRequestHead(url: url, headers: headers).bytes, on: stream, until: deadline)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var head: (head: WebSocketUpgradeResponseHead, length: Int)?
+        var closed = false
+        while true {
+            if head == nil { head = try WebSocketUpgradeResponseHead.parse(received) }
+            if let (answer, length) = head {
+                if answer.status == 101 {
+                    return .upgraded(WebSocketRelay(stream: stream, response: answer, leftover: Array(received[length...]), ended: ended))
+                }
+                // A refusal: its body, as far as Content-Length says (or until the upstream closes), then hand it on.
+                let body = received[length...]
+                let expected = answer.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                if closed || expected.map({ body.count >= $0 }) == true {
+                    stream.close()
+                    let headers = HTTPHeaders(answer.headers.fields.filter { !RecordedAnswer.hopByHopHeaders.contains($0.name.lowercased()) })
+                    return .refused(StubResponse(status: answer.status, headers: headers, body: .data(Data(body.prefix(expected ?? body.count)))))
+                }
+            } else if closed {
+                throw URLError(.networkConnectionLost, failingURL: url, reason: "the upstream closed the connection before answering the upgrade")
+            }
+            switch try buffer.withUnsafeMutableBytes({ try stream.receive(into: $0) }) {
+            case nil: try wait(for: stream.socket, events: Int16(POLLIN), until: deadline, url: url)
+            case 0?: closed = true
+            case let count?: received.append(contentsOf: buffer[..<count])
+            }
+        }
+    }
+
+    /// The relay did not start (the `101` could not be sent, the server stopped): nothing passed, so the upgrade
+    /// is recorded with no frames, and the upstream connection closes.
+    func abandon(reason: String) {
+        stream.close()
+        finish(frames: [], problems: [reason])
+    }
+
+    /// Relays between the client's upgraded `socket` and the upstream until one of them leaves or the server stops;
+    /// `clientLeftover` are the client's bytes that came with its upgrade request.
+    func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets) {
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        let started = ContinuousClock.now
+        var tap = WebSocketRelayTap()
+        var toUpstream = clientLeftover, toClient = upstreamLeftover
+        tap.passed(toUpstream, from: .client, at: 0)
+        tap.passed(toClient, from: .server, at: 0)
+        var clientOpen = true, upstreamOpen = true
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        func offset() -> Double {
+            let elapsed = ContinuousClock.now - started
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        while !sockets.isStopping, !stopped.withLock({ $0 }) {
+            while clientOpen, toUpstream.count < Self.highWater {
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                if count > 0 {
+                    tap.passed(buffer[..<count], from: .client, at: offset())
+                    toUpstream.append(contentsOf: buffer[..<count])
+                } else {
+                    if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { clientOpen = false }
+                    break
+                }
+            }
+            while upstreamOpen, toClient.count < Self.highWater {
+                let received: Int?
+                do {
+                    received = try buffer.withUnsafeMutableBytes { try stream.receive(into: $0) }
+                } catch {
+                    upstreamOpen = false
+                    break
+                }
+                guard let count = received else { break }
+                if count == 0 {
+                    upstreamOpen = false
+                    break
+                }
+                tap.passed(buffer[..<count], from: .server, at: offset())
+                toClient.append(contentsOf: buffer[..<count])
+            }
+            toUpstream.removeFirst(upstreamOpen ? Self.sendSome(toUpstream, stream: stream, open: &upstreamOpen) : toUpstream.count)
+            toClient.removeFirst(clientOpen ? Self.sendSome(toClient, socket: socket, open: &clientOpen) : toClient.count)
+            // Over when a side left and what it sent has reached the other one.
+            if (!clientOpen && toUpstream.isEmpty) || (!upstreamOpen && toClient.isEmpty) { break }
+            var descriptors = [
+                pollfd(fd: socket, events: Int16(POLLIN) | (toClient.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
+                pollfd(fd: stream.socket, events: Int16(POLLIN) | (toUpstream.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
+            ]
+            _ = poll(&descriptors, 2, 250)
+        }
+        stream.close()
+        BlockingSocket(descriptor: socket, sockets: sockets).finish()
+        finish(frames: tap.frames, problems: tap.problems)
+    }
+
+    /// Whether the relay has ended (and `ended` was called).
+    var isFinished: Bool { ended.withLock { $0 == nil } }
+
+    /// Ends the relay (within a quarter of a second) as if a side had left: the recording is finishing.
+    func stop() { stopped.withLock { $0 = true } }
+
+    private func finish(frames: [WebSocketTranscript.Frame], problems: [String]) {
+        let ended = ended.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        ended?(response, frames, problems)
+    }
+
+    /// Sends what the upstream takes now; the count sent.
+    private static func sendSome(_ bytes: [UInt8], stream: CurlStreamConnection, open: inout Bool) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            guard let sent = try? bytes.withUnsafeBytes({ try stream.send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }) else {
+                open = false
+                return bytes.count
+            }
+            if sent == 0 { break }
+            offset += sent
+        }
+        return offset
+    }
+
+    /// Sends what the client's socket takes now; the count sent.
+    private static func sendSome(_ bytes: [UInt8], socket: Int32, open: inout Bool) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                break
+            } else {
+                open = false
+                return bytes.count
+            }
+        }
+        return offset
+    }
+
+    private static func sendAll(_ bytes: [UInt8], on stream: CurlStreamConnection, until deadline: ContinuousClock.Instant) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = try bytes.withUnsafeBytes { try stream.send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            if sent == 0 { try wait(for: stream.socket, events: Int16(POLLOUT), until: deadline, url: stream.url) }
+            offset += sent
+        }
+    }
+
+    private static func wait(for socket: Int32, events: Int16, until deadline: ContinuousClock.Instant, url: URL) throws {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw URLError(.timedOut, failingURL: url, reason: "the upstream did not answer the WebSocket upgrade in time") }
+        var descriptor = pollfd(fd: socket, events: events, revents: 0)
+        _ = poll(&descriptor, 1, Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)))
+    }
+}
