@@ -221,7 +221,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TapedeckConformanceTests",
-            dependencies: ["TapedeckConformance", "TapedeckCassette", "TapedeckCore", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport"],
+            dependencies: [
+                "TapedeckConformance", "TapedeckCassette", "TapedeckCore", "TapedeckCurl", "TapedeckStubServer", "TapedeckTestSupport",
+                "TapedeckYAML", .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"), .product(name: "Yams", package: "Yams"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

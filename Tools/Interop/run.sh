@@ -2,8 +2,8 @@
 # Builds the interop package (AsyncHTTPClient, with Tapedeck by path) and runs its check: AsyncHTTPClient configured
 # with Tapedeck's forward proxy records plain and intercepted HTTPS requests from local upstreams, then replays them
 # with the upstreams stopped. Then the other tools' files, judged by those tools (pinned from PyPI): the vcrpy
-# matrix (vcrpy-matrix.sh), Pact's verifier against a live provider (pact-live.sh) and Schemathesis against the
-# OpenAPI mock (schemathesis-oai.sh). Everything runs on 127.0.0.1.
+# matrix (vcrpy-matrix.sh), Pact's verifier against a live provider (pact-live.sh), and Schemathesis
+# (schemathesis-oai.sh) and openapi-core (openapi-core-oai.sh) against the OpenAPI mock. Everything runs on 127.0.0.1.
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,3 +13,4 @@ swift build --product InteropAsyncHTTPClient
 bash vcrpy-matrix.sh
 bash pact-live.sh
 bash schemathesis-oai.sh
+bash openapi-core-oai.sh

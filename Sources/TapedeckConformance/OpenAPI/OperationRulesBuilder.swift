@@ -17,7 +17,7 @@ struct OperationRulesBuilder {
         self.source = source
         let components: JSONValue
         do {
-            components = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(document.components))
+            components = try JSONValueParser.parse(JSONEncoder().encode(document.components))
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "its components cannot be read: \(error)")
         }
@@ -154,10 +154,11 @@ struct OperationRulesBuilder {
         return found
     }
 
-    /// Part of the document as JSON.
+    /// Part of the document as JSON (read back with Tapedeck's parser: `JSONDecoder` would decode `JSONValue` by
+    /// probing each value's type with thrown errors, which cost more than the rest of start-up).
     private func json(_ part: some Encodable, at place: String) throws(OpenAPIDocumentError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(part))
+            return try JSONValueParser.parse(encoder.encode(part), allowingFragments: true)
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "\(place) cannot be read: \(error)")
         }

@@ -1,0 +1,291 @@
+import Foundation
+import OpenAPIKit
+import Yams
+
+/// A `Decoder` over a ``DocumentNode`` tree that decodes as Foundation's `JSONDecoder` does, or for a YAML tree as
+/// Yams' `YAMLDecoder` does (the same values, the same kinds of `DecodingError` at the same coding paths), but decodes each node as `AnyCodable` once and makes a
+/// failed type probe cheap: what OpenAPIKit asks of a decoder thousands of times per document.
+///
+/// Only types whose decoding it reproduces exactly are decoded here; any other JSON primitive (`Date`, `Data`,
+/// `Decimal`, `Float`) throws, so the caller falls back to `JSONDecoder`. A YAML scalar is read by the same Yams
+/// function that `YAMLDecoder` calls.
+///
+/// ```swift
+/// if let tree = DocumentNode.parse(json: bytes) {
+///     let document = try DocumentDecoder.decode(OpenAPI.Document.self, from: tree)
+/// }
+/// ```
+struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
+    let node: DocumentNode
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from node: DocumentNode) throws -> Value {
+        try DocumentDecoder(node: node, codingPath: []).decode(type)
+    }
+
+    func child(_ node: DocumentNode, key: any CodingKey) -> DocumentDecoder {
+        DocumentDecoder(node: node, codingPath: codingPath + [key])
+    }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let keys, let members) = node.content else { throw mismatch([String: Any].self) }
+        return KeyedDecodingContainer(DocumentKeyedContainer(decoder: self, keys: keys, members: members))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = node.content else { throw mismatch([Any].self) }
+        return DocumentUnkeyedContainer(decoder: self, elements: elements)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Single values
+
+    func decodeNil() -> Bool {
+        switch node.content {
+        case .null: return true
+        case .yaml(let scalar): return NSNull.construct(from: scalar) != nil
+        default: return false
+        }
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try scalar(type) {
+            guard case .bool(let value) = node.content else { throw mismatch(type) }
+            return value
+        }
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        try scalar(type) {
+            guard case .string(let value) = node.content else { throw mismatch(type) }
+            return value
+        }
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        try scalar(type) {
+            guard let value = Double(try numberText(type)), value.isFinite else { throw corrupted("does not fit in Double") }
+            return value
+        }
+    }
+
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) { throw unsupported(type) } }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        if case .yaml(let scalar) = node.content, let constructible = type as? any ScalarConstructible.Type {
+            guard let value = constructible.construct(from: scalar) as? Value else { throw mismatch(type) }
+            return value
+        }
+        if type == AnyCodable.self { return try anyCodable() as! Value }
+        if type == [String: AnyCodable].self, case .object(let keys, let members) = node.content {
+            var dictionary = [String: AnyCodable](minimumCapacity: keys.count)
+            for key in keys { dictionary[key] = try child(members[key]!, key: DocumentKey(key)).anyCodable() }
+            return dictionary as! Value
+        }
+        if type == [AnyCodable].self, case .array(let elements) = node.content {
+            return try elements.enumerated().map { try child($1, key: DocumentKey($0)).anyCodable() } as! Value
+        }
+        if type == URL.self {
+            guard let url = URL(string: try decode(String.self)) else { throw corrupted("Invalid URL string.") }
+            return url as! Value
+        }
+        if type == Date.self || type == Data.self || type == Decimal.self { throw unsupported(type) }
+        return try Value(from: self)
+    }
+
+    /// This node as `AnyCodable`, decoded by `AnyCodable`'s own initializer the first time and remembered.
+    private func anyCodable() throws -> AnyCodable {
+        if let known = node.anyCodable { return known }
+        let value = try AnyCodable(from: self)
+        node.anyCodable = value
+        return value
+    }
+
+    /// An integer as `JSONDecoder` reads one: exactly from its digits, or from a fraction or exponent whose value is
+    /// a whole number in range (`1.0`, `1e2`).
+    private func integer<Value: FixedWidthInteger & ScalarConstructible>(_ type: Value.Type) throws -> Value {
+        try scalar(type) {
+            let text = try numberText(type)
+            if let value = Value(text, radix: 10) { return value }
+            if let double = Double(text), double.isFinite, let value = Value(exactly: double) { return value }
+            throw corrupted("Number \(text) does not fit in \(type).")
+        }
+    }
+
+    /// A YAML scalar read by Yams' rules for `type`, or else `json`'s reading.
+    private func scalar<Value: ScalarConstructible>(_ type: Value.Type, json: () throws -> Value) throws -> Value {
+        guard case .yaml(let scalar) = node.content else { return try json() }
+        guard let value = Value.construct(from: scalar) else { throw mismatch(type) }
+        return value
+    }
+
+    private func numberText(_ type: Any.Type) throws -> String {
+        switch node.content {
+        case .number(let text): return text
+        case .null: throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "found null instead"))
+        default: throw mismatch(type)
+        }
+    }
+
+    // MARK: Errors
+
+    func mismatch(_ type: Any.Type) -> DecodingError {
+        if case .null = node.content {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "found null instead"))
+        }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found another kind of value."))
+    }
+
+    private func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
+    }
+
+    private func unsupported(_ type: Any.Type) -> DecodingError {
+        corrupted("\(type) is decoded by JSONDecoder only")
+    }
+}
+
+/// A member name, or an array index named as `JSONDecoder` names it ("Index 3").
+struct DocumentKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ name: String) {
+        stringValue = name
+        intValue = nil
+    }
+
+    init(_ index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(intValue) }
+
+    static let `super` = DocumentKey("super")
+}
+
+private struct DocumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: DocumentDecoder
+    let keys: [String]
+    let members: [String: DocumentNode]
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] { keys.compactMap(Key.init(stringValue:)) }
+
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    private func child(_ key: Key) throws -> DocumentDecoder {
+        guard let node = members[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
+        }
+        return decoder.child(node, key: key)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try child(key).decodeNil() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).decode(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).decode(type) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).decode(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try child(key).decode(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try child(key).decode(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try child(key).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try child(key).decode(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try child(key).decode(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try child(key).decode(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).decode(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).decode(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).decode(type) }
+    func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { try child(key).decode(type) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try child(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try child(key).unkeyedContainer()
+    }
+
+    /// As `JSONDecoder`: a missing member gives a decoder over `null`.
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.child(members[key.stringValue] ?? DocumentNode(.null), key: key)
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.child(members["super"] ?? DocumentNode(.null), key: DocumentKey.super)
+    }
+}
+
+private struct DocumentUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: DocumentDecoder
+    let elements: [DocumentNode]
+    var currentIndex = 0
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private func current(_ type: Any.Type) throws -> DocumentDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [DocumentKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
+        }
+        return decoder.child(elements[currentIndex], key: DocumentKey(currentIndex))
+    }
+
+    /// Decodes the current element and moves past it only when that succeeded, as `JSONDecoder` does.
+    private mutating func next<Value>(_ type: Value.Type, _ decode: (DocumentDecoder) throws -> Value) throws -> Value {
+        let value = try decode(try current(type))
+        currentIndex += 1
+        return value
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard try current(Any?.self).decodeNil() else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.decode(type) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.decode(type) } }
+    mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try next(type) { try $0.decode(type) } }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next(KeyedDecodingContainer<NestedKey>.self) { try $0.container(keyedBy: type) }
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next((any UnkeyedDecodingContainer).self) { try $0.unkeyedContainer() }
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        try next((any Decoder).self) { $0 as any Decoder }
+    }
+}

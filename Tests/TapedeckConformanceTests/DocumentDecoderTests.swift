@@ -1,0 +1,101 @@
+import Foundation
+import OpenAPIKit
+import OpenAPIKit30
+import Testing
+@testable import TapedeckConformance
+import TapedeckYAML
+import Yams
+
+/// `DocumentDecoder` decodes OpenAPIKit's documents as `JSONDecoder` and `YAMLDecoder` do: the same document,
+/// compared as sorted JSON, for every OpenAPI document in the repository, as YAML and as JSON.
+@Suite struct DocumentDecoderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let documents: [String] = {
+        let folders = ["Tests/TapedeckConformanceTests/Fixtures", "Tools/Interop/OpenAPIExamples", "Tests/TapedeckOpenAPITests/Fixture"]
+        return folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted().map { "\(folder)/\($0)" }
+        }
+    }()
+
+    /// Extensions holding every kind of value, numbers JSON spells in several ways, escapes and a repeated key.
+    static let edgeCases = #"""
+    {"openapi": "3.0.3", "info": {"title": "edge \u00e9 \ud83d\ude00", "version": "1", "x-numbers": [1, 1.0, 1e2, -0, 0.5,
+     9223372036854775807, 18446744073709551615, 12345678901234567890123, {"nested": [null, true, "s"]}]},
+     "x-top": {"a": [], "b": {}}, "paths": {"/items/{id}": {"x-path": 1, "get": {"parameters": [{"name": "id", "in": "path",
+     "required": true, "schema": {"type": "integer", "maximum": 9223372036854775807, "minimum": 1.0, "default": 2,
+     "x-schema": "yes"}}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
+     {"type": "object", "properties": {"n": {"type": "number", "multipleOf": 0.01, "enum": [1, 2.5, null]}},
+     "example": {"n": 2.5}}}}}, "default": {"description": "error", "description": "repeated"}}}}}}
+    """#
+
+    /// The document as JSON with sorted keys and sorted `required` lists: `JSONDecoder` hands OpenAPIKit an object's
+    /// members in a random order, and the order of a schema's `required` list follows it.
+    static func sortedJSON(_ value: some Encodable) throws -> String {
+        func sortingRequired(_ value: Any, key: String?) -> Any {
+            if let object = value as? [String: Any] {
+                return object.reduce(into: [String: Any]()) { $0[$1.key] = sortingRequired($1.value, key: $1.key) }
+            }
+            if let array = value as? [Any] {
+                let elements = array.map { sortingRequired($0, key: nil) }
+                return key == "required" ? (elements as? [String])?.sorted() ?? elements : elements
+            }
+            return value
+        }
+        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(value))
+        return String(decoding: try JSONSerialization.data(withJSONObject: sortingRequired(object, key: nil), options: .sortedKeys), as: UTF8.self)
+    }
+
+    /// The document as both decoders read it, as sorted JSON; `fast` is `nil` where the tree decoder gave up.
+    static func both(_ data: Data) throws -> (reference: String, fast: String?) {
+        let isJSON = data.first == UInt8(ascii: "{")
+        let tree: DocumentNode?
+        let yaml: Node?
+        if isJSON {
+            tree = DocumentNode.parse(json: data)
+            yaml = nil
+        } else {
+            yaml = try YAMLDocument.compose(String(decoding: data, as: UTF8.self))
+            tree = yaml.flatMap(DocumentNode.init(yaml:))
+        }
+        let version = isJSON ? ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["openapi"] as? String ?? "")
+            : (yaml?["openapi"]?.string ?? "")
+        func decode<Document: Codable>(_ type: Document.Type) throws -> (String, String?) {
+            let reference = isJSON ? try JSONDecoder().decode(type, from: data) : try YAMLDecoder().decode(type, from: yaml!)
+            guard let tree else { return (try sortedJSON(reference), nil) }
+            return (try sortedJSON(reference), try sortedJSON(try DocumentDecoder.decode(type, from: tree)))
+        }
+        return version.contains("3.0") ? try decode(OpenAPIKit30.OpenAPI.Document.self) : try decode(OpenAPIKit.OpenAPI.Document.self)
+    }
+
+    @Test(arguments: documents) func decodesAsTheReferenceDecoders(_ path: String) throws {
+        let data = try Data(contentsOf: Self.root.appendingPathComponent(path))
+        let yaml = try Self.both(data)
+        #expect(yaml.fast != nil, "the tree decoder reads \(path)")
+        #expect(yaml.fast == yaml.reference)
+        // The same document as JSON text.
+        let json = try Self.both(Data(yaml.reference.utf8))
+        #expect(json.fast != nil, "the tree decoder reads \(path) as JSON")
+        #expect(json.fast == json.reference)
+        #expect(json.reference == yaml.reference)
+    }
+
+    @Test func decodesExtensionsNumbersAndEscapesAsJSONDecoder() throws {
+        let result = try Self.both(Data(Self.edgeCases.utf8))
+        #expect(result.fast != nil)
+        #expect(result.fast == result.reference)
+        #expect(result.reference.contains("9223372036854775807"), "\(result.reference)")
+    }
+
+    @Test func leavesToTheReferenceWhatItDoesNotReadTheSame() throws {
+        #expect(DocumentNode.parse(json: Data(#"{"a": [1, 2,]}"#.utf8)) == nil, "a trailing comma")
+        #expect(DocumentNode.parse(json: Data(#"{"a": 01}"#.utf8)) == nil, "a leading zero")
+        #expect(DocumentNode.parse(json: Data(#"{"a": "\x"}"#.utf8)) == nil, "an unknown escape")
+        #expect(DocumentNode.parse(json: Data(#"{"a": 1} x"#.utf8)) == nil, "text after the value")
+        let merged = try #require(try YAMLDocument.compose("base: &b {x: 1}\nother:\n  <<: *b\n  y: 2\n"))
+        #expect(DocumentNode(yaml: merged) == nil, "a << merge")
+        // A document whose unknown key OpenAPIKit refuses reads the same error as before (JSONDecoder's).
+        let misspelled = #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"respones": {}}}}}"#
+        #expect(throws: OpenAPIDocumentError.self) { try OpenAPIConformance(document: Data(misspelled.utf8), source: "api.json") }
+    }
+}
