@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIKit
+import TapedeckCassette
 import TapedeckCore
 import Yams
 
@@ -34,14 +35,30 @@ final class DocumentNode {
     }
 
     /// The node of the JSON text in `bytes` (UTF-8, no byte-order mark), or `nil` when it is not strictly JSON.
-    /// `nil` sends the caller to `JSONDecoder`, whose verdict and messages stay the reference, so this parser only
-    /// has to be right about valid text and never accept what `JSONDecoder` refuses.
+    /// `nil` sends the caller to `JSONDecoder`, whose verdict and messages stay the reference. The text is read by
+    /// the cassette's strict JSON reader (RFC 8259, member order and number spelling kept), the one JSON parser that
+    /// keeps both.
     static func parse(json bytes: some Collection<UInt8>) -> DocumentNode? {
-        let array = Array(bytes)
-        return array.withUnsafeBytes { raw in
-            var parser = DocumentJSONParser(bytes: raw)
-            guard let node = parser.value(), parser.atEnd() else { return nil }
-            return node
+        guard let value = try? CassetteJSON.parse(Data(bytes)) else { return nil }
+        return DocumentNode(json: value)
+    }
+
+    /// The node of a parsed JSON value; of an object's repeated member, the first value counts, as `JSONDecoder`'s.
+    convenience init(json value: CassetteJSON) {
+        switch value {
+        case .null: self.init(.null)
+        case .bool(let flag): self.init(.bool(flag))
+        case .number(let spelling): self.init(.number(spelling))
+        case .string(let text): self.init(.string(text))
+        case .array(let elements): self.init(.array(elements.map { DocumentNode(json: $0) }))
+        case .object(let members):
+            var keys: [String] = []
+            var nodes: [String: DocumentNode] = [:]
+            for member in members where nodes[member.key] == nil {
+                keys.append(member.key)
+                nodes[member.key] = DocumentNode(json: member.value)
+            }
+            self.init(.object(keys: keys, members: nodes))
         }
     }
 }
@@ -76,165 +93,5 @@ extension DocumentNode {
         case .alias:
             return nil
         }
-    }
-}
-
-/// The strict JSON grammar (RFC 8259) over UTF-8 bytes; any deviation gives `nil`. Nesting was bounded before
-/// (`JSONNesting`), so recursion is safe.
-private struct DocumentJSONParser {
-    let bytes: UnsafeRawBufferPointer
-    var position = 0
-
-    private static let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-
-    init(bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-    }
-
-    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
-
-    private mutating func skipWhitespace() {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
-    }
-
-    mutating func atEnd() -> Bool {
-        skipWhitespace()
-        return position == bytes.count
-    }
-
-    mutating func value() -> DocumentNode? {
-        skipWhitespace()
-        guard let byte = peek() else { return nil }
-        switch byte {
-        case UInt8(ascii: "{"): return object()
-        case UInt8(ascii: "["): return array()
-        case UInt8(ascii: "\""): return string().map { DocumentNode(.string($0)) }
-        case UInt8(ascii: "t"): return literal("true") ? DocumentNode(.bool(true)) : nil
-        case UInt8(ascii: "f"): return literal("false") ? DocumentNode(.bool(false)) : nil
-        case UInt8(ascii: "n"): return literal("null") ? DocumentNode(.null) : nil
-        case UInt8(ascii: "-"), Self.digits: return number().map { DocumentNode(.number($0)) }
-        default: return nil
-        }
-    }
-
-    private mutating func literal(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count, memcmp(bytes.baseAddress! + position, word.utf8Start, count) == 0 else { return false }
-        position += count
-        return true
-    }
-
-    private mutating func object() -> DocumentNode? {
-        position += 1
-        var keys: [String] = []
-        var members: [String: DocumentNode] = [:]
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            position += 1
-            return DocumentNode(.object(keys: keys, members: members))
-        }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { return nil }
-            position += 1
-            guard let member = value() else { return nil }
-            if members[key] == nil {
-                keys.append(key)
-                members[key] = member
-            }
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return DocumentNode(.object(keys: keys, members: members))
-            default: return nil
-            }
-        }
-    }
-
-    private mutating func array() -> DocumentNode? {
-        position += 1
-        var elements: [DocumentNode] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            position += 1
-            return DocumentNode(.array(elements))
-        }
-        while true {
-            guard let element = value() else { return nil }
-            elements.append(element)
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return DocumentNode(.array(elements))
-            default: return nil
-            }
-        }
-    }
-
-    /// A string at its opening quote, escapes decoded, validated as UTF-8.
-    private mutating func string() -> String? {
-        position += 1
-        let start = position
-        while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            guard byte >= 0x20 else { return nil }
-            position += 1
-        }
-        guard let stop = peek() else { return nil }
-        if stop == UInt8(ascii: "\"") {
-            defer { position += 1 }
-            return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        }
-        var decoded = Array(bytes[start..<position])
-        while let byte = peek() {
-            switch byte {
-            case UInt8(ascii: "\""):
-                position += 1
-                return String(validating: decoded, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                position += 1
-                guard position < bytes.count, (try? JSONStringEscape.decode(bytes, at: &position, into: &decoded)) != nil else { return nil }
-            case 0..<0x20:
-                return nil
-            default:
-                decoded.append(byte)
-                position += 1
-            }
-        }
-        return nil
-    }
-
-    /// A number in JSON's grammar, as spelled: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func number() -> String? {
-        let start = position
-        if peek() == UInt8(ascii: "-") { position += 1 }
-        guard let first = peek(), Self.digits.contains(first) else { return nil }
-        position += 1
-        if first == UInt8(ascii: "0") {
-            if let next = peek(), Self.digits.contains(next) { return nil }
-        } else {
-            skipDigits()
-        }
-        if peek() == UInt8(ascii: ".") {
-            position += 1
-            guard requireDigits() else { return nil }
-        }
-        if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-            position += 1
-            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
-            guard requireDigits() else { return nil }
-        }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-    }
-
-    private mutating func skipDigits() {
-        while let byte = peek(), Self.digits.contains(byte) { position += 1 }
-    }
-
-    private mutating func requireDigits() -> Bool {
-        guard let byte = peek(), Self.digits.contains(byte) else { return false }
-        skipDigits()
-        return true
     }
 }
