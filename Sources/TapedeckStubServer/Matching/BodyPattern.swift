@@ -57,8 +57,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return String(decoding: request.body, as: UTF8.self).contains(part)
                 ? nil : "expected a body containing \"\(part)\", got \(Self.preview(request.body))"
         case .matches(let regex):
-            return regex.matchesWhole(String(decoding: request.body, as: UTF8.self))
-                ? nil : "expected a body matching \(regex), got \(Self.preview(request.body))"
+            let text = String(decoding: request.body, as: UTF8.self)
+            return regex.matchesWhole(text)
+                ? nil : "expected a body matching \(regex), got \(Self.preview(request.body))" + regex.limitNote([text])
         case .json(let expected):
             guard let actual = JSONValue(parsing: request.body) else { return "expected JSON, got \(Self.preview(request.body))" }
             return actual == expected ? nil : "expected JSON \(expected.templateText), got \(actual.templateText)"
