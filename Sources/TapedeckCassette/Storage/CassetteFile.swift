@@ -77,8 +77,18 @@ public enum CassetteFile {
         case .inline(let data):
             return data
         case .sidecar(let path, _):
-            let file = sidecarURL(path, cassette: cassette)
+            let file = try sidecarToRead(path, cassette: cassette)
             do { return try InputFile.read(file) } catch { throw sidecarFailure(path, cassette: cassette, reason: error.reason) }
+        }
+    }
+
+    /// The sidecar file `path` names, to be read: inside the cassette's folder once every symbolic link is resolved
+    /// (`ConfinedPath`), since a cassette may come from anyone. A path that leads out, or names no file, is refused
+    /// with the path and the cassette named.
+    public static func sidecarToRead(_ path: String, cassette: URL) throws(CassetteError) -> URL {
+        switch ConfinedPath.resolve(path, in: cassette.deletingLastPathComponent()) {
+        case .success(let file): return file
+        case .failure(let refusal): throw sidecarFailure(path, cassette: cassette, reason: refusal.reason)
         }
     }
 
