@@ -86,6 +86,9 @@ public enum CassetteFile {
     /// (`ConfinedPath`), since a cassette may come from anyone. A path that leads out, or names no file, is refused
     /// with the path and the cassette named.
     public static func sidecarToRead(_ path: String, cassette: URL) throws(CassetteError) -> URL {
+        let named = sidecarURL(path, cassette: cassette)
+        // Nothing there: reading it says "does not exist" (or why not), in InputFile's words.
+        guard FileManager.default.fileExists(atPath: named.path) else { return named }
         switch ConfinedPath.resolve(path, in: cassette.deletingLastPathComponent()) {
         case .success(let file): return file
         case .failure(let refusal): throw sidecarFailure(path, cassette: cassette, reason: refusal.reason)
