@@ -146,6 +146,9 @@ public final class StubServer: Sendable {
     /// Whether the server is still listening.
     public var isRunning: Bool { daemon.withLock { $0 != nil } }
 
+    /// The daemons serving connections, `nil` once stopped.
+    var daemonGroup: DaemonGroup? { daemon.withLock { $0?.group } }
+
     // MARK: - Starting libmicrohttpd
 
     /// Binds the listening socket, starts `threadCount` daemons (a ``DaemonGroup``), and has the acceptor hand

@@ -5,7 +5,7 @@ import TapedeckTestSupport
 import Glibc
 #endif
 
-/// `--junit`, `--json` and `--ca-file` are written as `-o` is (AtomicFile): a symbolic link is written through and
+/// `--junit`, `--json`, `--ca-file` and `--ca-out` are written as `-o` is (AtomicFile): a symbolic link is written through and
 /// kept, a device is written through and never replaced, a folder is refused in words.
 @Suite struct OutputFileEndToEndTests {
     static let openAPI = CLIRunner.packageRoot.appendingPathComponent("Tests/TapedeckConformanceTests/Fixtures/users-api.yaml")
@@ -35,5 +35,28 @@ import Glibc
         #expect(result.stderr.contains("could not write the CA certificate to /dev/full: No space left on device"), "\(result.stderr)")
         var info = stat()
         #expect(lstat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
+    }
+
+    @Test func theProxysCACertificateGoesThroughASymbolicLinkAndADeviceAndIsRefusedForAFolder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cassette = try Fixtures.write(Fixtures.users, "users.json", in: directory.url)
+        let full = try CLIRunner.run(["serve", "--proxy", "--cassette", cassette.path, "--port", "0", "--ca-out", "/dev/full"])
+        #expect(full.status != 0)
+        #expect(full.stderr.contains("could not write the CA certificate to /dev/full: No space left on device"), "\(full.stderr)")
+        var info = stat()
+        #expect(lstat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
+        let folder = try CLIRunner.run(["serve", "--proxy", "--cassette", cassette.path, "--port", "0", "--ca-out", directory.url.path])
+        #expect(folder.status != 0)
+        #expect(folder.stderr.contains("could not write the CA certificate to \(directory.url.path): is a directory, not a file"),
+                "\(folder.stderr)")
+        #expect(!folder.stderr.contains("NSCocoaErrorDomain"), "\(folder.stderr)")
+        let target = directory.file("ca.pem"), link = directory.file("link.pem")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let served = try CLIRunner.launch(["serve", "--proxy", "--cassette", cassette.path, "--port", "0", "--ca-out", link.path])
+        defer { if served.process.isRunning { served.process.terminate() } }
+        #expect(served.printed.contains("CA certificate (PEM): \(link.path)"), "\(served.printed)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path, "the link stays a link")
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
     }
 }

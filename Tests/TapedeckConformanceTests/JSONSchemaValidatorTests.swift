@@ -16,6 +16,16 @@ struct JSONSchemaValidatorTests {
         #expect(try violations(["type": "string", "nullable": true], nil) == [])
     }
 
+    /// A `pattern` is request or response data's regular expression: one that backtracks catastrophically stops at the
+    /// stub server's step limit, and the violation says so rather than hanging the check (issue H9).
+    @Test func aCatastrophicPatternGivesUpWithAViolationThatNamesTheLimit() throws {
+        let text = String(repeating: "a", count: 40) + "b"
+        let found = try violations(["type": "string", "pattern": "^(a+)+$"], .string(text))
+        #expect(found.count == 1)
+        #expect(found.first?.contains("/: pattern: \"\(text)\" was not matched: /^(a+)+$/ gave up after") == true, "\(found)")
+        #expect(try violations(["type": "string", "pattern": "^(a+)+$"], "aaaa") == [])
+    }
+
     @Test func objectsNameTheMemberAtFault() throws {
         let schema: JSONValue = [
             "type": "object", "required": ["id", "name"], "additionalProperties": false,

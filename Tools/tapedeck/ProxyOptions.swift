@@ -72,9 +72,10 @@ struct ProxyOptions: ParsableArguments {
             proxy = try ForwardProxy(cassette: URL(fileURLWithPath: cassette), mode: mode, configuration: configuration(host: host, port: port, cassette: cassetteConfiguration))
         } catch let error as CLIError { throw error } catch { throw CLIError("\(error)") }
         let caPath = caOut ?? FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-proxy-\(getpid())-ca.pem").path
-        do { try proxy.writeCertificateAuthority(to: URL(fileURLWithPath: caPath)) } catch {
+        // As `serve --ca-file`: a symbolic link or a device is written through, a folder refused in words.
+        do { try OutputFile.write(Data(proxy.certificateAuthorityPEM.utf8), to: caPath, what: "the CA certificate") } catch {
             proxy.stop()
-            throw CLIError("could not write the CA certificate to \(caPath): \(error.localizedDescription)")
+            throw error
         }
         let verb = mode == .replay ? "Replaying \(cassette)" : "Recording into \(cassette)"
         let hosts = allowHost.isEmpty ? "every host" : allowHost.joined(separator: ", ")

@@ -274,7 +274,7 @@ extension ServeCommand {
         let format = stubsFormat ?? (document.map(WireMockMappings.looksLikeMappings) == true ? .wiremock : .tapedeck)
         switch format {
         case .tapedeck:
-            do { return (try Stub.decodeList(data), format) } catch { throw CLIError("\(path): \(error.description)") }
+            do { return (try Stub.decodeList(data, filesDirectory: url.deletingLastPathComponent()), format) } catch { throw CLIError("\(path): \(error.description)") }
         case .wiremock:
             do {
                 let files = WireMockMappings.filesDirectory(forMappingFile: url)

@@ -98,7 +98,7 @@ struct ReplayEmitter {
                 offset = end
             }
         case .sidecar(let path, _):
-            let file = CassetteFile.sidecarURL(path, cassette: cassette)
+            let file = try CassetteFile.sidecarToRead(path, cassette: cassette)
             let handleFile: FileHandle
             do { handleFile = try InputFile.openForReading(file) } catch {
                 throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)

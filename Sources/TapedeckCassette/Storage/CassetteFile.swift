@@ -77,8 +77,21 @@ public enum CassetteFile {
         case .inline(let data):
             return data
         case .sidecar(let path, _):
-            let file = sidecarURL(path, cassette: cassette)
+            let file = try sidecarToRead(path, cassette: cassette)
             do { return try InputFile.read(file) } catch { throw sidecarFailure(path, cassette: cassette, reason: error.reason) }
+        }
+    }
+
+    /// The sidecar file `path` names, to be read: inside the cassette's folder once every symbolic link is resolved
+    /// (`ConfinedPath`), since a cassette may come from anyone. A path that leads out, or names no file, is refused
+    /// with the path and the cassette named.
+    public static func sidecarToRead(_ path: String, cassette: URL) throws(CassetteError) -> URL {
+        let named = sidecarURL(path, cassette: cassette)
+        // Nothing there: reading it says "does not exist" (or why not), in InputFile's words.
+        guard FileManager.default.fileExists(atPath: named.path) else { return named }
+        switch ConfinedPath.resolve(path, in: cassette.deletingLastPathComponent()) {
+        case .success(let file): return file
+        case .failure(let refusal): throw sidecarFailure(path, cassette: cassette, reason: refusal.reason)
         }
     }
 

@@ -162,8 +162,14 @@ struct SchemaEvaluation {
                 if !collecting { return false }
             }
         }
-        if let pattern = node.pattern, !pattern.matches(text) {
-            valid = fail(pointer, "pattern", "\(JSONValue.string(text).compactText) does not match /\(pattern.source)/")
+        if let pattern = node.pattern {
+            switch pattern.search(text) {
+            case .found: break
+            case .notFound:
+                valid = fail(pointer, "pattern", "\(JSONValue.string(text).compactText) does not match /\(pattern.source)/")
+            case .gaveUp(let reason):
+                valid = fail(pointer, "pattern", "\(JSONValue.string(text).compactText) was not matched: /\(pattern.source)/ \(reason)")
+            }
         }
         return valid
     }

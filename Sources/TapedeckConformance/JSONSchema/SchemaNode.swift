@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCore
+import TapedeckStubServer
 
 /// The JSON types a schema's `type` keyword names, as a bit set.
 struct JSONTypes: OptionSet, Hashable, Sendable {
@@ -51,7 +52,8 @@ enum AdditionalMembers: Sendable {
     case schema(Int)
 }
 
-/// An ECMA-262 `pattern`, compiled once; searched (not anchored), as JSON Schema requires.
+/// An ECMA-262 `pattern`, compiled once; searched (not anchored), as JSON Schema requires, within the stub
+/// server's `RegexStepLimit` (the text validated is request or response data).
 struct SchemaPattern: @unchecked Sendable {
     let source: String
     private let expression: NSRegularExpression
@@ -61,8 +63,14 @@ struct SchemaPattern: @unchecked Sendable {
         expression = try NSRegularExpression(pattern: source)
     }
 
+    /// Whether `text` has a match within the step limit (a search that gives up is no match).
     func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        search(text) == .found
+    }
+
+    /// How searching `text` ends, within the step limit.
+    func search(_ text: String) -> RegexStepLimit.Outcome {
+        RegexStepLimit.search(expression, in: text)
     }
 }
 

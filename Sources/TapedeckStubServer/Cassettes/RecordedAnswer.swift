@@ -94,6 +94,10 @@ enum RecordedAnswer {
             body = framed(needsGzip(recorded, bytes: data) ? ContentCoding.gzip(data) : data, chunked: chunked)
         case .sidecar(let path, _):
             let file = CassetteFile.sidecarURL(path, cassette: cassette)
+            let confined: URL
+            do { confined = try CassetteFile.sidecarToRead(path, cassette: cassette) } catch {
+                return unreadableSidecar(file, index: index, cassette: cassette, reason: error.description)
+            }
             if chunked || recorded.body.contentEncoding != nil || announcesGzip(recorded.headers) {
                 do {
                     let data = try CassetteFile.bodyData(recorded.body, cassette: cassette)
@@ -101,8 +105,8 @@ enum RecordedAnswer {
                 } catch {
                     return unreadableSidecar(file, index: index, cassette: cassette, reason: error.description)
                 }
-            } else if FileManager.default.isReadableFile(atPath: file.path) {
-                body = .file(file)
+            } else if FileManager.default.isReadableFile(atPath: confined.path) {
+                body = .file(confined)
             } else {
                 return unreadableSidecar(file, index: index, cassette: cassette, reason: "the file is missing or unreadable")
             }

@@ -52,19 +52,27 @@ extension Stub: Codable {
         try container.encode(summary, forKey: .summary)
     }
 
-    /// Decodes one definition, an array of them, or `{"stubs": [...]}`.
-    public static func decodeList(_ data: Data) throws(StubDefinitionError) -> [Stub] {
+    /// Decodes one definition, an array of them, or `{"stubs": [...]}`. A response's `bodyFile` names a file inside
+    /// `filesDirectory` (for a stub file, the folder it is in), resolved with symbolic links before the check; without
+    /// one (the admin API), a `bodyFile` is refused.
+    ///
+    /// ```swift
+    /// let stubs = try Stub.decodeList(Data(contentsOf: file), filesDirectory: file.deletingLastPathComponent())
+    /// ```
+    public static func decodeList(_ data: Data, filesDirectory: URL? = nil) throws(StubDefinitionError) -> [Stub] {
         struct Wrapped: Decodable { var stubs: [Stub] }
         let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if trimmed.first == UInt8(ascii: "[") { return try StubDefinitionError.decoding([Stub].self, from: data) }
-        if let json = JSONValue(parsing: data), json["stubs"] != nil {
-            return try StubDefinitionError.decoding(Wrapped.self, from: data).stubs
+        if trimmed.first == UInt8(ascii: "[") {
+            return try StubDefinitionError.decoding([Stub].self, from: data, filesDirectory: filesDirectory)
         }
-        return [try decode(data)]
+        if let json = JSONValue(parsing: data), json["stubs"] != nil {
+            return try StubDefinitionError.decoding(Wrapped.self, from: data, filesDirectory: filesDirectory).stubs
+        }
+        return [try decode(data, filesDirectory: filesDirectory)]
     }
 
-    /// Decodes one definition.
-    public static func decode(_ data: Data) throws(StubDefinitionError) -> Stub {
-        try StubDefinitionError.decoding(Stub.self, from: data)
+    /// Decodes one definition; `filesDirectory` as in ``decodeList(_:filesDirectory:)``.
+    public static func decode(_ data: Data, filesDirectory: URL? = nil) throws(StubDefinitionError) -> Stub {
+        try StubDefinitionError.decoding(Stub.self, from: data, filesDirectory: filesDirectory)
     }
 }

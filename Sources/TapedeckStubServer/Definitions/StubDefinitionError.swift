@@ -24,14 +24,17 @@ public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Se
     public var description: String { "invalid stub definition at \(location): \(reason)" }
 
     /// Decodes a `Value` from JSON, describing any failure by its place in the document.
-    static func decoding<Value: Decodable>(_ type: Value.Type, from data: Data) throws(StubDefinitionError) -> Value {
+    static func decoding<Value: Decodable>(_ type: Value.Type, from data: Data,
+                                           filesDirectory: URL? = nil) throws(StubDefinitionError) -> Value {
         // JSONDecoder says only "The given data was not valid JSON"; Tapedeck's parser says where and what.
         do { _ = try JSONValueParser.parse(data) } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             throw StubDefinitionError(location: "$", reason: "not JSON: \(detail)")
         }
         do {
-            return try JSONDecoder().decode(Value.self, from: data)
+            let decoder = JSONDecoder()
+            if let filesDirectory { decoder.userInfo[.stubFilesDirectory] = filesDirectory }
+            return try decoder.decode(Value.self, from: data)
         } catch let error as DecodingError {
             throw StubDefinitionError(error)
         } catch {

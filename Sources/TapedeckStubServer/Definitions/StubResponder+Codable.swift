@@ -3,10 +3,16 @@ import TapedeckCore
 
 /// A responder's JSON form, the `response` of a stub definition: `status` (default 200), `headers` (name → value),
 /// at most one body source — `body` (text), `base64Body`, `jsonBody` (sets `Content-Type: application/json` unless
-/// given) or `bodyFile` (a readable path) — and `chunked` (`{"bytesPerChunk", "intervalMilliseconds"}`) to dribble
+/// given) or `bodyFile` (a file inside the folder the definitions were read from, see
+/// ``Stub/decodeList(_:filesDirectory:)``) — and `chunked` (`{"bytesPerChunk", "intervalMilliseconds"}`) to dribble
 /// it; with `template: true`, `body` and header values are ``ResponseTemplate``s. Or a `fault` (with
 /// `partialBodySent`/`partialBodyDeclared`, or the `body`/`base64Body` bytes of `malformedResponse`) instead.
 /// A ``StubResponder/handler(_:)`` closure has no JSON form.
+extension CodingUserInfoKey {
+    /// The folder a stub definition's `bodyFile` must stay in (a `URL`); absent for the admin API.
+    static let stubFilesDirectory = CodingUserInfoKey(rawValue: "tapedeck.stubFilesDirectory")!
+}
+
 extension StubResponder: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case status, headers, body, base64Body, jsonBody, bodyFile, template, chunked, fault, partialBodySent, partialBodyDeclared
@@ -91,8 +97,13 @@ extension StubResponder: Codable {
             if response.headers["Content-Type"] == nil { response.headers["Content-Type"] = "application/json" }
         }
         if let bodyFile {
-            guard FileManager.default.isReadableFile(atPath: bodyFile) else { throw fail("cannot read \"\(bodyFile)\"", "bodyFile") }
-            response.body = .file(URL(fileURLWithPath: bodyFile))
+            guard let folder = decoder.userInfo[.stubFilesDirectory] as? URL else {
+                throw fail("\(Shown.quoted(bodyFile)) cannot be read: stubs from the admin API name no files (use body, base64Body or jsonBody)", "bodyFile")
+            }
+            switch ConfinedPath.resolve(bodyFile, in: folder) {
+            case .success(let file): response.body = .file(file)
+            case .failure(let refusal): throw fail(refusal.reason, "bodyFile")
+            }
         }
         if let chunked {
             guard chunked.bytesPerChunk > 0 else { throw fail("must be at least 1, got \(chunked.bytesPerChunk)", "chunked", "bytesPerChunk") }

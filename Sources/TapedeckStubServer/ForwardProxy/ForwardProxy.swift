@@ -118,9 +118,11 @@ public final class ForwardProxy: Sendable {
     /// The CA certificate clients must trust for intercepted HTTPS, PEM.
     public var certificateAuthorityPEM: String { certificateAuthority.certificatePEM }
 
-    /// Writes the CA certificate (PEM) to `file`, for `curl --cacert`, `requests`' `verify=` and the like.
+    /// Writes the CA certificate (PEM) to `file`, for `curl --cacert`, `requests`' `verify=` and the like: a regular
+    /// file is replaced atomically, a symbolic link or a device written through, anything else refused (a
+    /// `CassetteError` that says what is there).
     public func writeCertificateAuthority(to file: URL) throws {
-        try Data(certificateAuthorityPEM.utf8).write(to: file, options: .atomic)
+        try AtomicFile.write(Data(certificateAuthorityPEM.utf8), to: file)
     }
 
     /// The environment variables that send a client's requests through the proxy, in a stable order; with

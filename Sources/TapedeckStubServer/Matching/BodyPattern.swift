@@ -63,8 +63,9 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
             return String(decoding: body, as: UTF8.self).contains(part)
                 ? nil : "expected a body containing \"\(part)\", got \(Self.preview(body))"
         case .matches(let regex):
-            return regex.matchesWhole(String(decoding: body, as: UTF8.self))
-                ? nil : "expected a body matching \(regex), got \(Self.preview(body))"
+            let text = String(decoding: body, as: UTF8.self)
+            return regex.matchesWhole(text)
+                ? nil : "expected a body matching \(regex), got \(Self.preview(body))" + regex.limitNote([text])
         case .json(let expected):
             guard let actual = JSONValue(parsing: body) else { return "expected JSON, got \(Self.preview(body))" }
             return actual == expected ? nil : "expected JSON \(expected.templateText), got \(actual.templateText)"

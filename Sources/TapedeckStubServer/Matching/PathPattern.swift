@@ -43,6 +43,12 @@ public enum PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         }
     }
 
+    /// For near-miss reports: says when a regular expression gave up on the path (``RegexStepLimit``), else empty.
+    func limitNote(path: String, decodedPath: String) -> String {
+        guard case .regex(let regex) = self else { return "" }
+        return regex.limitNote(decodedPath == path ? [path] : [path, decodedPath])
+    }
+
     /// The values of a template's `{name}` segments in `decodedPath` (empty for other patterns or no match).
     func parameters(decodedPath: String) -> [String: String] {
         guard case .template(let template) = self else { return [:] }

@@ -101,7 +101,8 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             if stopAtFirst { return found }
         }
         if let path, !path.matches(path: request.path, decodedPath: request.decodedPath) {
-            found.append(Difference(field: "path", explanation: "expected \(path), got \(request.path)", weight: 8))
+            found.append(Difference(field: "path", explanation: "expected \(path), got \(request.path)"
+                                        + path.limitNote(path: request.path, decodedPath: request.decodedPath), weight: 8))
             if stopAtFirst { return found }
         }
         if let url {

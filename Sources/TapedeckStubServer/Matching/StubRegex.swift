@@ -2,6 +2,10 @@ import Foundation
 
 /// A regular expression (ICU syntax, as `NSRegularExpression`) that must match a whole value, compiled once.
 ///
+/// Request data is matched within ``RegexStepLimit``: a pattern that backtracks catastrophically on a request's text
+/// (`^(a+)+$` against `aaaa…b`) stops after ``RegexStepLimit/steps`` steps and counts as not matching, and the
+/// stub's near-miss report says that the expression gave up.
+///
 /// ```swift
 /// let digits: StubRegex = "[0-9]+"            // a literal that does not compile stops the test with its error
 /// let parsed = try StubRegex(userSuppliedText) // throws StubRegex.Error
@@ -50,9 +54,22 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
         }
     }
 
-    /// Whether the expression matches all of `text`.
+    /// Whether the expression matches all of `text` within the step limit (a search that gives up is no match).
     public func matchesWhole(_ text: String) -> Bool {
-        compiled.expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        evaluate(text) == .found
+    }
+
+    /// How matching all of `text` ends, within ``RegexStepLimit/steps``.
+    public func evaluate(_ text: String) -> RegexStepLimit.Outcome {
+        RegexStepLimit.search(compiled.expression, in: text)
+    }
+
+    /// For near-miss reports: `" (/pattern/ gave up after …)"` when matching any of `texts` gave up, else empty.
+    func limitNote(_ texts: [String]) -> String {
+        for text in texts {
+            if case .gaveUp(let reason) = evaluate(text) { return " (\(self) \(reason))" }
+        }
+        return ""
     }
 
     /// How messages and reports print it.

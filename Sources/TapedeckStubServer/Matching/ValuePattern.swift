@@ -33,7 +33,7 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         case .present: return true
         case .absent: return false
         case .doesNotContain(let part): return !value.contains(part)
-        case .doesNotMatch(let regex): return !regex.matchesWhole(value)
+        case .doesNotMatch(let regex): return regex.evaluate(value) == .notFound  // one that gave up proves nothing
         }
     }
 
@@ -43,7 +43,15 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
             return values.isEmpty ? nil : "expected absent, got \(Self.quoted(values))"
         }
         if values.isEmpty { return isNegative ? nil : "expected \(self), but it is absent" }
-        return values.contains(where: accepts) ? nil : "expected \(self), got \(Self.quoted(values))"
+        return values.contains(where: accepts) ? nil : "expected \(self), got \(Self.quoted(values))" + limitNote(values)
+    }
+
+    /// Says when a regular expression gave up on one of `values` (``RegexStepLimit``), else empty.
+    private func limitNote(_ values: [String]) -> String {
+        switch self {
+        case .matches(let regex), .doesNotMatch(let regex): return regex.limitNote(values)
+        default: return ""
+        }
     }
 
     /// Whether the pattern only rules values out (``doesNotContain(_:)``, ``doesNotMatch(_:)``), so an absent field

@@ -12,7 +12,7 @@ struct NearMiss {
     /// path text, then the most recently added.
     static func rank(_ request: RecordedRequest, stubs: [Stub], limit: Int = 3,
                      scenarioState: (String) -> String = { _ in ScenarioStep.started }) -> [NearMiss] {
-        let scored = stubs.enumerated().map { offset, stub -> (NearMiss, Int, Int) in
+        let scored = stubs.enumerated().map { offset, stub -> (miss: NearMiss, score: Int, distance: Int, offset: Int) in
             var differences = stub.matcher.differences(request)
             if let step = stub.scenario, let required = step.requiredState {
                 let current = scenarioState(step.scenario)
@@ -22,14 +22,16 @@ struct NearMiss {
                 }
             }
             let distance = stub.matcher.path.map { editDistance($0.text, request.path) } ?? 0
-            return (NearMiss(stub: stub, differences: differences), distance, offset)
+            let miss = NearMiss(stub: stub, differences: differences)
+            return (miss, miss.score, distance, offset)
         }
+        // The score once per stub, not once per comparison: a 404 ranks every stub.
         let sorted = scored.sorted { lhs, rhs in
-            if lhs.0.score != rhs.0.score { return lhs.0.score < rhs.0.score }
-            if lhs.1 != rhs.1 { return lhs.1 < rhs.1 }
-            return lhs.2 > rhs.2
+            if lhs.score != rhs.score { return lhs.score < rhs.score }
+            if lhs.distance != rhs.distance { return lhs.distance < rhs.distance }
+            return lhs.offset > rhs.offset
         }
-        return sorted.prefix(limit).map(\.0)
+        return sorted.prefix(limit).map(\.miss)
     }
 
     /// The text of the 404 a request no stub matches gets.

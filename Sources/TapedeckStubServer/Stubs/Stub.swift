@@ -87,8 +87,18 @@ public struct Stub: Sendable, Identifiable {
         case .fault: response = StubResponse(status: 500)
         case .webSocket: response = StubResponse(status: 426)
         }
+        if let problem = StubResponse.statusProblem(response.status) { return unanswerable(problem) }
         if let delay { response.delay = delay.next() }
         return response
+    }
+
+    /// What a stub built in Swift with a status the server cannot send (a 1xx, or outside 100–599) answers instead:
+    /// a 500 that names the stub and the problem. Stub definitions, WireMock mappings and httpbin refuse such a
+    /// status when read; `StubServer.add(_:)` cannot throw, and a closure's status is only known once it
+    /// runs, so the check is made here, where every stub's response is built. (A `101` or `100` sent as such would
+    /// leave the client waiting for a final response for ever.)
+    private func unanswerable(_ problem: String) -> StubResponse {
+        .text("stub \(id) (\(summary)) cannot answer: status \(problem)\n", status: 500)
     }
 
     /// `"name" (id) GET /path …, priority 5`, for reports.

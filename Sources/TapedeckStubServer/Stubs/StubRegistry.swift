@@ -9,7 +9,7 @@ final class StubRegistry: Sendable {
 
     func add(_ stub: Stub) {
         var stub = stub
-        if case .response(let response) = stub.responder, stub.delay == nil {
+        if case .response(let response) = stub.responder, stub.delay == nil, StubResponse.statusProblem(response.status) == nil {
             stub.prepared = PreparedResponse.prepare(response)
         }
         index.withLock { $0.add(stub) }

@@ -1,19 +1,26 @@
 import Foundation
 import Glibc
-import TapedeckStubServer
+@testable import TapedeckStubServer
 
-/// Raw HTTP bytes into the stub server, in process: each input is written to a fresh loopback connection to one
-/// long-lived ``StubServer`` (its stubs match on method, path templates, query, headers and every body kind, and
-/// answer with templates that read the request), the writing side is shut down, and whatever the server answers is
-/// read until it closes. An answer, when there is one, must start with an HTTP/1 status line. `run.sh` runs this
-/// target without leak detection: the server keeps request bodies alive between inputs, and LeakSanitizer misses
-/// references to a `Data`'s storage (Tools/Sanitizers/EnumPayloadLeak), so it would report those bodies as leaks.
+/// Raw HTTP bytes into the stub server, in process: each input is written to a fresh connection to one long-lived
+/// ``StubServer`` (its stubs match on method, path templates, query, headers and every body kind, and answer with
+/// templates that read the request), the writing side is shut down, and whatever the server answers is read until
+/// it closes. An answer, when there is one, must start with an HTTP/1 status line.
+///
+/// The connection is one end of a Unix socket pair whose other end the server's daemon serves as an accepted
+/// connection (`StubServer.socketPairConnection()`): the same libmicrohttpd parsing, stub matching and response
+/// writing as over TCP, without a TCP handshake and teardown per input. `run.sh` runs this target without leak
+/// detection: the server keeps request bodies alive between inputs, and LeakSanitizer misses references to a
+/// `Data`'s storage (Tools/Sanitizers/EnumPayloadLeak), so it would report those bodies as leaks.
 enum StubServerHTTPTarget {
     static let target = FuzzTarget(
         name: "stub-server-http",
-        summary: "raw bytes over a loopback connection to an in-process StubServer; answers start with HTTP/1"
+        summary: "raw bytes over a socket pair into an in-process StubServer; answers start with HTTP/1"
     ) { data in
-        let answer = LoopbackExchange.send(data, toPort: server.port)
+        guard let connection = server.socketPairConnection() else {
+            fatalError("the stub server took no socket-pair connection: \(String(cString: strerror(errno)))")
+        }
+        let answer = SocketExchange.send(data, over: connection)
         FuzzCheck.require(answer.isEmpty || answer.starts(with: Data("HTTP/1.".utf8)),
                           "the server answered with \(answer.prefix(40).debugDescription) bytes that are no status line")
     }
@@ -66,28 +73,17 @@ enum StubServerHTTPTarget {
     """#
 }
 
-/// One request over a fresh loopback TCP connection, with send and receive timeouts so that no input can hang the
-/// fuzzer: everything is written, the sending side shut down, and the answer read until the server closes.
-enum LoopbackExchange {
+/// One request over a connected Unix stream socket, with send and receive timeouts so that no input can hang the
+/// fuzzer: everything is written, the sending side shut down once the server has read it, and the answer read until
+/// the server closes. Closes the socket.
+enum SocketExchange {
     static let timeout = timeval(tv_sec: 3, tv_usec: 0)
 
-    static func send(_ bytes: Data, toPort port: UInt16) -> Data {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { fatalError("socket: \(String(cString: strerror(errno)))") }
+    static func send(_ bytes: Data, over descriptor: Int32) -> Data {
         defer { close(descriptor) }
         var limit = timeout
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { fatalError("connect to the stub server: \(String(cString: strerror(errno)))") }
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -97,6 +93,7 @@ enum LoopbackExchange {
                 offset += written
             }
         }
+        waitUntilRead(descriptor)
         shutdown(descriptor, Int32(SHUT_WR))
         var answer = Data()
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
@@ -107,5 +104,21 @@ enum LoopbackExchange {
             answer.append(contentsOf: chunk[0..<count])
         }
         return answer
+    }
+
+    /// Waits until the server has read every byte sent (`TIOCOUTQ`: what the peer has not read yet), has answered,
+    /// or a second has passed. libmicrohttpd watches its sockets edge-triggered and takes a short read as "nothing
+    /// more to read", so an end of input that arrives together with the last bytes goes unseen until the
+    /// connection times out (seconds): most fuzzed inputs are incomplete requests, and each waited out the timeout.
+    /// Shut down after the server has read, the end of input is news, as from a client that sends, waits, then
+    /// closes its side.
+    static func waitUntilRead(_ descriptor: Int32) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var unread: Int32 = 0
+        while ioctl(descriptor, UInt(TIOCOUTQ), &unread) == 0, unread > 0, ContinuousClock.now < deadline {
+            var answered = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&answered, 1, 0) > 0 { return }
+            usleep(20)
+        }
     }
 }
