@@ -161,22 +161,19 @@ enum CompactJSONScanner {
         private mutating func string() -> UnsafeBufferPointer<UInt8>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = position
-            while let byte = current {
-                if byte == UInt8(ascii: "\"") {
-                    position += 1
-                    return UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-                }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                position += 1
-            }
-            return nil
+            skipPlainRun()
+            guard current == UInt8(ascii: "\"") else { return nil }
+            position += 1
+            return UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
         }
 
         /// A string value in any spelling: printable ASCII with JSON's escapes (a `\u` escape of a surrogate, which
         /// the parser checks in pairs, and non-ASCII text take the general path).
         private mutating func valueString() -> Bool {
             guard take(UInt8(ascii: "\"")) else { return false }
-            while let byte = current {
+            while true {
+                skipPlainRun()
+                guard let byte = current else { break }
                 switch byte {
                 case UInt8(ascii: "\""):
                     position += 1
@@ -204,6 +201,29 @@ enum CompactJSONScanner {
                 }
             }
             return false
+        }
+
+        /// Moves past printable ASCII other than `"` and `\\` (a string's plain run), eight bytes at a time while it
+        /// can: a word is plain when none of its bytes is below 0x20, at or above 0x7F, a quote or a backslash.
+        private mutating func skipPlainRun() {
+            guard let base = bytes.baseAddress else { return }
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let special = word & highs != 0                         // at or above 0x80
+                    || (word &- ones &* 0x20) & ~word & highs != 0      // below 0x20
+                    || hasZeroByte(word ^ (ones &* 0x22))               // a quote
+                    || hasZeroByte(word ^ (ones &* 0x5C))               // a backslash
+                    || hasZeroByte(word ^ (ones &* 0x7F))               // DEL
+                guard !special else { break }
+                position += 8
+            }
+            while position < bytes.count {
+                let byte = base[position]
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
+                position += 1
+            }
         }
 
         /// The value of four hex digits at `offset`, or `nil`.

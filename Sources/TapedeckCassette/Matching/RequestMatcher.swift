@@ -152,11 +152,11 @@ struct RequestMatcher: Sendable {
     /// body bytes) is the same operation without reading it.
     private func graphQLDifference(_ live: Interaction.Request, _ recorded: Interaction.Request, ignoring: Set<String>) -> String? {
         let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
-        let liveQuery = URLParts(live.url).query, recordedQuery = URLParts(recorded.url).query
-        if live.method == recorded.method, liveQuery == recordedQuery, liveBody == recordedBody,
-           live.headers["Content-Type"] == recorded.headers["Content-Type"] {
+        if live.method == recorded.method, liveBody == recordedBody, live.headers["Content-Type"] == recorded.headers["Content-Type"],
+           live.url == recorded.url || URLParts(live.url).query == URLParts(recorded.url).query {
             return nil
         }
+        let liveQuery = URLParts(live.url).query, recordedQuery = URLParts(recorded.url).query
         let a: GraphQLRequest?, b: GraphQLRequest?
         switch graphQLReadings.read(method: live.method, query: liveQuery, contentType: live.headers["Content-Type"], body: liveBody) {
         case .success(let reading): a = reading
