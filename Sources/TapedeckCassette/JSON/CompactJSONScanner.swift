@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// Recognises a JSON body spelled exactly as the compact writer spells it, without building a tree.
 ///
 /// Recording looks at every JSON body twice: redaction asks whether a member name is secret, and the codec asks
@@ -9,7 +11,7 @@
 ///
 /// Redaction only asks about names, so it can scan in ``Spelling/any``: whitespace between tokens and escapes inside
 /// values are read past, and a body in which no name is marked is ``Outcome/unmarked``, with no tree built. (A
-/// name with an escape, non-ASCII text or a `\u` surrogate still takes the general path.)
+/// name with an escape, and non-ASCII text, still take the general path.)
 enum CompactJSONScanner {
     /// Which spellings a scan reads through.
     enum Spelling {
@@ -82,6 +84,8 @@ enum CompactJSONScanner {
         var marked = false
         /// Whether anything outside the compact spelling was read past.
         var spelledOtherwise = false
+        /// Where a value's escapes are decoded to (and dropped): only their validity counts.
+        var escapeScratch: [UInt8] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, isMarked: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, anySpelling: Bool) {
             self.bytes = bytes
@@ -167,8 +171,8 @@ enum CompactJSONScanner {
             return UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
         }
 
-        /// A string value in any spelling: printable ASCII with JSON's escapes (a `\u` escape of a surrogate, which
-        /// the parser checks in pairs, and non-ASCII text take the general path).
+        /// A string value in any spelling: printable ASCII with JSON's escapes (non-ASCII text takes the general
+        /// path).
         private mutating func valueString() -> Bool {
             guard take(UInt8(ascii: "\"")) else { return false }
             while true {
@@ -179,22 +183,12 @@ enum CompactJSONScanner {
                     position += 1
                     return true
                 case UInt8(ascii: "\\"):
+                    // The parser's own escape reader decides (surrogate pairs included), so the two agree.
                     spelledOtherwise = true
-                    guard position + 1 < bytes.count else { return false }
-                    let escaped = bytes[position + 1]
-                    if escaped == UInt8(ascii: "u") {
-                        guard position + 6 <= bytes.count, let scalar = hexQuad(at: position + 2),
-                              !(0xD800...0xDFFF).contains(scalar) else { return false }
-                        position += 6
-                    } else {
-                        switch escaped {
-                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                            position += 2
-                        default:
-                            return false
-                        }
-                    }
+                    position += 1
+                    guard position < bytes.count else { return false }
+                    escapeScratch.removeAll(keepingCapacity: true)
+                    do { try JSONStringEscape.decode(UnsafeRawBufferPointer(bytes), at: &position, into: &escapeScratch) } catch { return false }
                 default:
                     guard byte >= 0x20, byte < 0x7F else { return false }
                     position += 1
@@ -224,23 +218,6 @@ enum CompactJSONScanner {
                 guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
                 position += 1
             }
-        }
-
-        /// The value of four hex digits at `offset`, or `nil`.
-        private func hexQuad(at offset: Int) -> UInt32? {
-            var value: UInt32 = 0
-            for index in offset..<(offset + 4) {
-                let byte = bytes[index]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
         }
 
         private mutating func literal(_ word: StaticString) -> Bool {
