@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
 import Glibc
