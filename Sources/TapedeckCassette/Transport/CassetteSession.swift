@@ -19,6 +19,9 @@ final class CassetteSession: Sendable {
         var previousCompared: [String: Int] = [:]
         /// `#index METHOD URL: rule: what` of every live answer that drifted from the one recorded before it.
         var drift: [String] = []
+        /// Re-recorded interactions and the earlier ones they are compared with when the session finishes (positions
+        /// in the cassette and in ``previous``): the comparison reads both bodies, which the recording path leaves.
+        var driftPairs: [(earlier: Int, recorded: Int)] = []
         var faultFirings: [Int: Int] = [:]
         var closed = false
         /// `METHOD URL` of every request that went live instead of to the cassette.
@@ -273,17 +276,24 @@ final class CassetteSession: Sendable {
         }
     }
 
-    /// Compares a re-recording with the answer recorded before it for the same request (the same occurrence of its
-    /// ``RequestPlace/key(_:)``), and notes any drift.
+    /// Pairs a re-recording with the answer recorded before it for the same request (the same occurrence of its
+    /// ``RequestPlace/key(_:)``); ``finish(requireAllPlayed:)`` compares the pairs and notes any drift.
     private func noteDrift(of interaction: Interaction, at position: Int, in state: inout State) {
         guard !state.previous.isEmpty else { return }
         let key = RequestPlace.key(interaction.request)
         let occurrence = state.previousCompared[key, default: 0]
         guard let positions = state.previousPositions[key], occurrence < positions.count else { return }
         state.previousCompared[key] = occurrence + 1
-        if let line = ResponseDrift.line(recorded: state.previous[positions[occurrence]], live: interaction,
-                                         position: position, bodyData: bodyData) {
-            state.drift.append(line)
+        state.driftPairs.append((earlier: positions[occurrence], recorded: position))
+    }
+
+    /// The drift lines of the pairs ``noteDrift(of:at:in:)`` noted, in recording order.
+    private func driftLines(_ state: State) -> [String] {
+        let interactions = state.player.cassette.interactions
+        return state.driftPairs.compactMap { pair in
+            guard pair.recorded < interactions.count else { return nil }
+            return ResponseDrift.line(recorded: state.previous[pair.earlier], live: interactions[pair.recorded],
+                                      position: pair.recorded, bodyData: bodyData)
         }
     }
 
@@ -339,6 +349,8 @@ final class CassetteSession: Sendable {
                 state.lock = nil
                 state.closed = true
             }
+            state.drift += driftLines(state)
+            state.driftPairs = []
             let interactions = state.player.cassette.interactions
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,

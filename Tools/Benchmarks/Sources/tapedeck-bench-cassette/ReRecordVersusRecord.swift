@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TapedeckCassette
 import TapedeckCore
 import TapedeckCurl
@@ -8,7 +9,8 @@ import TapedeckStubServer
 /// the same requests, which compares every live answer with the one recorded before it (`CassetteSummary.drift`),
 /// versus recording in `.all` into a new cassette, which has nothing to compare with. Both over their own
 /// `CurlTransport` to one in-process `StubServer`, in alternating blocks; the earlier recording holds every request
-/// of every round once, answered the same, so no drift is found and each answer is compared in full.
+/// of every round once, each answer with other values in the same shape, so no drift is found and each answer is
+/// compared in full.
 struct ReRecordVersusRecord {
     let count: Int
     let block: Int
@@ -20,8 +22,12 @@ struct ReRecordVersusRecord {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try StubServer(configuration: .init(journalCapacity: 16))
         defer { server.stop() }
+        // Every answer differs from the one recorded before it in a value (`served`), never in shape: what
+        // re-recording usually meets, and what makes the drift check read both bodies in full.
+        let served = Served()
         server.route(.post, "/orders/{id}") { request in
-            .json(Data(#"{"accepted":true,"bytes":\#(request.body.count),"items":[{"sku":"A-1","quantity":2}]}"#.utf8))
+            let number = served.next()
+            return .json(Data(#"{"accepted":true,"served":\#(number),"bytes":\#(request.body.count),"items":[{"sku":"A-1","quantity":2}]}"#.utf8))
         }
         let body = Data(#"{"sku":"A-1","quantity":2,"note":"benchmark"}"#.utf8)
         func send(_ transport: CassetteTransport, _ index: Int) async throws {
@@ -48,5 +54,17 @@ struct ReRecordVersusRecord {
         }
         _ = try recording.finish()
         return (result.measured, result.baseline)
+    }
+}
+
+/// How many answers the benchmark's server has given.
+private final class Served: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock { value in
+            value += 1
+            return value
+        }
     }
 }
