@@ -104,7 +104,10 @@ import TapedeckCore
                 _ = FileHandle.standardInput.readDataToEndOfFile()
                 resume()
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { resume() }
+            // A safety net only: stdin closes when the parent ends, however it ends. Longer than all six steps'
+            // bounds, because under a sanitizer on a starved machine the child's start alone takes tens of seconds
+            // (a 60-second net ended a child before the parent took its first link down, in a clean-clone TSan run).
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(bound.components.seconds) * 7)) { resume() }
         }
         shared.stopMonitoring()
         address.stopMonitoring()
