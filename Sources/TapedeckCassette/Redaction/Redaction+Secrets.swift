@@ -106,7 +106,14 @@ extension Redaction {
 
     /// Secrets without repeats, longest first, so that a secret containing another is replaced whole.
     static func ordered(_ values: [String]) -> [String] {
-        Array(Set(values)).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        Array(Set(values)).sorted(by: comesFirst)
+    }
+
+    /// The order of ``ordered(_:)``: more bytes first (a secret that contains another is longer), then by text. Byte
+    /// counts, not `Character` counts, which cost a walk over the text on every comparison.
+    static func comesFirst(_ a: String, _ b: String) -> Bool {
+        let (aLength, bLength) = (a.utf8.count, b.utf8.count)
+        return aLength != bLength ? aLength > bLength : a < b
     }
 
     /// Adds `value`, trimmed, to `values` when it is long enough to search for and is not a placeholder. A value
@@ -114,12 +121,28 @@ extension Redaction {
     /// match ordinary text); a secret known for sure (a value filled into a placeholder) needs
     /// ``minimumKnownSecretLength``.
     static func addSecret(_ value: some StringProtocol, to values: inout [String], minimumLength: Int = minimumCopiedSecretLength) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(value)
         // A value holding a stand-in or a placeholder (`sid=REDACTED-…`, `Bearer [REDACTED]`) was redacted already:
         // the secrets it held, if any, are collected on their own.
-        guard trimmed.utf8.count >= minimumLength, !StandIn.mayContain(trimmed), !trimmed.contains(Redaction.placeholder),
-              !trimmed.contains(Redaction.encodedPlaceholder) else { return }
+        guard trimmed.utf8.count >= minimumLength, !StandIn.mayContain(trimmed), !contains(trimmed, Redaction.placeholder),
+              !contains(trimmed, Redaction.encodedPlaceholder) else { return }
         values.append(trimmed)
+    }
+
+    /// `value` without the spaces and tabs at its ends (what `trimmingCharacters(in: .whitespaces)` removes: tab and
+    /// the Unicode space separators), with no Foundation call: secrets are collected on every replayed request.
+    private static func trimmingSpaces(_ value: some StringProtocol) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let text = String(value), scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
+        return String(scalars[first...last])
+    }
+
+    /// Whether `needle` occurs in `text`, byte for byte (no Foundation call).
+    private static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in needle.withUTF8 { occurs($0, in: haystack) } }
     }
 
     private func collectJSONSecrets(_ value: CassetteJSON, add: (String) -> Void) {

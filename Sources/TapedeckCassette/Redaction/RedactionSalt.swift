@@ -57,36 +57,52 @@ public struct RedactionSalt: Hashable, Sendable, CustomStringConvertible {
 /// SipHash-2-4 (Aumasson and Bernstein): a keyed 64-bit hash that cannot be inverted or predicted without the key.
 enum SipHash24 {
     static func hash(_ bytes: UnsafeRawBufferPointer, key: (UInt64, UInt64)) -> UInt64 {
-        var v0: UInt64 = key.0 ^ 0x736F_6D65_7073_6575
-        var v1: UInt64 = key.1 ^ 0x646F_7261_6E64_6F6D
-        var v2: UInt64 = key.0 ^ 0x6C79_6765_6E65_7261
-        var v3: UInt64 = key.1 ^ 0x7465_6462_7974_6573
-        func round() {
+        var state = State(key: key)
+        let whole = bytes.count / 8 * 8
+        var offset = 0
+        while offset < whole {
+            state.absorb(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
+        }
+        var last = UInt64(truncatingIfNeeded: bytes.count) << 56
+        for index in whole..<bytes.count { last |= UInt64(bytes[index]) << UInt64((index - whole) * 8) }
+        state.absorb(last)
+        return state.finish()
+    }
+
+    /// The four words of the state, as a value the optimizer keeps in registers (nested functions capturing local
+    /// variables boxed them).
+    private struct State {
+        var v0: UInt64, v1: UInt64, v2: UInt64, v3: UInt64
+
+        init(key: (UInt64, UInt64)) {
+            v0 = key.0 ^ 0x736F_6D65_7073_6575
+            v1 = key.1 ^ 0x646F_7261_6E64_6F6D
+            v2 = key.0 ^ 0x6C79_6765_6E65_7261
+            v3 = key.1 ^ 0x7465_6462_7974_6573
+        }
+
+        @inline(__always) mutating func round() {
             v0 &+= v1; v1 = rotate(v1, 13); v1 ^= v0; v0 = rotate(v0, 32)
             v2 &+= v3; v3 = rotate(v3, 16); v3 ^= v2
             v0 &+= v3; v3 = rotate(v3, 21); v3 ^= v0
             v2 &+= v1; v1 = rotate(v1, 17); v1 ^= v2; v2 = rotate(v2, 32)
         }
-        func absorb(_ block: UInt64) {
+
+        @inline(__always) mutating func absorb(_ block: UInt64) {
             v3 ^= block
             round(); round()
             v0 ^= block
         }
-        let whole = bytes.count / 8 * 8
-        var offset = 0
-        while offset < whole {
-            absorb(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-            offset += 8
-        }
-        var last = UInt64(truncatingIfNeeded: bytes.count) << 56
-        for index in whole..<bytes.count { last |= UInt64(bytes[index]) << UInt64((index - whole) * 8) }
-        absorb(last)
-        v2 ^= 0xFF
-        round(); round(); round(); round()
-        return v0 ^ v1 ^ v2 ^ v3
-    }
 
-    private static func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 {
-        value << count | value >> (64 - count)
+        @inline(__always) mutating func finish() -> UInt64 {
+            v2 ^= 0xFF
+            round(); round(); round(); round()
+            return v0 ^ v1 ^ v2 ^ v3
+        }
+
+        @inline(__always) private func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 {
+            value << count | value >> (64 - count)
+        }
     }
 }

@@ -24,17 +24,27 @@ public enum StandIn {
     /// Crockford's base-32 digits in lower case: no `i`, `l`, `o` or `u`, so nothing reads as another character.
     private static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
     private static let prefixBytes = Array(prefix.utf8)
+    /// The value of each byte as a digit of ``alphabet``, or `0xFF` for a byte that is none.
+    private static let digits: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
 
     /// The stand-in of `secret` under `salt`.
     public static func make(for secret: some StringProtocol, salt: RedactionSalt) -> String {
-        var text = String(secret)
-        let hash = text.withUTF8 { SipHash24.hash(UnsafeRawBufferPointer($0), key: salt.key) } >> 16
+        // Hashed in place when the text is contiguous (a native string or a slice of one), copied only otherwise;
+        // the result is written straight into the new string's storage: one allocation per stand-in.
+        let hash = (secret.utf8.withContiguousStorageIfAvailable { SipHash24.hash(UnsafeRawBufferPointer($0), key: salt.key) }
+            ?? Array(secret.utf8).withUnsafeBytes { SipHash24.hash($0, key: salt.key) }) >> 16
         let code = hash << 12 | check(hash, salt: salt)
-        var characters = prefixBytes
-        for position in (0..<codeLength).reversed() {
-            characters.append(alphabet[Int((code >> UInt64(position * 5)) & 31)])
+        return String(unsafeUninitializedCapacity: prefixBytes.count + codeLength) { buffer in
+            _ = buffer.initialize(fromContentsOf: prefixBytes)
+            for position in 0..<codeLength {
+                buffer[prefixBytes.count + position] = alphabet[Int((code >> UInt64((codeLength - 1 - position) * 5)) & 31)]
+            }
+            return prefixBytes.count + codeLength
         }
-        return String(decoding: characters, as: UTF8.self)
     }
 
     /// Whether `text` is exactly one stand-in (whatever its salt).
@@ -61,7 +71,8 @@ public enum StandIn {
         guard bytes.count == prefixBytes.count + codeLength, bytes.starts(with: prefixBytes) else { return nil }
         var code: UInt64 = 0
         for byte in bytes.dropFirst(prefixBytes.count) {
-            guard let digit = alphabet.firstIndex(of: byte) else { return nil }
+            let digit = digits[Int(byte)]
+            guard digit != 0xFF else { return nil }
             code = code << 5 | UInt64(digit)
         }
         return code
