@@ -97,6 +97,15 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the rule looks at header fields other than `Content-Type` (which the body rules read to know the
+    /// body's form). When no rule does, a live request's other fields are neither redacted nor kept to be matched.
+    var readsHeaders: Bool {
+        switch kind {
+        case .method, .url, .host, .path, .query, .body, .json, .form, .multipart, .graphQL: return false
+        case .headers, .custom: return true
+        }
+    }
+
     /// Whether the rule is decided by the index key rather than by comparing candidates.
     var isIndexed: Bool {
         switch kind {

@@ -15,6 +15,8 @@ struct RequestMatcher: Sendable {
     let filters: [MatchRule]
     /// Whether any rule looks at the body (``MatchRule/readsBody``).
     let readsBody: Bool
+    /// Whether any rule reads header fields other than `Content-Type` (``MatchRule/readsHeaders``).
+    let readsHeaders: Bool
     /// Reads a body's bytes, including sidecar bodies; `nil` when they cannot be read.
     let bodyBytes: @Sendable (CassetteBody) -> Data?
     private let targetKinds: [MatchRule.Kind]
@@ -27,6 +29,7 @@ struct RequestMatcher: Sendable {
         usesMethod = rules.contains { if case .method = $0.kind { return true } else { return false } }
         filters = rules.filter { !$0.isIndexed }
         readsBody = rules.contains { $0.readsBody }
+        readsHeaders = rules.contains { $0.readsHeaders }
         targetKinds = rules.compactMap { rule in
             switch rule.kind {
             case .url, .host, .path, .query: return rule.kind

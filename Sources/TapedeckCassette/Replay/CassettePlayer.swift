@@ -82,9 +82,9 @@ public struct CassettePlayer: Sendable {
         var live = request
         _ = secrets.learn(redaction.secretValues(of: live))
         if !matcher.readsBody { live.body = .empty }  // no rule compares it: not redacted, not kept for reports
-        // With only indexed rules (method and URL parts) nothing reads the headers either: they are not redacted (no
-        // stand-in is made for a token that nothing compares), and reports never show them.
-        if matcher.filters.isEmpty { live.headers = HTTPHeaders() }
+        // Nor the header fields, unless a rule reads them (the body rules read only `Content-Type`): they are not
+        // redacted (no stand-in is made for a token that nothing compares), and reports never show them.
+        if !matcher.readsHeaders { live.headers = HTTPHeaders(live.headers.fields.filter { $0.name.lowercased() == "content-type" }) }
         redaction.redact(&live, secrets: secrets.secrets)
         let key = matcher.key(for: live)
         if let slot = index.index(forKey: key) {
