@@ -182,6 +182,33 @@ public struct Redaction: Sendable {
         }
     }
 
+    /// Redacts a live request before it is matched against recorded ones: the secrets of the whole request join
+    /// `ledger`; then the body and the header fields other than `Content-Type` are dropped unless `keepingBody` and
+    /// `keepingHeaders` say a match rule reads them (nothing else is redacted for nobody), and what stays is redacted,
+    /// with copies of every secret the ledger holds scrubbed. A JSON body with no secret member name (most bodies) is
+    /// scanned once, not once to collect secrets and again to redact them.
+    func redactLive(_ request: inout Interaction.Request, ledger: inout SecretLedger, keepingBody: Bool, keepingHeaders: Bool) {
+        var unmarkedBody: CassetteBody?
+        if redactsDefaults, filters.isEmpty, let data = request.body.inlineData, !data.isEmpty,
+           CompactJSONScanner.isUnmarked(data, marking: sensitiveMemberPredicate) {
+            // Nothing in it to collect or redact; only copies of known secrets are scrubbed, below.
+            unmarkedBody = request.body
+            request.body = .empty
+        }
+        _ = ledger.learn(secretValues(of: request))
+        if !keepingBody {
+            request.body = .empty
+            unmarkedBody = nil
+        }
+        if !keepingHeaders {
+            request.headers = HTTPHeaders(request.headers.fields.filter { $0.name.lowercased() == "content-type" })
+        }
+        redact(&request, secrets: ledger.secrets)
+        if let unmarkedBody {
+            request.body = ledger.secrets.isEmpty ? unmarkedBody : scrub(unmarkedBody, secrets: ledger.secrets, headers: &request.headers)
+        }
+    }
+
     /// Redacts a whole interaction on its own: the secrets it carries, wherever a rule finds them, are scrubbed from
     /// all its parts. A cassette's interactions are redacted together by ``redact(_:)-(Cassette)``.
     public func redact(_ interaction: inout Interaction) {

@@ -80,12 +80,9 @@ public struct CassettePlayer: Sendable {
     public mutating func play(_ request: Interaction.Request) -> Result<Playback, CassetteError> {
         indexPending()
         var live = request
-        _ = secrets.learn(redaction.secretValues(of: live))
-        if !matcher.readsBody { live.body = .empty }  // no rule compares it: not redacted, not kept for reports
-        // Nor the header fields, unless a rule reads them (the body rules read only `Content-Type`): they are not
-        // redacted (no stand-in is made for a token that nothing compares), and reports never show them.
-        if !matcher.readsHeaders { live.headers = HTTPHeaders(live.headers.fields.filter { $0.name.lowercased() == "content-type" }) }
-        redaction.redact(&live, secrets: secrets.secrets)
+        // What no rule reads (the body, header fields) is neither redacted nor kept for reports: no stand-in is made
+        // for a token that nothing compares. Its secrets still join the ledger, to be scrubbed from what is compared.
+        redaction.redactLive(&live, ledger: &secrets, keepingBody: matcher.readsBody, keepingHeaders: matcher.readsHeaders)
         let key = matcher.key(for: live)
         if let slot = index.index(forKey: key) {
             // Mutated in place through the dictionary's values: no copy, no rehash.
