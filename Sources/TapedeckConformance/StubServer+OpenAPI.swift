@@ -3,6 +3,7 @@ import TapedeckCassette
 import TapedeckCore
 import TapedeckStubServer
 
+/// A stub server that answers from an OpenAPI document.
 extension StubServer {
     /// A stub server that answers as the OpenAPI document in `openAPI` describes (see ``OpenAPIMock``): documented
     /// examples or values generated from the schemas (the same for the same `seed`), `400` with the violations for

@@ -1,3 +1,4 @@
+/// `Duration` as the seconds count that cassettes, transfer metrics and `TimeInterval` APIs use.
 extension Duration {
     /// The duration in seconds, as a `Double` (what cassettes, metrics and `TimeInterval` APIs use).
     ///

@@ -1,5 +1,7 @@
 import Foundation
 
+/// The `URLError`s every transport reports: created with the failing URL and a readable reason, and carrying the
+/// transport's own code and message and, on a trust failure, the server's certificates and the rule that failed.
 extension URLError {
     /// `userInfo` key for the transport's own error code (for CurlTransport, the `CURLcode` as an `Int`).
     public static let transportCodeKey = "TapedeckTransportCode"

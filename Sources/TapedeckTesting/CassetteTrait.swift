@@ -85,6 +85,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+/// The Swift Testing traits that put a test under a cassette or give it a stub server: `.cassette(…)` and
+/// `.stubServer(…)`.
 extension Trait where Self == CassetteTrait {
     /// Runs the test with a cassette; see ``CassetteTrait``.
     ///

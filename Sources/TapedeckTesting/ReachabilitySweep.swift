@@ -50,6 +50,7 @@ public enum ReachabilitySweep {
             return "\(Self.name(initial)), then \(Self.name(change)) after \(afterRequests) request(s)"
         }
 
+        /// How Swift Testing names the case in its results: the same text as ``description``.
         public var testDescription: String { description }
 
         private static func name(_ status: NetworkReachabilityManager.Status) -> String {

@@ -6,6 +6,8 @@ import TapedeckStubServer
 #endif
 import XCTest
 
+/// Tapedeck for XCTest: a cassette or a stub server around a block of a test, and the fault and reachability
+/// sweeps that run a test body once per failure it should survive.
 extension XCTestCase {
     /// Runs `body` with a cassette named after this test (`Cassettes/<Module>/<TestCaseClass>/<testMethod>.json` in
     /// the package that holds `file`), and reports unmatched requests, a missing cassette in replay and (with

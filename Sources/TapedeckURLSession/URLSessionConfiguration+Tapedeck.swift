@@ -5,6 +5,7 @@ import FoundationNetworking
 import TapedeckCore
 import TapedeckSession
 
+/// Configurations whose sessions send their requests to a Tapedeck transport.
 extension URLSessionConfiguration {
     /// A copy of `base` whose HTTP and HTTPS requests go to `transport`: a ``TransportURLProtocol`` subclass bound
     /// to it comes first in `protocolClasses`, so plain `URLSession` code runs over a cassette, a stub server or libcurl.

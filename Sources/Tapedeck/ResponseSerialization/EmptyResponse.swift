@@ -41,6 +41,7 @@ public struct EmptyResponse: Codable, Sendable, Hashable, EmptyResponseDecodable
     }
 }
 
+/// Any optional decodes an empty response body as `nil`.
 extension Optional: EmptyResponseDecodable {
     /// `nil`: an optional type reads an empty body as no value.
     public static var emptyResponseValue: Wrapped? { nil }

@@ -37,6 +37,7 @@ extension SessionEvent {
     }
 }
 
+/// The notifications a ``SessionManager`` and a ``NetworkReachabilityManager`` post, AFNetworking's under new names.
 extension Notification.Name {
     /// Posted when a task starts or restarts; the object is the ``SessionTask``.
     public static let tapedeckTaskDidResume = Notification.Name("com.tapedeck.networking.task.resume")

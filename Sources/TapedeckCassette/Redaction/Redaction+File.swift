@@ -8,6 +8,7 @@ public struct CassetteFileRedaction: Sendable {
         public var place: String
         /// The sidecar path before and after (relative to the cassette's folder).
         public var from: String
+        /// The sidecar path after redaction, named by the redacted bytes (relative to the cassette's folder).
         public var to: String
     }
 

@@ -46,8 +46,10 @@ public struct RedactionSalt: Hashable, Sendable, CustomStringConvertible {
         return hex(key.0) + hex(key.1)
     }
 
+    /// Two salts are equal when their 128-bit keys are.
     public static func == (lhs: RedactionSalt, rhs: RedactionSalt) -> Bool { lhs.key == rhs.key }
 
+    /// Hashes the 128-bit key.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key.0)
         hasher.combine(key.1)

@@ -29,5 +29,6 @@ public struct Credential: Hashable, Sendable, CustomStringConvertible, CustomDeb
 
     /// How messages and reports print it, the password never shown.
     public var description: String { "Credential(user: \"\(user)\", password: <redacted>, persistence: \(persistence))" }
+    /// The same as ``description``: the debugger and `debugPrint` never show the password either.
     public var debugDescription: String { description }
 }

@@ -18,10 +18,10 @@ public struct SessionTransport: HTTPTransport {
     /// What is done above it.
     public var pipeline: SessionPipeline
 
-    /// A session transport over `base`; by default with a cookie store of its own.
     /// The base transport's recorded time.
     public var recordedTime: (any WallClock)? { base.recordedTime }
 
+    /// A session transport over `base`; by default with a cookie store of its own.
     public init(_ base: any HTTPTransport, pipeline: SessionPipeline = SessionPipeline()) {
         self.base = base
         self.pipeline = pipeline

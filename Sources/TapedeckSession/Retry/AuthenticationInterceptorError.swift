@@ -11,6 +11,7 @@ public enum AuthenticationInterceptorError: Error, Hashable, Sendable, CustomNSE
     /// `"com.tapedeck.authentication-interceptor"`.
     public static let errorDomain = "com.tapedeck.authentication-interceptor"
 
+    /// The case's code in ``errorDomain``: 1 for ``missingCredential``, 2 for ``excessiveRefresh``.
     public var errorCode: Int {
         switch self {
         case .missingCredential: return 1
@@ -18,8 +19,10 @@ public enum AuthenticationInterceptorError: Error, Hashable, Sendable, CustomNSE
         }
     }
 
+    /// The bridged `NSError`'s user info: `NSLocalizedDescriptionKey` carries ``errorDescription``.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: errorDescription ?? ""] }
 
+    /// What went wrong, in one lower-case sentence.
     public var errorDescription: String? {
         switch self {
         case .missingCredential: return "the authentication interceptor has no credential to apply"

@@ -1,5 +1,6 @@
 import Foundation
 
+/// A request as the `curl` command line that sends it, secrets masked.
 extension HTTPRequest {
     /// A `curl` command line that sends this request, for logs and bug reports, with secrets masked: the values of
     /// sensitive headers (`SensitiveHeaderNames.default`; an `Authorization` keeps its scheme, `Bearer ***`), of query

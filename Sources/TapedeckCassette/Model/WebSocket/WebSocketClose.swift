@@ -25,5 +25,6 @@ public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
             reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
     }
 
+    /// `close 1000` or, with a reason, `close 1001 "going away"`.
     public var description: String { reason.isEmpty ? "close \(code)" : "close \(code) \"\(reason)\"" }
 }

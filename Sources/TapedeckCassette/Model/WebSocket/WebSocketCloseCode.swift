@@ -47,5 +47,6 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
         }
     }
 
+    /// The code as a decimal number, e.g. `1000`.
     public var description: String { String(rawValue) }
 }
