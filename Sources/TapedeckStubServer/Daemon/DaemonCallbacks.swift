@@ -80,7 +80,7 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
             action = .fault(fault)
             delay = stub.delay?.next() ?? .zero
         } else if case .webSocket(let webSocket) = stub.responder {
-            action = .webSocketStub(webSocket)
+            action = .webSocketStub(webSocket.narrowed(to: recorded))
             delay = stub.delay?.next() ?? .zero
         } else {
             let response = stub.response(to: recorded)

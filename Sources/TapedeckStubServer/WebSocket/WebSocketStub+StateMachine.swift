@@ -37,7 +37,7 @@ struct WebSocketStubSession: Sendable {
             case .text(let text): payload = Data(text.utf8)
             case .binary(let data): payload = data
             }
-            let rule = stub.rules.first { $0.message.difference(body: payload, contentType: nil) == nil }
+            let rule = stub.rules.first { $0.accepts(payload) }
             return perform(rule?.steps ?? stub.otherwise)
         }
     }
