@@ -82,14 +82,22 @@ final class WebSocketRelay: Sendable {
     }
 
     /// Relays between the client's upgraded `socket` and the upstream until one of them leaves or the server stops;
-    /// `clientLeftover` are the client's bytes that came with its upgrade request.
-    func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets) {
+    /// `clientLeftover` are the client's bytes that came with its upgrade request. The frames go into `journal` as
+    /// they pass.
+    func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets, journal: WebSocketJournal.Entry) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let started = ContinuousClock.now
         var tap = WebSocketRelayTap()
+        var journaled = 0
+        func pass<Bytes: Sequence>(_ bytes: Bytes, from direction: WebSocketTranscript.Direction, at offset: Double) where Bytes.Element == UInt8 {
+            tap.passed(bytes, from: direction, at: offset)
+            for frame in tap.frames[journaled...] { journal.note(frame.kind, from: frame.direction) }
+            journaled = tap.frames.count
+        }
+        defer { journal.close() }
         var toUpstream = clientLeftover, toClient = upstreamLeftover
-        tap.passed(toUpstream, from: .client, at: 0)
-        tap.passed(toClient, from: .server, at: 0)
+        pass(toUpstream, from: .client, at: 0)
+        pass(toClient, from: .server, at: 0)
         var clientOpen = true, upstreamOpen = true
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         func offset() -> Double {
@@ -100,7 +108,7 @@ final class WebSocketRelay: Sendable {
             while clientOpen, toUpstream.count < Self.highWater {
                 let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
                 if count > 0 {
-                    tap.passed(buffer[..<count], from: .client, at: offset())
+                    pass(buffer[..<count], from: .client, at: offset())
                     toUpstream.append(contentsOf: buffer[..<count])
                 } else {
                     if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { clientOpen = false }
@@ -120,7 +128,7 @@ final class WebSocketRelay: Sendable {
                     upstreamOpen = false
                     break
                 }
-                tap.passed(buffer[..<count], from: .server, at: offset())
+                pass(buffer[..<count], from: .server, at: offset())
                 toClient.append(contentsOf: buffer[..<count])
             }
             toUpstream.removeFirst(upstreamOpen ? Self.sendSome(toUpstream, stream: stream, open: &upstreamOpen) : toUpstream.count)
