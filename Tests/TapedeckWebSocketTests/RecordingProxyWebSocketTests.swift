@@ -77,15 +77,43 @@ import TapedeckWebSocket
         #expect(closing.1 == .init(code: 4000, reason: "asked"))
 
         let refused = try await CurlTransport().send(HTTPRequest(
-            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/refuse")),
-            headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"]))
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/refuse")), headers: Self.upgradeHeaders))
         #expect(refused.statusCode == 403)
         #expect(refused.body == .data(Data("go away\n".utf8)))
 
         _ = try await proxy.finishRecording()
-        let transcript = try #require(try CassetteFile.load(file).interactions.first?.webSocket)
+        let interactions = try CassetteFile.load(file).interactions
+        #expect(interactions.count == 2)
+        let transcript = try #require(interactions.first { $0.webSocket != nil }?.webSocket)
         #expect(transcript.frames.contains { $0.direction == .server && $0.kind == .close(WebSocketClose(code: WebSocketCloseCode(rawValue: 4000), reason: "asked")) })
+
+        // The refused upgrade is recorded as the plain HTTP interaction it is, and replays as one: served to an
+        // upgrade request, and in process as the handshake error the live client gets.
+        let refusal = try #require(interactions.first { $0.webSocket == nil })
+        let recordedURL = "ws://127.0.0.1:\(peer.port)/refuse"
+        #expect(refusal.request.url == recordedURL)
+        #expect(refusal.response?.statusCode == 403)
+        #expect(refusal.response?.body.inlineData == Data("go away\n".utf8))
+        let server = try StubServer(cassette: file)
+        defer { server.stop() }
+        let replayed = try await CurlTransport().send(HTTPRequest(
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(server.port)/refuse")), headers: Self.upgradeHeaders))
+        #expect(replayed.statusCode == 403)
+        #expect(replayed.body == .data(Data("go away\n".utf8)))
+        let refusedURL = try #require(URL(string: recordedURL))
+        let live = try #require(await #expect(throws: WebSocketHandshakeError.self) {
+            try await WebSocket.connect(to: refusedURL)
+        })
+        #expect(live == .unexpectedStatus(403))
+        let replaying = try CassetteTransport(cassette: file, mode: .replay)
+        await #expect(throws: live) {
+            try await WebSocket.connect(to: refusedURL, through: replaying)
+        }
     }
+
+    static let upgradeHeaders: HTTPHeaders = [
+        "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
+    ]
 
     @Test func finishingTheRecordingEndsAnOpenConnectionAndKeepsWhatPassed() async throws {
         let directory = try TemporaryDirectory()

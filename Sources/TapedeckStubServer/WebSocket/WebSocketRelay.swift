@@ -14,8 +14,8 @@ final class WebSocketRelay: Sendable {
     enum Opening {
         /// `101`: relay.
         case upgraded(WebSocketRelay)
-        /// Anything else: the answer to hand the client as it is.
-        case refused(StubResponse)
+        /// Anything else: the upstream's answer and its body, handed to the client (and recorded) as plain HTTP.
+        case refused(WebSocketUpgradeResponseHead, body: Data)
     }
 
     /// Outbound bytes above which the side that sends them is not read until the other side took some.
@@ -60,8 +60,7 @@ final class WebSocketRelay: Sendable {
                 let expected = answer.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
                 if closed || expected.map({ body.count >= $0 }) == true {
                     stream.close()
-                    let headers = HTTPHeaders(answer.headers.fields.filter { !RecordedAnswer.hopByHopHeaders.contains($0.name.lowercased()) })
-                    return .refused(StubResponse(status: answer.status, headers: headers, body: .data(Data(body.prefix(expected ?? body.count)))))
+                    return .refused(answer, body: Data(body.prefix(expected ?? body.count)))
                 }
             } else if closed {
                 throw URLError(.networkConnectionLost, failingURL: url, reason: "the upstream closed the connection before answering the upgrade")
