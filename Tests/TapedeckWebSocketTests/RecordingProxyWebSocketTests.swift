@@ -115,6 +115,35 @@ import TapedeckWebSocket
         "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
     ]
 
+    /// The proxy refuses extensions in the negotiation, since it records the frames as they pass and cannot read
+    /// compressed ones: a `websockets` client (which offers permessage-deflate, and whose server accepts it) gets
+    /// none through it, and an upstream that accepts one anyway is not relayed.
+    @Test func extensionsAreRefusedInTheNegotiation() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.cassette("extensions.json")
+        let peer = try PythonWebSocketsPeer.start()
+        defer { peer.stop() }
+        let proxy = try StubServer()
+        defer { proxy.stop() }
+        try proxy.recordProxy(upstream: try #require(URL(string: "http://127.0.0.1:\(peer.port)")), cassette: file)
+        let script: [WebSocketMessage] = [.text(String(repeating: "compressible ", count: 200))]
+        let proxied = try await PythonWebSocketsClient.converse(try #require(URL(string: "ws://127.0.0.1:\(proxy.port)/echo")), sending: script)
+        #expect(proxied.0 == script)
+
+        let unoffered = try await CurlTransport().send(HTTPRequest(
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/unoffered-deflate")), headers: Self.upgradeHeaders))
+        #expect(unoffered.statusCode == 502)
+        let explanation = String(decoding: unoffered.data ?? Data(), as: UTF8.self)
+        #expect(explanation.contains("accepted the WebSocket extension(s) permessage-deflate"), "\(explanation)")
+
+        #expect(try await proxy.finishRecording()?.interactionCount == 1)
+        let interaction = try #require(try CassetteFile.load(file).interactions.first)
+        #expect(interaction.request.headers["Sec-WebSocket-Extensions"] == nil)
+        #expect(interaction.response?.headers["Sec-WebSocket-Extensions"] == nil)
+        #expect(try CassetteWebSocketTests.clientMessages(of: try #require(interaction.webSocket)) == script)
+    }
+
     @Test func finishingTheRecordingEndsAnOpenConnectionAndKeepsWhatPassed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -63,6 +63,11 @@ extension RecordingProxy {
                 settle(recorded: saved)
                 let headers = HTTPHeaders(answer.headers.fields.filter { !RecordedAnswer.hopByHopHeaders.contains($0.name.lowercased()) })
                 return .respond(StubResponse(status: answer.status, headers: headers, body: .data(body)))
+            case .unofferedExtensions(let extensions):
+                settle(recorded: false)
+                return .respond(Self.failure("The upstream accepted the WebSocket extension(s) \(extensions) for \(upgrade.summary), "
+                                             + "which the recording proxy did not offer: it records the frames as they pass and cannot read "
+                                             + "transformed (compressed) ones, so it offers no extension"))
             }
         } catch let error as URLError {
             settle(recorded: false)

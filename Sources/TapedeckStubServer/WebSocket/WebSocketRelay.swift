@@ -16,6 +16,9 @@ final class WebSocketRelay: Sendable {
         case upgraded(WebSocketRelay)
         /// Anything else: the upstream's answer and its body, handed to the client (and recorded) as plain HTTP.
         case refused(WebSocketUpgradeResponseHead, body: Data)
+        /// A `101` that accepts extensions (`Sec-WebSocket-Extensions`), which the proxy never offers: the frames
+        /// would be transformed (compressed) in a way the recording cannot read, so the connection is not relayed.
+        case unofferedExtensions(String)
     }
 
     /// Outbound bytes above which the side that sends them is not read until the other side took some.
@@ -53,6 +56,11 @@ final class WebSocketRelay: Sendable {
             if head == nil { head = try WebSocketUpgradeResponseHead.parse(received) }
             if let (answer, length) = head {
                 if answer.status == 101 {
+                    let extensions = answer.headers.values(for: "Sec-WebSocket-Extensions").joined(separator: ", ")
+                    if !extensions.trimmingCharacters(in: .whitespaces).isEmpty {
+                        stream.close()
+                        return .unofferedExtensions(extensions)
+                    }
                     return .upgraded(WebSocketRelay(stream: stream, response: answer, leftover: Array(received[length...]), ended: ended))
                 }
                 // A refusal: its body, as far as Content-Length says (or until the upstream closes), then hand it on.
