@@ -5,7 +5,7 @@ import TapedeckCore
 import TapedeckWebSocket
 
 /// Answers an upgrade request with libmicrohttpd's upgrade response (`101 Switching Protocols`, then the socket is
-/// handed over), and serves the recorded conversation on it (``ServedWebSocketConnection``) or relays it to the
+/// handed over), and serves the recorded conversation or the stub on it (``UpgradedFrameLoop``) or relays it to the
 /// recording proxy's upstream (``WebSocketRelay``). A request that is not a valid upgrade gets a `400` naming what
 /// is wrong.
 enum WebSocketUpgrade {
@@ -30,8 +30,8 @@ enum WebSocketUpgrade {
             return ResponseQueue.queue(.text("this recorded interaction is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
         return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
-            ServedWebSocketConnection.start(served, socket: socket, handle: handle, leftover: leftover, core: core,
-                                            upgrade: upgrade, source: .cassette)
+            UpgradedFrameLoop.start(ServedWebSocketPlayback(served), socket: socket, handle: handle, leftover: leftover, core: core,
+                                    upgrade: upgrade, source: .cassette)
         }
     }
 
@@ -51,8 +51,8 @@ enum WebSocketUpgrade {
             return ResponseQueue.queue(.text("this route is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
         return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
-            StubbedWebSocketConnection.start(stub, socket: socket, handle: handle, leftover: leftover, core: core,
-                                             upgrade: upgrade, source: .stub(upgrade.matchedStubID ?? ""))
+            UpgradedFrameLoop.start(WebSocketStubSession(stub), socket: socket, handle: handle, leftover: leftover, core: core,
+                                    upgrade: upgrade, source: .stub(upgrade.matchedStubID ?? ""))
         }
     }
 
