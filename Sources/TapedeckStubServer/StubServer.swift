@@ -133,6 +133,9 @@ public final class StubServer: Sendable {
     /// Every request received so far (bounded by ``Configuration/journalCapacity``).
     public var journal: RequestJournal { core.journal }
 
+    /// Every WebSocket connection upgraded so far, with its frames (bounded by ``Configuration/journalCapacity``).
+    public var webSocketJournal: WebSocketJournal { core.webSockets }
+
     /// Stops listening, closes every connection and joins the daemon's threads. Safe to call more than once.
     public func stop() {
         guard let running = daemon.withLock({ current -> Daemons? in

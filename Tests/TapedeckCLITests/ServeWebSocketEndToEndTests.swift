@@ -42,6 +42,36 @@ import TapedeckWebSocket
         #expect(rest.contains(#"WebSocket near miss: GET ws://127.0.0.1:8765/chat?room=lobby: WebSocket replay: the client sent text "not what was recorded" where the recording has text "{"type":"auth","token":"REDACTED-y9trgc16et7x"}" (frame 2 of 13)"#), "\(rest)")
     }
 
+    /// WireMock 4 message stub mappings given to `--stubs`: a WebSocket client on the channel's path gets the
+    /// answer; a mapping that does not map stops serve with its JSON path.
+    @Test func servesWireMockMessageStubMappings() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("messages.json")
+        try Data(#"""
+            {"messageMappings": [{"name": "Ping", "trigger": {"type": "message",
+              "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/ws"}},
+              "message": {"body": {"equalTo": "ping"}}},
+              "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "pong"}}}]}]}
+            """#.utf8).write(to: file)
+        let served = try CLIRunner.launch(["serve", "--stubs", file.path, "--port", "0"])
+        defer { if served.process.isRunning { served.process.terminate() } }
+        #expect(served.printed.contains("(WireMock mappings)"), "\(served.printed)")
+        let base = try #require(URL(string: served.baseURL.replacingOccurrences(of: "http://", with: "ws://")))
+        let socket = try await WebSocket.connect(to: try #require(URL(string: "/ws", relativeTo: base)?.absoluteURL))
+        var messages = socket.messages.makeAsyncIterator()
+        try await socket.send(.text("ping"))
+        #expect(try await messages.next() == .text("pong"))
+        await socket.close(.normalClosure)
+        served.process.terminate()
+        served.process.waitUntilExit()
+
+        try Data(#"{"trigger": {"type": "http-stub", "stubId": "11111111-2222-3333-4444-555555555555"}, "actions": []}"#.utf8).write(to: file)
+        let refused = try CLIRunner.run(["serve", "--stubs", file.path, "--port", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(#"at trigger.type: "http-stub" triggers (messages sent when an HTTP request arrives) are not supported"#), "\(refused.stderr)")
+    }
+
     @Test func refusesACloseCodeNoFrameMayCarry() throws {
         let result = try CLIRunner.run(["serve", Self.chat.path, "--port", "0", "--websocket-mismatch-close", "1006"])
         #expect(result.status != 0)

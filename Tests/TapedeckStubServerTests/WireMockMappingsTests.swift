@@ -240,11 +240,11 @@ import TapedeckTestSupport
          "invalid WireMock mapping at requiredScenarioState: needs scenarioName"),
         (#"{"response": {}}"#, "invalid WireMock mapping at request: is missing"),
         (#"[1]"#, "invalid WireMock mapping at [0]: expected a mapping (an object)"),
-        // A WireMock 4 message stub (wiremock.org/docs/messaging/stubbing/) is refused by name, not for a field.
-        (#"{"name": "Echo stub", "trigger": {"type": "message", "message": {"body": {"matches": ".*"}}}, "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "Echo"}}}]}"#,
-         #"invalid WireMock mapping at trigger (mapping "Echo stub"): WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "trigger" and "actions" instead of "request" and "response")"#),
-        (#"{"mappings": [{"request": {}}, {"actions": []}]}"#,
-         #"invalid WireMock mapping at mappings[1].actions: WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "trigger" and "actions" instead of "request" and "response")"#),
+        // WireMock 4 message stubs (wiremock.org/docs/messaging/stubbing/): what does not map onto a WebSocket stub.
+        (#"{"name": "Echo stub", "trigger": {"type": "message", "message": {"body": {"matches": ".*"}}}, "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "Echo: {{message.body}}"}}}]}"#,
+         #"invalid WireMock mapping at actions[0].message.body (mapping "Echo stub"): holds "{{": WireMock renders every text message it sends as a Handlebars template, and message templating is not supported"#),
+        (#"{"mappings": [{"request": {}}, {"actions": [{"type": "send", "message": {"body": "x"}, "transformers": ["message-template"]}]}]}"#,
+         "invalid WireMock mapping at mappings[1].actions[0].transformers: message transformers are not supported"),
         ("{\n  /* the stub\n", "invalid WireMock mapping at $: not JSON: line 2, column 3: a /* comment is never closed"),
         ("{'request: {}}", "invalid WireMock mapping at $: not JSON: line 1, column 2: a string is never closed"),
         ("# a comment\n{\"request\": {}}", "invalid WireMock mapping at $: not JSON: Invalid JSON at line 1, column 1 (byte 0): the top-level value is not an array or object (allow fragments to read it)."),
@@ -285,8 +285,9 @@ import TapedeckTestSupport
         #expect(WireMockMappings.looksLikeMappings(Data(lenient.utf8)))
     }
 
-    @Test func aMessageStubIsTakenForWireMockSoThatItIsRefusedByName() {
+    @Test func messageStubMappingsAreTakenForWireMock() {
         #expect(WireMockMappings.looksLikeMappings(Data(#"[{"trigger": {"type": "message"}, "actions": []}]"#.utf8)))
+        #expect(WireMockMappings.looksLikeMappings(Data(#"{"messageMappings": [], "meta": {"total": 0}}"#.utf8)))
     }
 
     @Test func aBadRegularExpressionIsNamedWithTheEnginesReason() {

@@ -10,7 +10,8 @@ import TapedeckTestSupport
 ///
 /// Paths: `/echo` echoes each message (and closes with 4000 "asked" on the text `close-me`); `/greet` sends
 /// `hello SUBPROTOCOL` and waits for the close; `/ping` pings with `abc`, and says `pong received` once the pong is
-/// in; `/refuse` answers 403. Given a TLS identity, it speaks `wss`.
+/// in; `/refuse` answers 403; `/unoffered-deflate` accepts permessage-deflate in its `101` whatever the client offered.
+/// Given a TLS identity, it speaks `wss`.
 final class PythonWebSocketsPeer: Sendable {
     static let script = #"""
     import asyncio, json, ssl, sys
@@ -45,6 +46,11 @@ final class PythonWebSocketsPeer: Sendable {
         if request.path == "/refuse":
             return connection.respond(403, "go away\n")
 
+    def process_response(connection, request, response):
+        if request.path == "/unoffered-deflate":
+            response.headers["Sec-WebSocket-Extensions"] = "permessage-deflate"
+        return response
+
     def select_subprotocol(connection, offered):
         return "chat" if "chat" in offered else None
 
@@ -53,7 +59,7 @@ final class PythonWebSocketsPeer: Sendable {
         if len(sys.argv) > 2:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[1], sys.argv[2])
-        async with serve(handler, "127.0.0.1", 0, process_request=process_request, ssl=context,
+        async with serve(handler, "127.0.0.1", 0, process_request=process_request, process_response=process_response, ssl=context,
                          select_subprotocol=select_subprotocol, max_size=None) as server:
             port = server.sockets[0].getsockname()[1]
             print(json.dumps({"port": port}), flush=True)

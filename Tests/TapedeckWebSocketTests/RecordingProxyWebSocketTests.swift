@@ -77,14 +77,71 @@ import TapedeckWebSocket
         #expect(closing.1 == .init(code: 4000, reason: "asked"))
 
         let refused = try await CurlTransport().send(HTTPRequest(
-            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/refuse")),
-            headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"]))
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/refuse")), headers: Self.upgradeHeaders))
         #expect(refused.statusCode == 403)
         #expect(refused.body == .data(Data("go away\n".utf8)))
 
         _ = try await proxy.finishRecording()
-        let transcript = try #require(try CassetteFile.load(file).interactions.first?.webSocket)
+        let interactions = try CassetteFile.load(file).interactions
+        #expect(interactions.count == 2)
+        let transcript = try #require(interactions.first { $0.webSocket != nil }?.webSocket)
         #expect(transcript.frames.contains { $0.direction == .server && $0.kind == .close(WebSocketClose(code: WebSocketCloseCode(rawValue: 4000), reason: "asked")) })
+
+        // The refused upgrade is recorded as the plain HTTP interaction it is, and replays as one: served to an
+        // upgrade request, and in process as the handshake error the live client gets.
+        let refusal = try #require(interactions.first { $0.webSocket == nil })
+        let recordedURL = "ws://127.0.0.1:\(peer.port)/refuse"
+        #expect(refusal.request.url == recordedURL)
+        #expect(refusal.response?.statusCode == 403)
+        #expect(refusal.response?.body.inlineData == Data("go away\n".utf8))
+        let server = try StubServer(cassette: file)
+        defer { server.stop() }
+        let replayed = try await CurlTransport().send(HTTPRequest(
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(server.port)/refuse")), headers: Self.upgradeHeaders))
+        #expect(replayed.statusCode == 403)
+        #expect(replayed.body == .data(Data("go away\n".utf8)))
+        let refusedURL = try #require(URL(string: recordedURL))
+        let live = try #require(await #expect(throws: WebSocketHandshakeError.self) {
+            try await WebSocket.connect(to: refusedURL)
+        })
+        #expect(live == .unexpectedStatus(403))
+        let replaying = try CassetteTransport(cassette: file, mode: .replay)
+        await #expect(throws: live) {
+            try await WebSocket.connect(to: refusedURL, through: replaying)
+        }
+    }
+
+    static let upgradeHeaders: HTTPHeaders = [
+        "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
+    ]
+
+    /// The proxy refuses extensions in the negotiation, since it records the frames as they pass and cannot read
+    /// compressed ones: a `websockets` client (which offers permessage-deflate, and whose server accepts it) gets
+    /// none through it, and an upstream that accepts one anyway is not relayed.
+    @Test func extensionsAreRefusedInTheNegotiation() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.cassette("extensions.json")
+        let peer = try PythonWebSocketsPeer.start()
+        defer { peer.stop() }
+        let proxy = try StubServer()
+        defer { proxy.stop() }
+        try proxy.recordProxy(upstream: try #require(URL(string: "http://127.0.0.1:\(peer.port)")), cassette: file)
+        let script: [WebSocketMessage] = [.text(String(repeating: "compressible ", count: 200))]
+        let proxied = try await PythonWebSocketsClient.converse(try #require(URL(string: "ws://127.0.0.1:\(proxy.port)/echo")), sending: script)
+        #expect(proxied.0 == script)
+
+        let unoffered = try await CurlTransport().send(HTTPRequest(
+            method: .get, url: try #require(URL(string: "http://127.0.0.1:\(proxy.port)/unoffered-deflate")), headers: Self.upgradeHeaders))
+        #expect(unoffered.statusCode == 502)
+        let explanation = String(decoding: unoffered.data ?? Data(), as: UTF8.self)
+        #expect(explanation.contains("accepted the WebSocket extension(s) permessage-deflate"), "\(explanation)")
+
+        #expect(try await proxy.finishRecording()?.interactionCount == 1)
+        let interaction = try #require(try CassetteFile.load(file).interactions.first)
+        #expect(interaction.request.headers["Sec-WebSocket-Extensions"] == nil)
+        #expect(interaction.response?.headers["Sec-WebSocket-Extensions"] == nil)
+        #expect(try CassetteWebSocketTests.clientMessages(of: try #require(interaction.webSocket)) == script)
     }
 
     @Test func finishingTheRecordingEndsAnOpenConnectionAndKeepsWhatPassed() async throws {

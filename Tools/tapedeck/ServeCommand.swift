@@ -24,10 +24,11 @@ struct ServeCommand: AsyncParsableCommand {
             documentation, "Stub definitions in JSON"), or WireMock stub mappings: one mapping, an array, or \
             {"mappings": [...]}, recognised by a "mappings" key or by fields only WireMock uses (request url, \
             urlPath, urlPattern, urlPathPattern, urlPathTemplate, queryParameters, bodyPatterns; response \
-            bodyFileName, fixedDelayMilliseconds, delayDistribution, statusMessage; scenarioName); \
-            --stubs-format tapedeck|wiremock overrides the guess. A folder given to --stubs is read as WireMock's \
-            mappings folder (every *.json file in it, in path order; or the folder holding mappings/), with body \
-            files from the __files folder beside it; a mapping file's bodyFileName is read from the __files folder \
+            bodyFileName, fixedDelayMilliseconds, delayDistribution, statusMessage; scenarioName), and WireMock 4 \
+            message stub mappings (trigger and actions, or {"messageMappings": [...]}), which answer the messages \
+            of WebSocket clients on any path; --stubs-format tapedeck|wiremock overrides the guess. A folder \
+            given to --stubs is read as WireMock's mappings folder (every *.json file in it, in path order; or \
+            the folder holding mappings/ and message-mappings/), with body files from the __files folder beside it; a mapping file's bodyFileName is read from the __files folder \
             beside its mappings folder, or beside the file. A WireMock feature the stub server cannot reproduce \
             (proxying, response templating and other transformers, webhooks, XML or date matchers, JSONPath \
             filters, lognormal delays, ...) stops serve with the mapping and the JSON path named, rather than being \

@@ -6,6 +6,9 @@ extension CassetteTransport {
     package enum WebSocketRoute: Sendable {
         /// Replay this interaction's conversation (its ``Interaction/webSocket`` is there).
         case replay(Interaction)
+        /// The upstream refused the upgrade when it was recorded: this plain HTTP interaction (at `index` in the
+        /// cassette) holds its answer (any status but `101`), which a replay gives again.
+        case refused(Interaction, index: Int)
         /// Connect live and hand the conversation to ``recordWebSocket(_:)`` when it ends.
         case record
         /// Connect live and record nothing.
@@ -16,12 +19,14 @@ extension CassetteTransport {
     /// recorded conversation replayed once. A miss records in the modes that record.
     ///
     /// - Throws: ``CassetteError/unmatchedRequest(_:)`` with its near-miss report in replay, and
-    ///   ``CassetteError/invalidFormat(file:path:reason:)`` when the interaction that matches is plain HTTP.
+    ///   ``CassetteError/invalidFormat(file:path:reason:)`` when the interaction that matches is plain HTTP with a
+    ///   `101` or no response: neither a conversation nor a refusal.
     package func webSocketRoute(for request: Interaction.Request) throws(CassetteError) -> WebSocketRoute {
         if session.mode == .passthrough { return .live }
         switch session.lookup(request) {
         case .success(let playback):
             guard playback.interaction.webSocket != nil else {
+                if let status = playback.interaction.response?.statusCode, status != 101 { return .refused(playback.interaction, index: playback.index) }
                 throw CassetteError.invalidFormat(
                     file: session.url.path, path: "interactions[\(playback.index)]",
                     reason: "\(request.summary) matches an interaction without a WebSocket conversation (\"webSocket\")")
@@ -39,8 +44,8 @@ extension CassetteTransport {
         WebSocketFrameMatcher(mode: mode, redaction: session.redaction, upgrade: request)
     }
 
-    /// Adds a recorded WebSocket interaction to the cassette, redacted (text payloads as bodies) and on disk before
-    /// returning, as a recorded request is.
+    /// Adds a recorded WebSocket interaction (or an upgrade the upstream refused, as the plain HTTP interaction it
+    /// is) to the cassette, redacted (text payloads as bodies) and on disk before returning, as a recorded request is.
     package func recordWebSocket(_ interaction: Interaction) throws(CassetteError) {
         try session.commit(interaction)
     }

@@ -8,6 +8,8 @@ struct AdminAPI: Sendable {
     let configuration: AdminConfiguration
     let stubs: StubRegistry
     let journal: RequestJournal
+    /// The upgraded WebSocket connections.
+    var webSockets = WebSocketJournal(capacity: 10_000)
     /// Where a cassette loaded through `POST /__admin/cassettes` is served from.
     var fallback = FallbackSlot()
 
@@ -43,12 +45,20 @@ struct AdminAPI: Sendable {
         case (.post, "reset", 1):
             stubs.removeAll()
             journal.removeAll()
+            webSockets.removeAll()
             stubs.scenarios.resetAll()
             return Self.json(["reset": true])
         case (.get, "requests", 1):
-            return Self.json(JournalDocument(requests: journal.entries.map(JournalEntry.init), droppedCount: journal.droppedCount))
+            let connections = Dictionary(webSockets.connections.map { ($0.requestSequenceNumber, $0.id) }, uniquingKeysWith: { $1 })
+            return Self.json(JournalDocument(requests: journal.entries.map { JournalEntry($0, webSocketConnection: connections[$0.sequenceNumber]) },
+                                             droppedCount: journal.droppedCount))
         case (.delete, "requests", 1):
             journal.removeAll()
+            return Self.json(["removed": "all"])
+        case (.get, "websockets", 1):
+            return Self.json(WebSocketJournalDocument(webSockets))
+        case (.delete, "websockets", 1):
+            webSockets.removeAll()
             return Self.json(["removed": "all"])
         case (.post, "requests", 2) where route[1] == "count":
             return countRequests(request.body)
@@ -121,8 +131,10 @@ struct JournalEntry: Encodable {
     var bodySHA256: String
     var receivedAt: Date
     var matchedStubID: String?
+    /// The ``WebSocketJournal/Connection/id`` of the connection the request upgraded to.
+    var webSocketConnection: Int?
 
-    init(_ request: RecordedRequest) {
+    init(_ request: RecordedRequest, webSocketConnection: Int? = nil) {
         sequenceNumber = request.sequenceNumber
         method = request.method.rawValue
         path = request.path
@@ -134,5 +146,6 @@ struct JournalEntry: Encodable {
         bodySHA256 = request.bodySHA256
         receivedAt = request.receivedAt
         matchedStubID = request.matchedStubID
+        self.webSocketConnection = webSocketConnection
     }
 }

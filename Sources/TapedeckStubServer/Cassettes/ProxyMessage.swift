@@ -56,8 +56,12 @@ enum ProxyMessage {
     }
 
     /// The headers of an upgrade to a WebSocket as it is forwarded: as ``upstreamRequest(for:url:timeout:)`` forwards
-    /// them, plus `Connection: Upgrade` and `Upgrade`, and minus `Sec-WebSocket-Extensions`: the relayed frames are
-    /// recorded as they pass, so no extension (compression) is negotiated for them.
+    /// them, plus `Connection: Upgrade` and `Upgrade`, and minus `Sec-WebSocket-Extensions`. The relay passes the
+    /// bytes unchanged and records the frames as they pass; every extension registered so far (permessage-deflate
+    /// above all) transforms the payloads, which the recording could not read, and an unknown one may. So the proxy
+    /// refuses extensions in the negotiation: it offers none upstream, the client's offer goes unanswered (RFC 6455
+    /// §9.1: the connection runs without them), and a `101` that accepts one anyway is not relayed
+    /// (``WebSocketRelay/Opening/unofferedExtensions(_:)``).
     static func upgradeHeaders(for request: RecordedRequest) -> HTTPHeaders {
         let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })

@@ -7,6 +7,8 @@ extension RecordingProxy {
     /// The answer to an upgrade to a WebSocket, worked out on a thread of its own: the cassette's route for it
     /// (as `WebSocket.connect(to:through:)` takes it) replays a recorded conversation, or relays the connection to
     /// the upstream and records its frames into the cassette (redacted as the in-process recorder's are) when it ends.
+    /// An upgrade the upstream refuses (any status but `101`) is handed on and recorded as the plain HTTP interaction
+    /// it is, and replayed as one.
     func upgrade(_ request: RecordedRequest, to url: URL?) -> StubAction {
         guard let url, let webSocketURL = URL(string: ServedCassette.origin(url.absoluteString, forWebSocket: true)) else {
             settle(recorded: false)
@@ -22,6 +24,9 @@ extension RecordingProxy {
                 return .webSocket(ServedWebSocket(
                     frames: interaction.webSocket?.frames ?? [], recordedHeaders: interaction.response?.headers ?? HTTPHeaders(),
                     matcher: cassette.webSocketMatcher(mode: .exact, upgrade: upgrade), serving: WebSocketServing(), report: { _ in }))
+            case .refused(let interaction, let index):
+                settle(recorded: false)
+                return RecordedAnswer.action(for: interaction, index: index, cassette: cassette.cassetteURL)
             case .record: records = true
             case .live: records = false
             }
@@ -44,9 +49,25 @@ extension RecordingProxy {
             case .upgraded(let relay):
                 remember(relay)
                 return .webSocketRelay(relay)
-            case .refused(let response):
+            case .refused(let answer, let body):
+                var saved = false
+                if records {
+                    let refusal = Interaction(
+                        request: upgrade,
+                        outcome: .response(Interaction.Response(statusCode: answer.status, reasonPhrase: answer.reason,
+                                                                url: webSocketURL.absoluteString, headers: answer.headers,
+                                                                body: CassetteBody(body, contentEncoding: answer.headers["Content-Encoding"]))),
+                        recordedAt: startedAt)
+                    saved = (try? cassette.recordWebSocket(refusal)) != nil
+                }
+                settle(recorded: saved)
+                let headers = HTTPHeaders(answer.headers.fields.filter { !RecordedAnswer.hopByHopHeaders.contains($0.name.lowercased()) })
+                return .respond(StubResponse(status: answer.status, headers: headers, body: .data(body)))
+            case .unofferedExtensions(let extensions):
                 settle(recorded: false)
-                return .respond(response)
+                return .respond(Self.failure("The upstream accepted the WebSocket extension(s) \(extensions) for \(upgrade.summary), "
+                                             + "which the recording proxy did not offer: it records the frames as they pass and cannot read "
+                                             + "transformed (compressed) ones, so it offers no extension"))
             }
         } catch let error as URLError {
             settle(recorded: false)

@@ -72,7 +72,7 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
     var delay = Duration.zero
     if let stub = server.stubs.resolve(recorded) {
         recorded.matchedStubID = stub.id
-        server.journal.append(recorded)
+        request.journaled = server.journal.append(recorded)
         if let prepared = stub.prepared {
             return prepared.queue(on: handle)
         }
@@ -80,7 +80,7 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
             action = .fault(fault)
             delay = stub.delay?.next() ?? .zero
         } else if case .webSocket(let webSocket) = stub.responder {
-            action = .webSocketStub(webSocket)
+            action = .webSocketStub(webSocket.narrowed(to: recorded))
             delay = stub.delay?.next() ?? .zero
         } else {
             let response = stub.response(to: recorded)
@@ -88,7 +88,7 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
             delay = response.delay
         }
     } else {
-        server.journal.append(recorded)
+        request.journaled = server.journal.append(recorded)
         switch server.fallback.answer(recorded, stubs: server.stubs) {
         case .now(let fallbackAction, let fallbackDelay):
             action = fallbackAction
@@ -126,11 +126,11 @@ private func perform(_ action: StubAction, request: IncomingRequest, on connecti
     case .fault(let fault):
         return FaultInjector.inject(fault, on: connection, core: core)
     case .webSocket(let served):
-        return WebSocketUpgrade.queue(served, method: request.method, headers: request.headers, on: connection, core: core)
+        return WebSocketUpgrade.queue(served, upgrade: request.journaled ?? request.recorded(), on: connection, core: core)
     case .webSocketRelay(let relay):
-        return WebSocketUpgrade.queue(relay, on: connection, core: core)
+        return WebSocketUpgrade.queue(relay, upgrade: request.journaled ?? request.recorded(), on: connection, core: core)
     case .webSocketStub(let stub):
-        return WebSocketUpgrade.queue(stub, method: request.method, headers: request.headers, on: connection, core: core)
+        return WebSocketUpgrade.queue(stub, upgrade: request.journaled ?? request.recorded(), on: connection, core: core)
     }
 }
 

@@ -13,6 +13,8 @@ struct ConnectionHandle: Hashable, @unchecked Sendable {
 final class StubServerCore: Sendable {
     let stubs: StubRegistry
     let journal: RequestJournal
+    /// The upgraded WebSocket connections and their frames.
+    let webSockets: WebSocketJournal
     let admin: AdminAPI?
     let configuration: StubServer.Configuration
     /// What answers requests no stub matches: a served cassette or a recording proxy.
@@ -33,9 +35,13 @@ final class StubServerCore: Sendable {
         self.stubs = stubs
         let journal = RequestJournal(capacity: configuration.journalCapacity)
         self.journal = journal
+        let webSockets = WebSocketJournal(capacity: configuration.journalCapacity)
+        self.webSockets = webSockets
         let fallback = FallbackSlot()
         self.fallback = fallback
-        self.admin = configuration.admin.map { AdminAPI(configuration: $0, stubs: stubs, journal: journal, fallback: fallback) }
+        self.admin = configuration.admin.map {
+            AdminAPI(configuration: $0, stubs: stubs, journal: journal, webSockets: webSockets, fallback: fallback)
+        }
         self.tlsStrings = configuration.tls.map(TLSStrings.init)
     }
 

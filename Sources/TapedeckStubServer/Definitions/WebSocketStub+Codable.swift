@@ -5,7 +5,8 @@ import TapedeckWebSocket
 
 /// A WebSocket stub's JSON form, the `webSocket` member of a stub definition (in place of `response`):
 /// `onConnect` and `otherwise` (arrays of steps), `rules` (an array of `{"message": BODY PATTERN, "steps": [...]}`,
-/// the message matched as a request body is) and `subprotocols` (strings). A step is an object with exactly one of
+/// the message matched as a request body is; without `message` a rule answers every message; with `"connection":
+/// REQUEST PATTERN` only on connections whose upgrade request matches it) and `subprotocols` (strings). A step is an object with exactly one of
 /// `sendText` (a string), `sendBase64` (bytes in base64), `waitMilliseconds`, `close` (`{"code": 4000, "reason": …}`)
 /// and `drop` (`true`).
 ///
@@ -40,21 +41,24 @@ extension WebSocketStub: Codable {
 }
 
 extension WebSocketStub.Rule: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable { case message, steps }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case message, steps, connection }
 
-    /// Decodes a rule: its `message` pattern and its `steps`.
+    /// Decodes a rule: its `message` pattern (absent: every message), its `steps`, and the `connection` (a request
+    /// pattern on the upgrade request; absent: every connection).
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try container.decode(BodyPattern.self, forKey: .message),
-                  try container.decodeIfPresent([WebSocketStub.Step].self, forKey: .steps) ?? [])
+        self.init(try container.decodeIfPresent(BodyPattern.self, forKey: .message),
+                  try container.decodeIfPresent([WebSocketStub.Step].self, forKey: .steps) ?? [],
+                  connection: try container.decodeIfPresent(RequestPattern.self, forKey: .connection))
     }
 
     /// Encodes the rule as defined.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(message, forKey: .message)
         try container.encode(steps, forKey: .steps)
+        try container.encodeIfPresent(connection, forKey: .connection)
     }
 }
 

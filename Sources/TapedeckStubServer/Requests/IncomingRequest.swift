@@ -19,6 +19,8 @@ final class IncomingRequest {
     /// The answer being worked out off the daemon's threads (a recording proxy's upstream exchange) while the
     /// connection is suspended.
     var pending: PendingAction?
+    /// The request as the journal stored it (numbered), once it is.
+    var journaled: RecordedRequest?
     private(set) var body = Data()
     private(set) var bodyLength: Int64 = 0
     private(set) var bodyTruncated = false

@@ -14,8 +14,11 @@ final class WebSocketRelay: Sendable {
     enum Opening {
         /// `101`: relay.
         case upgraded(WebSocketRelay)
-        /// Anything else: the answer to hand the client as it is.
-        case refused(StubResponse)
+        /// Anything else: the upstream's answer and its body, handed to the client (and recorded) as plain HTTP.
+        case refused(WebSocketUpgradeResponseHead, body: Data)
+        /// A `101` that accepts extensions (`Sec-WebSocket-Extensions`), which the proxy never offers: the frames
+        /// would be transformed (compressed) in a way the recording cannot read, so the connection is not relayed.
+        case unofferedExtensions(String)
     }
 
     /// Outbound bytes above which the side that sends them is not read until the other side took some.
@@ -53,6 +56,11 @@ final class WebSocketRelay: Sendable {
             if head == nil { head = try WebSocketUpgradeResponseHead.parse(received) }
             if let (answer, length) = head {
                 if answer.status == 101 {
+                    let extensions = answer.headers.values(for: "Sec-WebSocket-Extensions").joined(separator: ", ")
+                    if !extensions.trimmingCharacters(in: .whitespaces).isEmpty {
+                        stream.close()
+                        return .unofferedExtensions(extensions)
+                    }
                     return .upgraded(WebSocketRelay(stream: stream, response: answer, leftover: Array(received[length...]), ended: ended))
                 }
                 // A refusal: its body, as far as Content-Length says (or until the upstream closes), then hand it on.
@@ -60,8 +68,7 @@ final class WebSocketRelay: Sendable {
                 let expected = answer.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
                 if closed || expected.map({ body.count >= $0 }) == true {
                     stream.close()
-                    let headers = HTTPHeaders(answer.headers.fields.filter { !RecordedAnswer.hopByHopHeaders.contains($0.name.lowercased()) })
-                    return .refused(StubResponse(status: answer.status, headers: headers, body: .data(Data(body.prefix(expected ?? body.count)))))
+                    return .refused(answer, body: Data(body.prefix(expected ?? body.count)))
                 }
             } else if closed {
                 throw URLError(.networkConnectionLost, failingURL: url, reason: "the upstream closed the connection before answering the upgrade")
@@ -82,14 +89,22 @@ final class WebSocketRelay: Sendable {
     }
 
     /// Relays between the client's upgraded `socket` and the upstream until one of them leaves or the server stops;
-    /// `clientLeftover` are the client's bytes that came with its upgrade request.
-    func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets) {
+    /// `clientLeftover` are the client's bytes that came with its upgrade request. The frames go into `journal` as
+    /// they pass.
+    func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets, journal: WebSocketJournal.Entry) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let started = ContinuousClock.now
         var tap = WebSocketRelayTap()
+        var journaled = 0
+        func pass<Bytes: Sequence>(_ bytes: Bytes, from direction: WebSocketTranscript.Direction, at offset: Double) where Bytes.Element == UInt8 {
+            tap.passed(bytes, from: direction, at: offset)
+            for frame in tap.frames[journaled...] { journal.note(frame.kind, from: frame.direction) }
+            journaled = tap.frames.count
+        }
+        defer { journal.close() }
         var toUpstream = clientLeftover, toClient = upstreamLeftover
-        tap.passed(toUpstream, from: .client, at: 0)
-        tap.passed(toClient, from: .server, at: 0)
+        pass(toUpstream, from: .client, at: 0)
+        pass(toClient, from: .server, at: 0)
         var clientOpen = true, upstreamOpen = true
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         func offset() -> Double {
@@ -100,7 +115,7 @@ final class WebSocketRelay: Sendable {
             while clientOpen, toUpstream.count < Self.highWater {
                 let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
                 if count > 0 {
-                    tap.passed(buffer[..<count], from: .client, at: offset())
+                    pass(buffer[..<count], from: .client, at: offset())
                     toUpstream.append(contentsOf: buffer[..<count])
                 } else {
                     if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { clientOpen = false }
@@ -120,7 +135,7 @@ final class WebSocketRelay: Sendable {
                     upstreamOpen = false
                     break
                 }
-                tap.passed(buffer[..<count], from: .server, at: offset())
+                pass(buffer[..<count], from: .server, at: offset())
                 toClient.append(contentsOf: buffer[..<count])
             }
             toUpstream.removeFirst(upstreamOpen ? Self.sendSome(toUpstream, stream: stream, open: &upstreamOpen) : toUpstream.count)

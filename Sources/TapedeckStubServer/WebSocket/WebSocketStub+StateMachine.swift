@@ -5,23 +5,21 @@ import TapedeckWebSocket
 /// What a ``WebSocketStub`` does on one connection, without I/O: the steps for the connection's start and for each
 /// event the client sends. Pings are answered with pongs, a client's close with the same code; a message is answered
 /// by the first rule whose pattern accepts it, else by `otherwise`. After a close or a drop nothing more is done.
-struct WebSocketStubSession: Sendable {
-    /// What the connection does next.
-    enum Output: Sendable, Hashable {
-        case send(WebSocketFrame)
-        case wait(Duration)
-        /// Stop writing; the close frame (if any) was sent.
-        case end
-        /// Cut the connection without a close frame.
-        case drop
-    }
+struct WebSocketStubSession: FrameLoopPolicy {
+    /// What the connection does next: a send, a wait, the end once a close was sent, or a drop.
+    typealias Output = FrameLoopStep
 
     let stub: WebSocketStub
     private(set) var isOver = false
 
     init(_ stub: WebSocketStub) { self.stub = stub }
 
+    var limits: WebSocketLimits { stub.limits }
+
     mutating func start() -> [Output] { perform(stub.onConnect) }
+
+    /// A stub reports nothing.
+    func report(_ line: String) {}
 
     mutating func received(_ event: WebSocketEvent) -> [Output] {
         guard !isOver else { return [] }
@@ -37,7 +35,7 @@ struct WebSocketStubSession: Sendable {
             case .text(let text): payload = Data(text.utf8)
             case .binary(let data): payload = data
             }
-            let rule = stub.rules.first { $0.message.difference(body: payload, contentType: nil) == nil }
+            let rule = stub.rules.first { $0.accepts(payload) }
             return perform(rule?.steps ?? stub.otherwise)
         }
     }

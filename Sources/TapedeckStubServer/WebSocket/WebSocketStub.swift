@@ -30,17 +30,27 @@ public struct WebSocketStub: Sendable, Hashable {
         case drop
     }
 
-    /// The answer to a client message `message` matches (its text as UTF-8, or its bytes).
+    /// The answer to a client message `message` matches (its text as UTF-8, or its bytes), on the connections whose
+    /// upgrade request `connection` matches.
     public struct Rule: Sendable, Hashable {
-        /// What the message must be.
-        public var message: BodyPattern
+        /// What the message must be; `nil` accepts every message.
+        public var message: BodyPattern?
         /// What is done when it is.
         public var steps: [Step]
+        /// The upgrade requests (path, query, headers) of the connections the rule applies to; `nil` for all of them.
+        /// A WireMock message stub's channel pattern becomes this.
+        public var connection: RequestPattern?
 
         /// A rule.
-        public init(_ message: BodyPattern, _ steps: [Step]) {
+        public init(_ message: BodyPattern?, _ steps: [Step], connection: RequestPattern? = nil) {
             self.message = message
             self.steps = steps
+            self.connection = connection
+        }
+
+        /// Whether the rule answers `payload` (a text message's UTF-8, or a binary message's bytes).
+        func accepts(_ payload: Data) -> Bool {
+            message.map { $0.difference(body: payload, contentType: nil) == nil } ?? true
         }
     }
 
@@ -63,6 +73,15 @@ public struct WebSocketStub: Sendable, Hashable {
         self.otherwise = otherwise
         self.subprotocols = subprotocols
         self.limits = limits
+    }
+
+    /// The stub as it runs on the connection opened by `upgrade`: the rules whose ``Rule/connection`` the upgrade
+    /// request does not match are left out.
+    func narrowed(to upgrade: RecordedRequest) -> WebSocketStub {
+        guard rules.contains(where: { $0.connection != nil }) else { return self }
+        var narrowed = self
+        narrowed.rules = rules.filter { $0.connection?.matches(upgrade) ?? true }
+        return narrowed
     }
 }
 

@@ -5,7 +5,7 @@ import TapedeckCore
 import TapedeckWebSocket
 
 /// Answers an upgrade request with libmicrohttpd's upgrade response (`101 Switching Protocols`, then the socket is
-/// handed over), and serves the recorded conversation on it (``ServedWebSocketConnection``) or relays it to the
+/// handed over), and serves the recorded conversation or the stub on it (``UpgradedFrameLoop``) or relays it to the
 /// recording proxy's upstream (``WebSocketRelay``). A request that is not a valid upgrade gets a `400` naming what
 /// is wrong.
 enum WebSocketUpgrade {
@@ -18,8 +18,9 @@ enum WebSocketUpgrade {
         }
     }
 
-    static func queue(_ served: ServedWebSocket, method: HTTPMethod, headers: HTTPHeaders, on connection: ConnectionHandle,
+    static func queue(_ served: ServedWebSocket, upgrade: RecordedRequest, on connection: ConnectionHandle,
                       core: StubServerCore) -> MHD_Result {
+        let (method, headers) = (upgrade.method, upgrade.headers)
         let recordedSubprotocol = served.recordedHeaders["Sec-WebSocket-Protocol"]?.trimmingCharacters(in: .whitespaces)
         let answer: WebSocketServerAnswer
         do {
@@ -29,13 +30,15 @@ enum WebSocketUpgrade {
             return ResponseQueue.queue(.text("this recorded interaction is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
         return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
-            ServedWebSocketConnection.start(served, socket: socket, handle: handle, leftover: leftover, core: core)
+            UpgradedFrameLoop.start(ServedWebSocketPlayback(served), socket: socket, handle: handle, leftover: leftover, core: core,
+                                    upgrade: upgrade, source: .cassette)
         }
     }
 
     /// Answers the upgrade for a stubbed WebSocket route and runs `stub` on the connection.
-    static func queue(_ stub: WebSocketStub, method: HTTPMethod, headers: HTTPHeaders, on connection: ConnectionHandle,
+    static func queue(_ stub: WebSocketStub, upgrade: RecordedRequest, on connection: ConnectionHandle,
                       core: StubServerCore) -> MHD_Result {
+        let (method, headers) = (upgrade.method, upgrade.headers)
         guard ServedCassette.asksForWebSocket(headers) else {
             var response = StubResponse.text("this route is a WebSocket: connect with a WebSocket client\n", status: 426)
             response.headers.add(name: "Upgrade", value: "websocket")
@@ -48,16 +51,18 @@ enum WebSocketUpgrade {
             return ResponseQueue.queue(.text("this route is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
         return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
-            StubbedWebSocketConnection.start(stub, socket: socket, handle: handle, leftover: leftover, core: core)
+            UpgradedFrameLoop.start(WebSocketStubSession(stub), socket: socket, handle: handle, leftover: leftover, core: core,
+                                    upgrade: upgrade, source: .stub(upgrade.matchedStubID ?? ""))
         }
     }
 
     /// Sends the upstream's `101` (its headers as they came) and relays the connection to it.
-    static func queue(_ relay: WebSocketRelay, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
+    static func queue(_ relay: WebSocketRelay, upgrade: RecordedRequest, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
         let headers = HTTPHeaders(relay.response.headers.fields.filter { !["content-length", "transfer-encoding"].contains($0.name.lowercased()) })
         let result = queue(headers: headers, on: connection, core: core) { socket, handle, leftover in
             let started = UpgradedConnection.start(socket: socket, handle: handle, core: core, name: "tapedeck-proxy-websocket") { sockets in
-                relay.run(socket: socket, clientLeftover: leftover, sockets: sockets)
+                let journal = core.webSockets.open(upgrade, source: .proxy)
+                relay.run(socket: socket, clientLeftover: leftover, sockets: sockets, journal: journal)
             }
             if !started { relay.abandon(reason: "the server stopped before the connection was relayed") }
         }

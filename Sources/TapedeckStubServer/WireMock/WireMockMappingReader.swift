@@ -37,10 +37,6 @@ struct WireMockMappingReader {
 
     func stub() throws(WireMockMappingError) -> Stub {
         guard case .object(let members) = mapping else { throw fail("", "expected a mapping (an object)") }
-        if members["request"] == nil, let field = ["trigger", "actions"].first(where: { members[$0] != nil }) {
-            throw fail(field, "WebSocket message stubs are not supported (a WireMock 4 message stub mapping: "
-                       + "\"trigger\" and \"actions\" instead of \"request\" and \"response\")")
-        }
         try checkFields(members, at: "", allowed: Self.mappingFields, unsupported: Self.unsupportedMappingFields)
         let id = try optionalString(members["id"], at: "id")
         let uuid = try optionalString(members["uuid"], at: "uuid")
@@ -81,18 +77,19 @@ struct WireMockMappingReader {
         "clientIp": "matching the client address is not supported",
     ]
 
-    func requestPattern(_ request: JSONValue) throws(WireMockMappingError) -> RequestPattern {
-        guard case .object(let members) = request else { throw fail("request", "expected an object") }
-        try checkFields(members, at: "request", allowed: Self.requestFields, unsupported: Self.unsupportedRequestFields)
+    /// A request pattern at `location` (`request`, or a message stub's channel pattern).
+    func requestPattern(_ request: JSONValue, at location: String = "request") throws(WireMockMappingError) -> RequestPattern {
+        guard case .object(let members) = request else { throw fail(location, "expected an object") }
+        try checkFields(members, at: location, allowed: Self.requestFields, unsupported: Self.unsupportedRequestFields)
         var pattern = RequestPattern()
         if let method = members["method"] {
-            let text = try string(method, at: "request.method")
+            let text = try string(method, at: "\(location).method")
             if text.uppercased() != "ANY" { pattern.method = HTTPMethod(text.uppercased()) }
         }
         let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { members[$0] != nil }
-        if urlKeys.count > 1 { throw fail("request", "give at most one of url, urlPath, urlPattern, urlPathPattern and urlPathTemplate, not \(urlKeys.joined(separator: " and "))") }
+        if urlKeys.count > 1 { throw fail(location, "give at most one of url, urlPath, urlPattern, urlPathPattern and urlPathTemplate, not \(urlKeys.joined(separator: " and "))") }
         if let key = urlKeys.first {
-            let text = try string(members[key], at: "request.\(key)")
+            let text = try string(members[key], at: "\(location).\(key)")
             switch key {
             case "url":
                 // The path alone files the stub in the index; the whole target is compared as WireMock does.
@@ -102,37 +99,37 @@ struct WireMockMappingReader {
             case "urlPath":
                 pattern.path = .exact(text)
             case "urlPattern":
-                pattern.url = .matches(try regex(text, at: "request.urlPattern"))
+                pattern.url = .matches(try regex(text, at: "\(location).urlPattern"))
             case "urlPathPattern":
-                pattern.path = .regex(try regex(text, at: "request.urlPathPattern"))
+                pattern.path = .regex(try regex(text, at: "\(location).urlPathPattern"))
             default:
-                pattern.path = .template(try pathTemplate(text))
+                pattern.path = .template(try pathTemplate(text, at: "\(location).urlPathTemplate"))
             }
         }
         if let query = members["queryParameters"] {
-            pattern.query = try valuePatterns(query, at: "request.queryParameters")
+            pattern.query = try valuePatterns(query, at: "\(location).queryParameters")
         }
         if let headers = members["headers"] {
-            pattern.headers = try valuePatterns(headers, at: "request.headers")
+            pattern.headers = try valuePatterns(headers, at: "\(location).headers")
         }
         if let cookies = members["cookies"] {
-            pattern.cookies = try valuePatterns(cookies, at: "request.cookies")
+            pattern.cookies = try valuePatterns(cookies, at: "\(location).cookies")
         }
         if let credentials = members["basicAuthCredentials"] {
-            guard case .object(let fields) = credentials else { throw fail("request.basicAuthCredentials", "expected an object") }
-            try checkFields(fields, at: "request.basicAuthCredentials", allowed: ["username", "password"], unsupported: [:])
-            let user = try string(fields["username"], at: "request.basicAuthCredentials.username")
-            let password = try string(fields["password"], at: "request.basicAuthCredentials.password")
+            guard case .object(let fields) = credentials else { throw fail("\(location).basicAuthCredentials", "expected an object") }
+            try checkFields(fields, at: "\(location).basicAuthCredentials", allowed: ["username", "password"], unsupported: [:])
+            let user = try string(fields["username"], at: "\(location).basicAuthCredentials.username")
+            let password = try string(fields["password"], at: "\(location).basicAuthCredentials.password")
             if pattern.headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
-                throw fail("request.basicAuthCredentials", "cannot be combined with a headers condition on Authorization")
+                throw fail("\(location).basicAuthCredentials", "cannot be combined with a headers condition on Authorization")
             }
             pattern.headers["Authorization"] = .equalTo("Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
         }
         if let bodies = members["bodyPatterns"] {
-            guard case .array(let list) = bodies else { throw fail("request.bodyPatterns", "expected an array") }
+            guard case .array(let list) = bodies else { throw fail("\(location).bodyPatterns", "expected an array") }
             var patterns: [BodyPattern] = []
             for (index, body) in list.enumerated() {
-                patterns.append(try bodyPattern(body, at: "request.bodyPatterns[\(index)]"))
+                patterns.append(try bodyPattern(body, at: "\(location).bodyPatterns[\(index)]"))
             }
             if patterns.count == 1 { pattern.body = patterns[0] } else if !patterns.isEmpty { pattern.body = .all(patterns) }
         }
@@ -140,15 +137,15 @@ struct WireMockMappingReader {
     }
 
     /// WireMock's `urlPathTemplate` when every `{…}` is a whole segment named by letters, digits, `_` and `-`.
-    func pathTemplate(_ text: String) throws(WireMockMappingError) -> String {
+    func pathTemplate(_ text: String, at path: String) throws(WireMockMappingError) -> String {
         for segment in text.split(separator: "/", omittingEmptySubsequences: false) where segment.contains("{") || segment.contains("}") {
             let name = segment.dropFirst().dropLast()
             guard segment.hasPrefix("{"), segment.hasSuffix("}"), !name.isEmpty,
                   name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw fail("request.urlPathTemplate", "only whole-segment parameters such as /users/{id} are supported, not \"\(segment)\"")
+                throw fail(path, "only whole-segment parameters such as /users/{id} are supported, not \"\(segment)\"")
             }
         }
-        guard text.hasPrefix("/") else { throw fail("request.urlPathTemplate", "must start with \"/\"") }
+        guard text.hasPrefix("/") else { throw fail(path, "must start with \"/\"") }
         return text
     }
 

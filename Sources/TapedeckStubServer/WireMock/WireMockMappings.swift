@@ -13,7 +13,8 @@ import TapedeckCore
 public enum WireMockMappings {
     /// The stubs of one mapping, an array of them, or `{"mappings": [...]}`, in order. A `bodyFileName` is read
     /// from `filesDirectory` (WireMock's `__files`); without one, a mapping that names a body file is refused.
-    /// `file` names the source in errors.
+    /// `file` names the source in errors. WireMock 4 message stub mappings (`trigger` and `actions`, alone or in
+    /// `{"messageMappings": [...]}`) become one WebSocket stub, ``messageStubID``, after the others.
     public static func stubs(from data: Data, filesDirectory: URL? = nil, file: String? = nil) throws(WireMockMappingError) -> [Stub] {
         try stubs(from: try parse(data, file: file), filesDirectory: filesDirectory, file: file)
     }
@@ -33,65 +34,110 @@ public enum WireMockMappings {
         }
     }
 
-    /// The stubs of an already parsed document (one mapping, an array, or `{"mappings": [...]}`), as the `Data` form reads them.
+    /// The stubs of an already parsed document (one mapping, an array, `{"mappings": [...]}` or
+    /// `{"messageMappings": [...]}`), as the `Data` form reads them.
     public static func stubs(from document: JSONValue, filesDirectory: URL? = nil, file: String? = nil) throws(WireMockMappingError) -> [Stub] {
-        var stubs: [Stub] = []
-        switch document {
-        case .array(let mappings):
-            stubs.reserveCapacity(mappings.count)
-            for (index, mapping) in mappings.enumerated() {
-                stubs.append(try WireMockMappingReader(mapping, prefix: "[\(index)]", filesDirectory: filesDirectory, file: file).stub())
-            }
-        case .object(let members):
-            if let list = members["mappings"] {
-                if let extra = members.keys.sorted().first(where: { $0 != "mappings" && $0 != "meta" }) {
-                    throw WireMockMappingError(file: file, location: extra, reason: "is not supported beside \"mappings\"")
-                }
-                guard case .array(let mappings) = list else {
-                    throw WireMockMappingError(file: file, location: "mappings", reason: "expected an array of mappings")
-                }
-                stubs.reserveCapacity(mappings.count)
-                for (index, mapping) in mappings.enumerated() {
-                    stubs.append(try WireMockMappingReader(mapping, prefix: "mappings[\(index)]", filesDirectory: filesDirectory, file: file).stub())
-                }
-            } else {
-                stubs.append(try WireMockMappingReader(document, prefix: "", filesDirectory: filesDirectory, file: file).stub())
-            }
-        default:
-            throw WireMockMappingError(file: file, location: "$", reason: "expected a mapping, an array of mappings or {\"mappings\": [...]}")
-        }
-        return stubs
+        var read = Read()
+        try read.add(document, filesDirectory: filesDirectory, file: file)
+        return read.stubs
     }
 
     /// The stubs of a WireMock `mappings` folder: every `*.json` file in it and its subfolders, in the order of
     /// their paths. Body files are read from the `__files` folder beside it, as WireMock does. `directory` may also
-    /// be WireMock's root folder, the one that holds `mappings` and `__files`.
+    /// be WireMock's root folder, the one that holds `mappings` and `__files`; its `message-mappings` folder is then
+    /// read too. The message stub mappings of all the files make up one WebSocket stub, as in WireMock they all
+    /// apply to every connection.
     public static func stubs(inDirectory directory: URL) throws(WireMockMappingError) -> [Stub] {
         var mappingsFolder = directory.standardizedFileURL
-        let nested = mappingsFolder.appendingPathComponent("mappings")
-        var isDirectory: ObjCBool = false
-        if mappingsFolder.lastPathComponent != "mappings", FileManager.default.fileExists(atPath: nested.path, isDirectory: &isDirectory),
-           isDirectory.boolValue {
-            mappingsFolder = nested
+        var folders = [mappingsFolder]
+        if mappingsFolder.lastPathComponent != "mappings", isFolder(mappingsFolder.appendingPathComponent("mappings")) {
+            mappingsFolder = mappingsFolder.appendingPathComponent("mappings")
+            folders = [mappingsFolder]
+            let messages = directory.standardizedFileURL.appendingPathComponent("message-mappings")
+            if isFolder(messages) { folders.append(messages) }
         }
         let files = mappingsFolder.deletingLastPathComponent().appendingPathComponent("__files")
-        guard let enumerator = FileManager.default.enumerator(at: mappingsFolder, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw WireMockMappingError(file: directory.path, location: "$", reason: "cannot read the folder")
-        }
-        var paths: [URL] = []
-        for case let url as URL in enumerator where url.pathExtension.lowercased() == "json" {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { paths.append(url) }
-        }
-        paths.sort { $0.path < $1.path }
-        var stubs: [Stub] = []
-        for url in paths {
-            let data: Data
-            do { data = try InputFile.read(url) } catch {
-                throw WireMockMappingError(file: url.path, location: "$", reason: error.reason)
+        var read = Read()
+        for folder in folders {
+            guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+                throw WireMockMappingError(file: folder.path, location: "$", reason: "cannot read the folder")
             }
-            stubs += try self.stubs(from: data, filesDirectory: files, file: url.path)
+            var paths: [URL] = []
+            for case let url as URL in enumerator where url.pathExtension.lowercased() == "json" {
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { paths.append(url) }
+            }
+            paths.sort { $0.path < $1.path }
+            for url in paths {
+                let data: Data
+                do { data = try InputFile.read(url) } catch {
+                    throw WireMockMappingError(file: url.path, location: "$", reason: error.reason)
+                }
+                try read.add(try parse(data, file: url.path), filesDirectory: files, file: url.path)
+            }
         }
-        return stubs
+        return read.stubs
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The ID of the stub that WireMock 4 message stub mappings become.
+    public static let messageStubID = "wiremock-message-stubs"
+
+    /// The mappings read so far: HTTP stubs, and the rules of the WebSocket stub the message stub mappings make up.
+    private struct Read {
+        var httpStubs: [Stub] = []
+        var messageRules: [WireMockMessageRule] = []
+
+        mutating func add(_ document: JSONValue, filesDirectory: URL?, file: String?) throws(WireMockMappingError) {
+            switch document {
+            case .array(let mappings):
+                for (index, mapping) in mappings.enumerated() {
+                    try add(mapping: mapping, prefix: "[\(index)]", filesDirectory: filesDirectory, file: file)
+                }
+            case .object(let members):
+                let lists = ["mappings", "messageMappings"].filter { members[$0] != nil }
+                if lists.isEmpty {
+                    try add(mapping: document, prefix: "", filesDirectory: filesDirectory, file: file)
+                    return
+                }
+                if let extra = members.keys.sorted().first(where: { !lists.contains($0) && $0 != "meta" }) {
+                    throw WireMockMappingError(file: file, location: extra, reason: "is not supported beside \"\(lists[0])\"")
+                }
+                for key in lists {
+                    guard case .array(let mappings) = members[key]! else {
+                        throw WireMockMappingError(file: file, location: key, reason: "expected an array of mappings")
+                    }
+                    for (index, mapping) in mappings.enumerated() {
+                        try add(mapping: mapping, prefix: "\(key)[\(index)]", filesDirectory: filesDirectory, file: file)
+                    }
+                }
+            default:
+                throw WireMockMappingError(file: file, location: "$", reason: "expected a mapping, an array of mappings or {\"mappings\": [...]}")
+            }
+        }
+
+        private mutating func add(mapping: JSONValue, prefix: String, filesDirectory: URL?, file: String?) throws(WireMockMappingError) {
+            let reader = WireMockMappingReader(mapping, prefix: prefix, filesDirectory: filesDirectory, file: file)
+            if let members = mapping.objectValue, WireMockMappingReader.isMessageMapping(members) {
+                messageRules.append(try reader.messageRule())
+            } else {
+                httpStubs.append(try reader.stub())
+            }
+        }
+
+        /// The HTTP stubs, then the WebSocket stub of the message stub mappings: it takes every WebSocket upgrade
+        /// (`GET` with `Upgrade: websocket`, on any path, before the HTTP stubs, as WireMock's WebSocket endpoint
+        /// does) and answers a message with the first rule that accepts it, by priority, then in the order read.
+        var stubs: [Stub] {
+            guard !messageRules.isEmpty else { return httpStubs }
+            let rules = messageRules.enumerated().sorted { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }.map(\.element.rule)
+            let upgrade = RequestPattern(.get, headers: ["Upgrade": .matches("(?i).*websocket.*")])
+            return httpStubs + [Stub(id: WireMockMappings.messageStubID, name: "WireMock message stubs", upgrade, priority: 0,
+                                     responder: .webSocket(WebSocketStub(rules: rules)))]
+        }
     }
 
     /// The `__files` folder WireMock would read a mapping file's body files from: beside the `mappings` folder the
@@ -102,12 +148,13 @@ public enum WireMockMappings {
         return root.appendingPathComponent("__files")
     }
 
-    /// Whether `data` reads as WireMock mappings rather than Tapedeck stub definitions: `{"mappings": [...]}`, or
+    /// Whether `data` reads as WireMock mappings rather than Tapedeck stub definitions: `{"mappings": [...]}` or
+    /// `{"messageMappings": [...]}`, or
     /// mappings with a field only WireMock uses (request `url`, `urlPath`, `urlPattern`, `urlPathPattern`,
     /// `urlPathTemplate`, `queryParameters`, `bodyPatterns`, `basicAuthCredentials`; response `bodyFileName`,
     /// `fixedDelayMilliseconds`, `delayDistribution`, `statusMessage`, `transformers`, `proxyBaseUrl`; `uuid`,
     /// `scenarioName`, `requiredScenarioState`, `newScenarioState`; a WireMock 4 message stub's `trigger` and
-    /// `actions`, read only to be refused by name) and none only Tapedeck uses (`stubs`, request
+    /// `actions`) and none only Tapedeck uses (`stubs`, request
     /// `path`, `pathTemplate`, `pathRegex`, `query`, `body`; response `bodyFile`, `template`, `chunked`; `delay`,
     /// `scenario`). Fields both use (`method`, `headers`, `status`, `body`, `jsonBody`, `base64Body`) decide nothing.
     public static func looksLikeMappings(_ data: Data) -> Bool {
@@ -117,7 +164,7 @@ public enum WireMockMappings {
 
     /// Whether an already parsed document reads as WireMock mappings, as the `Data` form decides.
     public static func looksLikeMappings(_ document: JSONValue) -> Bool {
-        if document["mappings"] != nil { return true }
+        if document["mappings"] != nil || document["messageMappings"] != nil { return true }
         if document["stubs"] != nil { return false }
         let mappings = document.arrayValue ?? [document]
         var wireMock = false

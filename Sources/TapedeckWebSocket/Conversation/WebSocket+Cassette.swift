@@ -18,7 +18,8 @@ extension WebSocket {
     /// ```
     ///
     /// - Throws: `CassetteError/unmatchedRequest(_:)` when only replaying and the cassette has no conversation
-    ///   for the URL; what ``connect(to:options:observer:)`` throws for a live connection.
+    ///   for the URL; ``WebSocketHandshakeError/unexpectedStatus(_:)`` when it holds the upstream's refusal of the
+    ///   upgrade (recorded by a proxy); what ``connect(to:options:observer:)`` throws for a live connection.
     public static func connect(
         to url: URL, through cassette: CassetteTransport, options: WebSocketClientOptions = WebSocketClientOptions(),
         matching: WebSocketFrameMatcher.Mode = .exact
@@ -31,6 +32,9 @@ extension WebSocket {
                     file: cassette.cassetteURL.path, path: "interactions", reason: "the conversation for \(request.summary) has no response")
             }
             return replay(conversation, matching: cassette.webSocketMatcher(mode: matching, upgrade: request))
+        case .refused(let interaction, _):
+            // What the live client throws for the same answer.
+            throw WebSocketHandshakeError.unexpectedStatus(interaction.response?.statusCode ?? 0)
         case .live:
             return try await connect(to: url, options: options)
         case .record:

@@ -51,8 +51,9 @@ public struct WebSocketConversation: Sendable, Hashable {
 }
 
 extension WebSocketConversation.Kind {
-    /// The kind of a frame the client sent (whole: ``WebSocket`` never fragments).
-    init(_ frame: WebSocketFrame) {
+    /// The kind of a whole (unfragmented) frame: one the client sent (``WebSocket`` never fragments), or one a stub
+    /// server sends.
+    package init(_ frame: WebSocketFrame) {
         switch frame.opcode {
         case .text: self = .text(String(decoding: frame.payload, as: UTF8.self))
         case .binary, .continuation: self = .binary(frame.payload)
@@ -62,8 +63,8 @@ extension WebSocketConversation.Kind {
         }
     }
 
-    /// The kind of an event the server sent.
-    init(_ event: WebSocketEvent) {
+    /// The kind of an event a peer sent.
+    package init(_ event: WebSocketEvent) {
         switch event {
         case .message(.text(let text)): self = .text(text)
         case .message(.binary(let data)): self = .binary(data)

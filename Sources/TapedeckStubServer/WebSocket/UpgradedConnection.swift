@@ -1,63 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import TapedeckCassette
 import TapedeckCore
-import TapedeckWebSocket
-
-/// One upgraded connection playing a recorded conversation, on a thread of its own: it reads the client's frames
-/// (masked, within the limits, valid UTF-8), feeds them to ``WebSocketServerReplay`` and writes what it answers.
-/// A protocol violation closes this connection with the RFC's code; other connections are not affected.
-enum ServedWebSocketConnection {
-    static func start(_ served: ServedWebSocket, socket: Int32, handle: OpaquePointer, leftover: [UInt8], core: StubServerCore) {
-        UpgradedConnection.start(socket: socket, handle: handle, core: core, name: "tapedeck-stub-websocket") { sockets in
-            serve(served, socket: socket, leftover: leftover, sockets: sockets)
-        }
-    }
-
-    /// Plays the conversation until it is over, the client breaks the protocol or leaves, or the server stops.
-    private static func serve(_ served: ServedWebSocket, socket: Int32, leftover: [UInt8], sockets: UpgradedSockets) {
-        let wire = BlockingSocket(descriptor: socket, sockets: sockets)
-        var parser = WebSocketParser(role: .server, limits: served.serving.limits)
-        var replay = WebSocketServerReplay(frames: served.frames, matcher: served.matcher, mismatchCode: served.serving.mismatchCloseCode)
-        let started = ContinuousClock.now
-        guard perform(replay.start(), served: served, wire: wire, started: started) else { return wire.finish() }
-        parser.append(leftover)
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            do {
-                while let event = try parser.next() {
-                    guard perform(replay.received(event), served: served, wire: wire, started: started) else { return wire.finish() }
-                }
-            } catch {
-                _ = perform(replay.failed(error), served: served, wire: wire, started: started)
-                return wire.finish()
-            }
-            guard let count = wire.read(into: &buffer), count > 0 else { return }
-            parser.append(buffer[0..<count])
-        }
-    }
-
-    /// Carries out `outputs`; false once the connection is to be closed.
-    private static func perform(_ outputs: [WebSocketServerReplay.Output], served: ServedWebSocket, wire: BlockingSocket,
-                                started: ContinuousClock.Instant) -> Bool {
-        for output in outputs {
-            switch output {
-            case .send(let frame, let at):
-                if case .recorded(let scale) = served.serving.pacing, at > 0, scale > 0 {
-                    wire.sleep(until: started + .seconds(at * scale))
-                }
-                guard wire.write(WebSocketFrameEncoder.encode(frame, maskingKey: nil)) else { return false }
-            case .mismatch(let mismatch):
-                served.report(mismatch.description)
-            case .cut(let cut):
-                served.report("WebSocket replay: the recording ends \(cut) without the server's close; the connection was dropped")
-            case .end:
-                return false
-            }
-        }
-        return true
-    }
-}
 
 /// libmicrohttpd's handle of an upgraded connection, used by the one thread that serves it.
 struct UpgradeHandle: @unchecked Sendable {
