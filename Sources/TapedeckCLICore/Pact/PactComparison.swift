@@ -6,7 +6,8 @@ import TapedeckCassette
 /// exactly, path and query values exactly or by their rules, expected headers present with equal comma-separated
 /// values (names case-insensitive, media-type parameters in any order), and bodies by JSON structure: a response may
 /// have keys the contract does not name, a request may not; arrays keep their length unless a `type` rule says
-/// otherwise, its elements then matched against the first expected one.
+/// otherwise, its elements then matched against the first expected one. XML bodies are compared element by element
+/// (PactComparison+XML.swift).
 ///
 /// ```swift
 /// let mismatches = try PactComparison(expected: contractRequest, version: 3, isRequest: true).mismatches(actual: request)
@@ -167,7 +168,7 @@ struct PactComparison: Sendable {
         let contentType = Self.contentType(expected) ?? Self.contentType(actual)
         let looksLikeXML = wantedBody.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") == true
         if contentType?.contains("xml") == true || (contentType == nil && looksLikeXML) {
-            throw PactFileError(path: "$.body", reason: "XML bodies are not supported")
+            return try xmlBodyMismatches(wantedBody, gotBody)
         }
         if case .string(let text) = wantedBody, contentType.map({ !$0.contains("json") }) ?? true {
             guard let gotBody else { return text.isEmpty ? [] : ["body: missing"] }
