@@ -79,4 +79,34 @@ import TapedeckTestSupport
             #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(file.lastPathComponent) holds the secret")
         }
     }
+
+    /// A body bound for a sidecar file is redacted before it is written; a filter that gives up there refuses too.
+    @Test func aSidecarBodyTheFilterGaveUpOnIsNeverWritten() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try StubServer()
+        defer { server.stop() }
+        server.route(.get, "/trace") { _ in StubResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .data(Data(Self.hostile.utf8))) }
+        var configuration = CassetteConfiguration()
+        configuration.redaction = try Self.redaction()
+        configuration.sidecarThreshold = 16
+        let cassette = directory.cassette("sidecar.json")
+        let recorder = try openCassette(cassette, mode: .all, upstream: CurlTransport(), configuration: configuration)
+        do {
+            _ = try await recorder.send(HTTPRequest(method: .get, url: server.url("/trace")))
+            Issue.record("the interaction was recorded")
+        } catch let error as CassetteError {
+            guard case .redactionGaveUp(_, let place, let problems) = error else {
+                Issue.record("expected a refusal, got \(error)")
+                return
+            }
+            #expect(place == "a \(Self.hostile.utf8.count)-byte body bound for a sidecar file" && problems == [Self.gaveUp])
+        }
+        _ = try? recorder.finish()
+        let files = FileManager.default.enumerator(at: directory.url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files {
+            let bytes = (try? Data(contentsOf: file)) ?? Data()
+            #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(file.lastPathComponent) holds the secret")
+        }
+    }
 }
