@@ -165,6 +165,16 @@ import TapedeckCLICore
         }
     }
 
+    /// H9: nesting past the YAML limit is refused with its place and the limit, before anything walks it.
+    @Test func nestingPastTheLimitIsRefusedAtItsLine() {
+        let deep = "version: 1\ninteractions: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
+        #expect {
+            try VCRImport.cassette(fromYAML: deep, file: "deep.yaml", recordedAt: Self.recordedAt)
+        } throws: { error in
+            "\(error)".hasPrefix("deep.yaml:2:") && "\(error)".contains("mappings and sequences nest deeper than 256 levels")
+        }
+    }
+
     @Test func invalidYAMLNamesTheFile() {
         #expect {
             try VCRImport.cassette(fromYAML: "interactions: [\n", file: "cut.yaml", recordedAt: Self.recordedAt)

@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 @testable import TapedeckConformance
 import TapedeckCore
+import TapedeckYAML
 
 /// Hostile OpenAPI documents (H9): an alias bomb, a syntax error, nesting past the limit and schemas that ask the
 /// mock for a billion items are each refused with their place and the limit, fast.
@@ -66,6 +67,23 @@ import TapedeckCore
         #expect(Self.refusal(deepYAML)?.contains("nest deeper than 256 levels") == true)
         let deepJSON = "{\"openapi\": \"3.1.0\", \"x\": " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
         #expect(Self.refusal(deepJSON) == "api.yaml: 1:282: objects and arrays nest deeper than 256 levels")
+    }
+
+    /// The size limit (256 MiB by default) is named in its refusal, for YAML and for JSON.
+    @Test func aDocumentPastTheSizeLimitIsRefusedNamingTheLimit() {
+        let small = YAMLDocument.Limits(maximumBytes: 8)
+        do {
+            _ = try YAMLDocument.compose("a: [1, 2, 3]\n", limits: small)
+            Issue.record("a 13-byte YAML document passed an 8-byte limit")
+        } catch {
+            #expect(error.message == "the document has 13 bytes, more than the 8 a YAML document may have")
+        }
+        do {
+            try JSONNesting.check(Array(#"{"a": [1, 2]}"#.utf8), limits: small)
+            Issue.record("a 13-byte JSON document passed an 8-byte limit")
+        } catch {
+            #expect(error.message == "the document has 13 bytes, more than the 8 a document may have")
+        }
     }
 
     @Test func aByteOrderMarkIsAccepted() throws {

@@ -6,7 +6,8 @@ import TapedeckCassette
 /// exactly, path and query values exactly or by their rules, expected headers present with equal comma-separated
 /// values (names case-insensitive, media-type parameters in any order), and bodies by JSON structure: a response may
 /// have keys the contract does not name, a request may not; arrays keep their length unless a `type` rule says
-/// otherwise, its elements then matched against the first expected one.
+/// otherwise, its elements then matched against the first expected one. XML bodies are compared element by element
+/// (PactComparison+XML.swift).
 ///
 /// ```swift
 /// let mismatches = try PactComparison(expected: contractRequest, version: 3, isRequest: true).mismatches(actual: request)
@@ -37,7 +38,7 @@ struct PactComparison: Sendable {
         if let path = expected["path"]?.stringValue {
             let got = actual["path"]?.stringValue ?? ""
             if let rule = rules.rule("path", at: []) {
-                if !holds(rule, expected: .string(path), actual: .string(got)) { found.append("path: '\(got)' does not match the rule") }
+                if let problem = verdict(rule, expected: .string(path), actual: .string(got)).problem("path: '\(got)'") { found.append(problem) }
             } else if path != got {
                 found.append("path: expected '\(path)', got '\(got)'")
             }
@@ -60,8 +61,10 @@ struct PactComparison: Sendable {
                 continue
             }
             if let rule = rules.rule("query", at: [.field(name)]) {
-                for value in actualValues where !holds(rule, expected: .string(values.first ?? ""), actual: .string(value)) {
-                    found.append("query \(name): '\(value)' does not match the rule")
+                for value in actualValues {
+                    if let problem = verdict(rule, expected: .string(values.first ?? ""), actual: .string(value)).problem("query \(name): '\(value)'") {
+                        found.append(problem)
+                    }
                 }
             } else if values != actualValues {
                 found.append("query \(name): expected \(values), got \(actualValues)")
@@ -112,7 +115,9 @@ struct PactComparison: Sendable {
                 continue
             }
             if let rule = rules.rule("header", at: [.field(header.key)]) ?? rules.rule("header", at: [.field(header.key.lowercased())]) {
-                if !holds(rule, expected: .string(value), actual: .string(actual)) { found.append("header \(header.key): '\(actual)' does not match the rule") }
+                if let problem = verdict(rule, expected: .string(value), actual: .string(actual)).problem("header \(header.key): '\(actual)'") {
+                    found.append(problem)
+                }
             } else if !Self.sameValues(value, actual) {
                 found.append("header \(header.key): expected '\(value)', got '\(actual)'")
             }
@@ -163,13 +168,13 @@ struct PactComparison: Sendable {
         let contentType = Self.contentType(expected) ?? Self.contentType(actual)
         let looksLikeXML = wantedBody.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") == true
         if contentType?.contains("xml") == true || (contentType == nil && looksLikeXML) {
-            throw PactFileError(path: "$.body", reason: "XML bodies are not supported")
+            return try xmlBodyMismatches(wantedBody, gotBody)
         }
         if case .string(let text) = wantedBody, contentType.map({ !$0.contains("json") }) ?? true {
             guard let gotBody else { return text.isEmpty ? [] : ["body: missing"] }
             let got = Self.text(gotBody)
             if let rule = rules.rule("body", at: [.root]) {
-                return holds(rule, expected: wantedBody, actual: .string(got)) ? [] : ["body: '\(got)' does not match the rule"]
+                return verdict(rule, expected: wantedBody, actual: .string(got)).problem("body: '\(got)'").map { [$0] } ?? []
             }
             return text == got ? [] : ["body: expected '\(text)', got '\(got)'"]
         }
@@ -200,8 +205,8 @@ struct PactComparison: Sendable {
                          into found: inout [String]) {
         let rule = rules.rule("body", at: path) ?? cascade
         if let rule, rule.matchers != [.equality] {
-            if !holds(rule, expected: wanted, actual: got) {
-                found.append("\(display): \(Self.json(got)) does not match the rule")
+            if let problem = verdict(rule, expected: wanted, actual: got).problem("\(display): \(Self.json(got))") {
+                found.append(problem)
                 return
             }
             switch (wanted, got) {
@@ -258,21 +263,35 @@ struct PactComparison: Sendable {
 
     // MARK: Matchers
 
-    /// Whether `actual` satisfies `rule` (all its matchers, or one with `OR`), `expected` being the example.
-    func holds(_ rule: PactRules.Rule, expected: CassetteJSON, actual: CassetteJSON) -> Bool {
-        let results = rule.matchers.map { Self.holds($0, expected: expected, actual: actual) }
-        return rule.combinesWithAnd ? results.allSatisfy { $0 } : results.contains(true)
+    /// How `actual` fares against `rule` (all its matchers, or one with `OR`), `expected` being the example.
+    func verdict(_ rule: PactRules.Rule, expected: CassetteJSON, actual: CassetteJSON) -> PactVerdict {
+        PactVerdict(rule.matchers.map { Self.verdict($0, expected: expected, actual: actual) }, all: rule.combinesWithAnd)
     }
 
-    static func holds(_ matcher: PactMatcher, expected: CassetteJSON, actual: CassetteJSON) -> Bool {
+    /// How `actual` fares against one matcher: a regular expression runs within `RegexStepLimit`, and one that gives
+    /// up decides nothing (``PactVerdict/gaveUp(_:)``, which fails the match and says why).
+    static func verdict(_ matcher: PactMatcher, expected: CassetteJSON, actual: CassetteJSON) -> PactVerdict {
+        switch matcher {
+        case .regex(let pattern):
+            if case .array = actual { return .holds }
+            if case .object = actual { return .holds }
+            return PactVerdict(regex: pattern, text: text(actual))
+        case .eachKey(let inner):
+            guard case .object(let members) = actual else { return .fails }
+            return PactVerdict(members.flatMap { member in inner.map { verdict($0, expected: .string(member.key), actual: .string(member.key)) } }, all: true)
+        case .eachValue(let inner):
+            guard case .object(let members) = actual else { return kind(expected) == kind(actual) ? .holds : .fails }
+            return PactVerdict(members.flatMap { member in inner.map { verdict($0, expected: member.value, actual: member.value) } }, all: true)
+        default:
+            return holds(matcher, expected: expected, actual: actual) ? .holds : .fails
+        }
+    }
+
+    /// Whether `actual` satisfies a matcher that needs no regular expression given by the contract.
+    private static func holds(_ matcher: PactMatcher, expected: CassetteJSON, actual: CassetteJSON) -> Bool {
         switch matcher {
         case .equality:
             return equal(expected, actual)
-        case .regex(let pattern):
-            if case .array = actual { return true }
-            if case .object = actual { return true }
-            guard let regex = try? Regex(pattern) else { return false }
-            return text(actual).wholeMatch(of: regex) != nil
         case .type(let min, let max):
             if case .array(let elements) = actual {
                 if let min, elements.count < min { return false }
@@ -308,12 +327,9 @@ struct PactComparison: Sendable {
             return false
         case .contentType, .values, .statusCode:
             return true
-        case .eachKey(let inner):
-            guard case .object(let members) = actual else { return false }
-            return members.allSatisfy { member in inner.allSatisfy { holds($0, expected: .string(member.key), actual: .string(member.key)) } }
-        case .eachValue(let inner):
-            guard case .object(let members) = actual else { return kind(expected) == kind(actual) }
-            return members.allSatisfy { member in inner.allSatisfy { holds($0, expected: member.value, actual: member.value) } }
+        case .regex, .eachKey, .eachValue:
+            // Decided by ``verdict(_:expected:actual:)`` before it comes here.
+            return verdict(matcher, expected: expected, actual: actual) == .holds
         }
     }
 

@@ -104,7 +104,11 @@ public enum VCRImport {
             interactions.reserveCapacity(sequence.count)
             for (index, node) in sequence.enumerated() {
                 var interaction = try converter.interaction(node, path: "\(key)[\(index)]")
-                redaction.redact(&interaction)
+                do {
+                    try Redaction.refusingGiveUps(file: file, place: "\(key)[\(index)]") { redaction.redact(&interaction) }
+                } catch {
+                    throw reader.fail(node, "\(key)[\(index)]", "\(error)")
+                }
                 interactions.append(interaction)
             }
         }

@@ -49,6 +49,10 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// ``CassetteConfiguration/recordingCheck`` found problems with an interaction just recorded (which stays in
     /// the cassette) (code 17).
     case recordingRejected(file: String, request: String, problems: [String])
+    /// A regular-expression redaction filter gave up (`RegexStepLimit`) on part of `place` (an interaction's request
+    /// or a path in the file), which may still hold the secret it was to remove, so nothing was written (code 18).
+    /// `problems` names each filter and why it gave up.
+    case redactionGaveUp(file: String, place: String, problems: [String])
 
     /// The `NSError` domain of cassette errors.
     public static let errorDomain = "TapedeckCassetteErrorDomain"
@@ -73,6 +77,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .expired: return 15
         case .changedWhileRecording: return 16
         case .recordingRejected: return 17
+        case .redactionGaveUp: return 18
         }
     }
 
@@ -136,6 +141,10 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .recordingRejected(let file, let request, let problems):
             return "the interaction for \(request) was recorded in cassette \(file), but the recording check found "
                 + "\(problems.count) problem(s):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case .redactionGaveUp(let file, let place, let problems):
+            return "cassette \(file) was not written: redaction of \(place) gave up, and what it gave up on may hold a secret:\n"
+                + problems.map { "  - \($0)" }.joined(separator: "\n")
+                + "\nsimplify the filter's pattern (no nested quantifiers such as (a+)+)"
         }
     }
 }

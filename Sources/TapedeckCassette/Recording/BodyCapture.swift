@@ -95,7 +95,9 @@ final class BodyCapture: Sendable {
     /// the interaction), else redacted by `redacting` and written to its sidecar file.
     func store(_ data: Data, redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {
         guard data.count > threshold else { return CassetteBody(data) }
-        let redacted = redacting(data)
+        let redacted = try Redaction.refusingGiveUps(file: cassette.path, place: "a \(data.count)-byte body bound for a sidecar file") {
+            redacting(data)
+        }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(redacted) + ".bin"
         try AtomicFile.write(redacted, to: CassetteFile.sidecarURL(name, cassette: cassette))
         return CassetteBody(sidecar: name, byteCount: Int64(redacted.count))

@@ -37,7 +37,9 @@ extension Redaction {
     /// for change in result.sidecars { print("redacted \(change.place) (sidecar \(change.to))") }
     /// ```
     ///
-    /// - Throws: ``CassetteError`` when the cassette or a sidecar cannot be read or written.
+    /// - Throws: ``CassetteError`` when the cassette or a sidecar cannot be read or written, and
+    ///   ``CassetteError/redactionGaveUp(file:place:problems:)`` (before anything is written) when a regular-expression
+    ///   filter gave up on a part.
     public func redactFile(at url: URL, writing: Bool = true) throws(CassetteError) -> CassetteFileRedaction {
         let original = try CassetteFile.load(url)
         var cassette = original
@@ -50,9 +52,15 @@ extension Redaction {
         var ledger = SecretLedger()
         _ = ledger.learn(secrets(in: cassette))
         for (body, data) in sidecars { _ = ledger.learn(secretValues(ofBody: data, contentType: body.contentType)) }
-        for index in cassette.interactions.indices { _ = redaction.redact(&cassette.interactions[index], ledger: &ledger) }
+        for index in cassette.interactions.indices {
+            _ = try Self.refusingGiveUps(file: url.path, place: "interactions[\(index)]") {
+                redaction.redact(&cassette.interactions[index], ledger: &ledger)
+            }
+        }
         for (body, data) in sidecars {
-            let redacted = redaction.redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
+            let redacted = try Self.refusingGiveUps(file: url.path, place: body.place) {
+                redaction.redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
+            }
             _ = try rewrite.replace(body, original: data, with: redacted, in: &cassette.interactions, writing: writing)
         }
 

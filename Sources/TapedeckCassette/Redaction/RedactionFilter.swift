@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A custom rule that removes secrets before an interaction is written, in addition to the defaults of
 /// ``Redaction``. Request-side filters are also applied to live requests before matching, so placeholders still
@@ -40,7 +41,10 @@ public struct RedactionFilter: Sendable {
     }
 
     /// Replaces every match of an `NSRegularExpression` pattern in URLs, header values and text bodies;
-    /// `replacement` may use `$1` templates.
+    /// `replacement` may use `$1` templates. The search runs within `RegexStepLimit`: where it gives up, the whole
+    /// value becomes ``Redaction/placeholder`` and recording, `redact` and imports refuse to write
+    /// (``CassetteError/redactionGaveUp(file:place:problems:)``), so a secret the pattern was to remove never reaches
+    /// disk.
     public static func regex(_ pattern: String, replacement: String = Redaction.placeholder) throws -> RedactionFilter {
         RedactionFilter(kind: .regex(RegexBox(try NSRegularExpression(pattern: pattern)), replacement))
     }
@@ -62,9 +66,15 @@ struct RegexBox: @unchecked Sendable {
     let expression: NSRegularExpression
     init(_ expression: NSRegularExpression) { self.expression = expression }
 
+    /// `text` with every match replaced, within `RegexStepLimit`. A search that gives up leaves no part of `text`:
+    /// it becomes ``Redaction/placeholder`` whole, and the writer's scope hears of it (``RedactionGiveUps``).
     func replace(in text: String, with template: String) -> String {
-        let range = NSRange(text.startIndex..., in: text)
-        guard expression.firstMatch(in: text, range: range) != nil else { return text }
-        return expression.stringByReplacingMatches(in: text, range: range, withTemplate: template)
+        switch RegexStepLimit.replacingMatches(of: expression, in: text, with: template) {
+        case .replaced(let result):
+            return result
+        case .gaveUp(let reason):
+            RedactionGiveUps.note("redaction filter regex /\(expression.pattern)/ \(reason)")
+            return Redaction.placeholder
+        }
     }
 }

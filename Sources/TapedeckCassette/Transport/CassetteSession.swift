@@ -168,7 +168,8 @@ final class CassetteSession: Sendable {
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }
-            let learned = redaction.redact(&interaction, ledger: &state.secrets)
+            let (learned, giveUps) = RedactionGiveUps.collecting { redaction.redact(&interaction, ledger: &state.secrets) }
+            try Redaction.refuse(giveUps, file: url.path, place: interaction.request.summary)
             Self.scrubStored(&state, of: learned, redaction: redaction)
             if let line = ResponseDrift.line(recorded: state.player.cassette.interactions[index], live: interaction,
                                              position: index, bodyData: bodyData) {
@@ -235,7 +236,10 @@ final class CassetteSession: Sendable {
         var interaction = interaction
         redaction.scrub(&interaction, secrets: secrets)
         // Outside the lock: the interaction's own secrets (parsing its bodies); under it, the ledger's.
-        let own = redaction.redactReturningSecrets(&interaction) + secrets
+        let (redacted, giveUps) = RedactionGiveUps.collecting { redaction.redactReturningSecrets(&interaction) }
+        // Named as redacted (the part a filter gave up on is the placeholder by now).
+        try Redaction.refuse(giveUps, file: url.path, place: interaction.request.summary)
+        let own = redacted + secrets
         try state.withLock { (state: inout State) throws(CassetteError) in
             if state.closed { throw CassetteError.closed(file: url.path) }
             if let conflict = state.conflict { throw conflict }

@@ -53,7 +53,7 @@ enum AdditionalMembers: Sendable {
 }
 
 /// An ECMA-262 `pattern`, compiled once; searched (not anchored), as JSON Schema requires, within the stub
-/// server's `RegexStepLimit` (the text validated is request or response data).
+/// `RegexStepLimit` (TapedeckCore) (the text validated is request or response data).
 struct SchemaPattern: @unchecked Sendable {
     let source: String
     private let expression: NSRegularExpression

@@ -43,7 +43,7 @@ public enum PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         }
     }
 
-    /// For near-miss reports: says when a regular expression gave up on the path (``RegexStepLimit``), else empty.
+    /// For near-miss reports: says when a regular expression gave up on the path (`RegexStepLimit` (TapedeckCore)), else empty.
     func limitNote(path: String, decodedPath: String) -> String {
         guard case .regex(let regex) = self else { return "" }
         return regex.limitNote(decodedPath == path ? [path] : [path, decodedPath])

@@ -1,9 +1,10 @@
 import Foundation
+import TapedeckCore
 
 /// A regular expression (ICU syntax, as `NSRegularExpression`) that must match a whole value, compiled once.
 ///
-/// Request data is matched within ``RegexStepLimit``: a pattern that backtracks catastrophically on a request's text
-/// (`^(a+)+$` against `aaaa…b`) stops after ``RegexStepLimit/steps`` steps and counts as not matching, and the
+/// Request data is matched within `RegexStepLimit` (TapedeckCore): a pattern that backtracks catastrophically on a request's text
+/// (`^(a+)+$` against `aaaa…b`) stops after `RegexStepLimit.steps` steps and counts as not matching, and the
 /// stub's near-miss report says that the expression gave up.
 ///
 /// ```swift
@@ -59,7 +60,7 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
         evaluate(text) == .found
     }
 
-    /// How matching all of `text` ends, within ``RegexStepLimit/steps``.
+    /// How matching all of `text` ends, within `RegexStepLimit.steps`.
     public func evaluate(_ text: String) -> RegexStepLimit.Outcome {
         RegexStepLimit.search(compiled.expression, in: text)
     }

@@ -46,7 +46,7 @@ public enum ValuePattern: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         return values.contains(where: accepts) ? nil : "expected \(self), got \(Self.quoted(values))" + limitNote(values)
     }
 
-    /// Says when a regular expression gave up on one of `values` (``RegexStepLimit``), else empty.
+    /// Says when a regular expression gave up on one of `values` (`RegexStepLimit` (TapedeckCore)), else empty.
     private func limitNote(_ values: [String]) -> String {
         switch self {
         case .matches(let regex), .doesNotMatch(let regex): return regex.limitNote(values)
