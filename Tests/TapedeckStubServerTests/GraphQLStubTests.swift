@@ -33,7 +33,7 @@ import TapedeckTestSupport
             Stub(name: "jedi", RequestPattern(.post, "/graphql").graphQL(operation: "HeroName", variables: ["episode": "EMPIRE"]), response: .text("")),
             Stub(name: "droid", RequestPattern(.post, "/graphql").graphQL(operation: "Droid"), response: .text("")),
         ]
-        let report = NearMiss.report(for: request(.post, "/graphql", headers: Self.json, body: Self.hero), stubs: stubs, scenarioState: { _ in "" })
+        let report = StubRegistry.notFoundReport(for: request(.post, "/graphql", headers: Self.json, body: Self.hero), stubs: stubs, scenarioState: { _ in "" })
         #expect(report.contains(#"1. "jedi" POST /graphql with graphql operation equal to "HeroName", variables containing {"episode":"EMPIRE"}"#))
         #expect(report.contains(#"   - graphql: query HeroName variables: $.episode: expected EMPIRE, got JEDI"#), "\(report)")
         #expect(report.contains(#"2. "droid" POST /graphql with graphql operation equal to "Droid""#), "\(report)")

@@ -66,9 +66,9 @@ import TapedeckCore
             Stub(name: "path", RequestPattern(.post, "/user"), response: .text("")),
         ]
         let incoming = request(.post, "/users", headers: ["Content-Type": "text/plain"])
-        let ranked = NearMiss.rank(incoming, stubs: stubs)
-        #expect(ranked.map { $0.stub.name } == ["near", "path", "far"])
-        let report = NearMiss.report(for: incoming, stubs: stubs, scenarioState: { _ in ScenarioStep.started })
+        let ranked = StubRegistry.nearest(incoming, stubs: stubs)
+        #expect(ranked.map { $0.candidate.name } == ["near", "path", "far"])
+        let report = StubRegistry.notFoundReport(for: incoming, stubs: stubs, scenarioState: { _ in ScenarioStep.started })
         #expect(report.hasPrefix("No stub matches POST /users\n3 stubs registered; the nearest:\n"))
         #expect(report.contains(#"1. "near" POST /users with header Content-Type equal to "application/json""#))
         #expect(report.contains(#"   - header Content-Type: expected equal to "application/json", got "text/plain""#))
@@ -77,18 +77,12 @@ import TapedeckCore
 
     @Test func aScenarioInTheWrongStateIsADifference() {
         let stub = Stub(RequestPattern(.get, "/cart"), response: .text(""), scenario: ScenarioStep("cart", requiredState: "has item"))
-        let report = NearMiss.report(for: request(.get, "/cart"), stubs: [stub], scenarioState: { _ in "Started" })
+        let report = StubRegistry.notFoundReport(for: request(.get, "/cart"), stubs: [stub], scenarioState: { _ in "Started" })
         #expect(report.contains(#"scenario cart: needs state "has item", is in "Started""#))
     }
 
     @Test func anEmptyServerSaysSo() {
-        #expect(NearMiss.report(for: request(.get, "/x"), stubs: [], scenarioState: { _ in "" })
+        #expect(StubRegistry.notFoundReport(for: request(.get, "/x"), stubs: [], scenarioState: { _ in "" })
             == "No stub matches GET /x\nThe server has no stubs.\n")
-    }
-
-    @Test func editDistance() {
-        #expect(NearMiss.editDistance("/users", "/user") == 1)
-        #expect(NearMiss.editDistance("", "/abc") == 4)
-        #expect(NearMiss.editDistance("kitten", "sitting") == 3)
     }
 }

@@ -66,8 +66,9 @@ struct RequestMatcher: Sendable {
         return filters.allSatisfy { difference(for: $0, live, recorded) == nil }
     }
 
-    /// The differences between `live` and `recorded` under every rule, one line each; empty when they match.
-    func differences(_ live: Interaction.Request, _ recorded: Interaction.Request) -> [String] {
+    /// The differences between `live` and `recorded` under every rule, one per rule that differs (its line names each
+    /// part that differs, its weight is theirs together); empty when they match.
+    func differences(_ live: Interaction.Request, _ recorded: Interaction.Request) -> [NearMissDifference] {
         let live = Self.blurred(live), recorded = Self.blurred(recorded)
         return rules.compactMap { difference(for: $0, live, recorded) }
     }
@@ -83,57 +84,68 @@ struct RequestMatcher: Sendable {
     }
 
     /// The difference under one rule, between requests whose stand-ins are already blurred.
-    private func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> String? {
+    private func difference(for rule: MatchRule, _ live: Interaction.Request, _ recorded: Interaction.Request) -> NearMissDifference? {
+        typealias Weight = NearMissDifference.Weight
+        func detail(_ line: String?) -> NearMissDifference? { line.map { NearMissDifference(line: $0, weight: Weight.detail) } }
         switch rule.kind {
         case .method:
-            return live.method == recorded.method ? nil : "method: recorded \(recorded.method), request \(live.method)"
+            return live.method == recorded.method ? nil
+                : NearMissDifference(field: "method", explanation: "recorded \(recorded.method), request \(live.method)", weight: Weight.method)
         case .url:
             let a = URLParts(live.url), b = URLParts(recorded.url)
-            var lines: [String] = []
-            if a.scheme.lowercased() != b.scheme.lowercased() { lines.append("scheme: recorded \(b.scheme), request \(a.scheme)") }
-            if a.normalizedAuthority != b.normalizedAuthority { lines.append("host: recorded \(b.normalizedAuthority), request \(a.normalizedAuthority)") }
-            if let path = pathDifference(a, b) { lines.append(path) }
-            if let query = queryDifference(a, b) { lines.append(query) }
-            return lines.isEmpty ? nil : lines.joined(separator: "; ")
+            var parts: [NearMissDifference] = []
+            if a.scheme.lowercased() != b.scheme.lowercased() {
+                parts.append(.init(field: "scheme", explanation: "recorded \(b.scheme), request \(a.scheme)", weight: Weight.place))
+            }
+            if let host = hostDifference(a, b) { parts.append(host) }
+            if let path = pathDifference(a, b) { parts.append(path) }
+            parts += queryDifferences(a, b)
+            return Self.joined(parts)
         case .host:
-            let a = URLParts(live.url).normalizedAuthority, b = URLParts(recorded.url).normalizedAuthority
-            return a == b ? nil : "host: recorded \(b), request \(a)"
+            return hostDifference(URLParts(live.url), URLParts(recorded.url))
         case .path:
             return pathDifference(URLParts(live.url), URLParts(recorded.url))
         case .query:
-            return queryDifference(URLParts(live.url), URLParts(recorded.url))
+            return Self.joined(queryDifferences(URLParts(live.url), URLParts(recorded.url)))
         case .headers(let names):
-            var lines: [String] = []
-            for name in names {
+            return Self.joined(names.compactMap { name in
                 let a = live.headers.values(for: name), b = recorded.headers.values(for: name)
-                if a != b { lines.append("header \(name): recorded \(quoted(b)), request \(quoted(a))") }
-            }
-            return lines.isEmpty ? nil : lines.joined(separator: "; ")
+                return a == b ? nil
+                    : NearMissDifference(field: "header \(name)", explanation: "recorded \(quoted(b)), request \(quoted(a))", weight: Weight.detail)
+            })
         case .body:
             return bodyBytes(live.body) == bodyBytes(recorded.body) ? nil
-                : "body: recorded \(recorded.body.byteCount) bytes, request \(live.body.byteCount) bytes, contents differ"
+                : detail("body: recorded \(recorded.body.byteCount) bytes, request \(live.body.byteCount) bytes, contents differ")
         case .json(let ignored):
             guard let a = bodyBytes(live.body).flatMap({ try? CassetteJSON.parse($0) }),
                   let b = bodyBytes(recorded.body).flatMap({ try? CassetteJSON.parse($0) })
             else {
-                return bodyBytes(live.body) == bodyBytes(recorded.body) ? nil : "json body: one of the bodies is not JSON"
+                return bodyBytes(live.body) == bodyBytes(recorded.body) ? nil : detail("json body: one of the bodies is not JSON")
             }
-            return a.firstDifference(from: b, ignoring: ignored).map { "json body differs at \($0)" }
+            return detail(a.firstDifference(from: b, ignoring: ignored).map { "json body differs at \($0)" })
         case .form:
             let a = URLEncodedForm.pairs(bodyBytes(live.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
             let b = URLEncodedForm.pairs(bodyBytes(recorded.body) ?? Data()).map { "\($0.name)=\($0.value)" }.sorted()
             if a == b { return nil }
             let missing = Set(b).subtracting(a).sorted(), extra = Set(a).subtracting(b).sorted()
-            return "form body: recorded only \(missing), request only \(extra)"
+            return detail("form body: recorded only \(missing), request only \(extra)")
         case .multipart:
-            return MultipartComparison.difference(
+            return detail(MultipartComparison.difference(
                 live: bodyBytes(live.body).flatMap { MultipartComparison.parts($0, contentType: live.headers["Content-Type"]) },
-                recorded: bodyBytes(recorded.body).flatMap { MultipartComparison.parts($0, contentType: recorded.headers["Content-Type"]) })
+                recorded: bodyBytes(recorded.body).flatMap { MultipartComparison.parts($0, contentType: recorded.headers["Content-Type"]) }))
         case .graphQL(let ignored):
-            return graphQLDifference(live, recorded, ignoring: ignored)
+            // The operation is what the path is elsewhere: every operation is posted to one path.
+            return graphQLDifference(live, recorded, ignoring: ignored).map { NearMissDifference(line: $0, weight: Weight.place) }
         case .custom(let name, let matches):
-            return matches(live, recorded) ? nil : "custom rule \(name) did not match"
+            return matches(live, recorded) ? nil : detail("custom rule \(name) did not match")
         }
+    }
+
+    /// The parts one rule found different as one difference: their lines joined by `; `, their weights added.
+    private static func joined(_ parts: [NearMissDifference]) -> NearMissDifference? {
+        guard !parts.isEmpty else { return nil }
+        if parts.count == 1 { return parts[0] }
+        return NearMissDifference(line: parts.map(\.description).joined(separator: "; "), weight: parts.reduce(0) { $0 + $1.weight })
     }
 
     /// `request` with its stand-ins (URL, header values, inline body) turned into the placeholder, so that redacted
@@ -183,21 +195,35 @@ struct RequestMatcher: Sendable {
         }
     }
 
-    private func pathDifference(_ a: URLParts, _ b: URLParts) -> String? {
-        let pa = a.path.isEmpty ? "/" : a.path, pb = b.path.isEmpty ? "/" : b.path
-        return pa == pb ? nil : "path: recorded \(pb), request \(pa)"
+    private func hostDifference(_ a: URLParts, _ b: URLParts) -> NearMissDifference? {
+        a.normalizedAuthority == b.normalizedAuthority ? nil
+            : NearMissDifference(field: "host", explanation: "recorded \(b.normalizedAuthority), request \(a.normalizedAuthority)",
+                                 weight: NearMissDifference.Weight.place)
     }
 
-    private func queryDifference(_ a: URLParts, _ b: URLParts) -> String? {
-        guard a.sortedQuery != b.sortedQuery else { return nil }
+    private func pathDifference(_ a: URLParts, _ b: URLParts) -> NearMissDifference? {
+        let pa = a.path.isEmpty ? "/" : a.path, pb = b.path.isEmpty ? "/" : b.path
+        return pa == pb ? nil : NearMissDifference(field: "path", explanation: "recorded \(pb), request \(pa)", weight: NearMissDifference.Weight.place)
+    }
+
+    /// One difference per query parameter whose values differ; when only the spelling differs (the same decoded
+    /// values, other escapes), one for the whole query.
+    private func queryDifferences(_ a: URLParts, _ b: URLParts) -> [NearMissDifference] {
+        guard a.sortedQuery != b.sortedQuery else { return [] }
         let live = a.decodedQueryPairs, recorded = b.decodedQueryPairs
-        var lines: [String] = []
+        var found: [NearMissDifference] = []
         let names = (recorded.map(\.name) + live.map(\.name)).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for name in names {
             let x = recorded.filter { $0.name == name }.map(\.value), y = live.filter { $0.name == name }.map(\.value)
-            if x.sorted() != y.sorted() { lines.append("query \(name): recorded \(quoted(x)), request \(quoted(y))") }
+            if x.sorted() != y.sorted() {
+                found.append(.init(field: "query \(name)", explanation: "recorded \(quoted(x)), request \(quoted(y))", weight: NearMissDifference.Weight.detail))
+            }
         }
-        return lines.joined(separator: "; ")
+        if found.isEmpty {
+            found.append(.init(field: "query", explanation: "recorded \"\(b.query ?? "")\", request \"\(a.query ?? "")\"",
+                               weight: NearMissDifference.Weight.detail))
+        }
+        return found
     }
 
     private func quoted(_ values: [String]) -> String {

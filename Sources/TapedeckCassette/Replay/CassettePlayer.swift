@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The replay engine: a loaded cassette, an index from match key to the queue of recorded interactions, and which
 /// ones have been played. Pure and I/O-free, so any front end can drive it: ``CassetteTransport`` in process, or
@@ -173,34 +174,22 @@ public struct CassettePlayer: Sendable {
         }
     }
 
-    /// Ranks recorded requests by how far they are from `live`; only called on a miss.
+    /// Ranks recorded requests by how far they are from `live` (`NearMiss.nearest`, the earliest first on a tie),
+    /// each recorded request and way of differing once; only called on a miss.
     func report(for live: Interaction.Request, exhausted: [Int], limit: Int = 3) -> NearMissReport {
-        let liveParts = URLParts(live.url)
         var seen = Set<String>()
-        var scored: [(score: Int, candidate: NearMissReport.Candidate)] = []
-        for (position, interaction) in cassette.interactions.enumerated() {
+        typealias Candidate = (position: Int, request: Interaction.Request, differences: [NearMissDifference])
+        let candidates = cassette.interactions.enumerated().compactMap { position, interaction -> Candidate? in
             let recorded = interaction.request
             let differences = matcher.differences(live, recorded)
-            let signature = recorded.summary + "\u{0}" + differences.joined(separator: "\u{0}")
-            guard seen.insert(signature).inserted else { continue }
-            let parts = URLParts(recorded.url)
-            var score = differences.count
-            if recorded.method != live.method { score += 4 }
-            if parts.normalizedAuthority != liveParts.normalizedAuthority { score += 8 }
-            if parts.path != liveParts.path { score += 4 + pathDistance(parts.path, liveParts.path) }
-            if parts.sortedQuery != liveParts.sortedQuery { score += 1 }
-            scored.append((score, .init(index: position, request: matcher.label(recorded), differences: differences)))
+            let signature = recorded.summary + "\u{0}" + differences.map(\.description).joined(separator: "\u{0}")
+            return seen.insert(signature).inserted ? (position, recorded, differences) : nil
         }
-        scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.candidate.index < $1.candidate.index }
+        let nearest = NearMiss.nearest(candidates, toPath: String(URLParts(live.url).path), limit: limit,
+                                       path: { String(URLParts($0.request.url).path) }, differences: { $0.differences })
         return NearMissReport(cassette: name, request: matcher.label(live), rules: matcher.rules.map(\.description),
-                              candidates: scored.prefix(limit).map(\.candidate), exhausted: exhausted)
-    }
-
-    /// How many path segments differ, for ranking.
-    private func pathDistance(_ a: Substring, _ b: Substring) -> Int {
-        let x = a.split(separator: "/"), y = b.split(separator: "/")
-        var distance = abs(x.count - y.count)
-        for (p, q) in zip(x, y) where p != q { distance += 1 }
-        return distance
+                              candidates: nearest.map { .init(index: $0.candidate.position, request: matcher.label($0.candidate.request),
+                                                              differences: $0.differences.map(\.description)) },
+                              exhausted: exhausted)
     }
 }

@@ -1,46 +1,22 @@
 import Foundation
 import TapedeckCore
 
-/// The mutable side of a ``CassetteTransport``: the replay engine, the lock, the journal, fault counters.
-/// Every change happens under one mutex, so concurrent tasks may replay and record through one transport.
+/// The mutable side of a ``CassetteTransport``: the replay engine, the journal, fault counters. Concurrent tasks may
+/// replay and record through one transport.
+///
+/// Two locks, taken in this order and never the other: ``disk`` (the cassette lock, the journal, the file as last
+/// written), held across every write so that writes happen in the order they were decided; then the state's, held
+/// only while ``StateMachine`` decides or takes note, never across a write, so replaying never waits for the disk.
 final class CassetteSession: Sendable {
-    struct State {
-        var player: CassettePlayer
+    /// What the session holds open on disk; changed only under ``disk``.
+    struct Disk {
         var lock: FileLock?
         var journal: Journal?
+        /// Recordings in the journal and not yet in the file.
         var journaled = 0
-        var baseWritten = false
-        /// The answers recorded before that live answers are compared with for ``drift``: the cassette this session
-        /// re-records (``RecordMode/all``), or the one it spies on (``RecordMode/spy``); and where each request
-        /// (``RequestPlace/key(_:)``) stands in them.
-        var previous: [Interaction] = []
-        var previousPositions: [String: [Int]] = [:]
-        /// How many recordings of each request key have been compared with ``previous`` so far.
-        var previousCompared: [String: Int] = [:]
-        /// `#index METHOD URL: rule: what` of every live answer that drifted from the one recorded before it.
-        var drift: [String] = []
-        /// Re-recorded interactions and the earlier ones they are compared with when the session finishes (positions
-        /// in the cassette and in ``previous``): the comparison reads both bodies, which the recording path leaves.
-        var driftPairs: [(earlier: Int, recorded: Int)] = []
-        var faultFirings: [Int: Int] = [:]
-        var closed = false
-        /// `METHOD URL` of every request that went live instead of to the cassette.
-        var liveRequests: [String] = []
-        /// `#index METHOD URL (recorded …)` of every expired interaction replayed anyway.
-        var expired: [String] = []
         /// The cassette file as this session last read or wrote it (`nil`: there was none), compared before every
         /// write so that a change by someone else is found instead of overwritten.
         var onDisk: FileIdentity?
-        /// Why this session records no more: the cassette changed under it (``CassetteError/changedWhileRecording``).
-        var conflict: CassetteError?
-        /// The secrets learned from the interactions recorded so far, scrubbed from every interaction.
-        var secrets = SecretLedger()
-        /// Secrets found in sidecar bodies as they were redacted (before their interaction is committed): the next
-        /// commit, or the finish, learns them into ``secrets``.
-        var pendingSecrets: [String] = []
-        /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
-        /// learned after their bodies were written.
-        var sidecarPositions: [Int] = []
     }
 
     let url: URL
@@ -59,7 +35,10 @@ final class CassetteSession: Sendable {
     let recordingClock: RecordingClock?
     /// Whether a match rule reads the request body (``MatchRule/readsBody``), so a file or stream body must be read.
     let matchingReadsBody: Bool
-    private let state: Locked<State>
+    /// The bookkeeping: taken briefly, never across a write.
+    let state: Locked<StateMachine>
+    /// The files: taken before ``state`` and held across each write, so that writes happen in the order decided.
+    let disk: Locked<Disk>
 
     init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration,
          allowedHosts: Set<String>?) throws(CassetteError) {
@@ -119,13 +98,12 @@ final class CassetteSession: Sendable {
             cassette: loaded, name: url.path, matching: configuration.matching,
             allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
-        var positions: [String: [Int]] = [:]
-        for (position, interaction) in previous.enumerated() { positions[RequestPlace.key(interaction.request), default: []].append(position) }
-        state = Locked(State(player: player, lock: lock, previous: previous, previousPositions: positions, onDisk: onDisk))
+        state = Locked(StateMachine(player: player, file: url.path, previous: previous))
+        disk = Locked(Disk(lock: lock, onDisk: onDisk))
     }
 
     deinit {
-        state.withLock { state in try? Self.compact(&state, url: url) }
+        disk.withLock { disk in try? compact(&disk) }
     }
 
     func lookup(_ request: Interaction.Request) -> Result<CassettePlayer.Playback, CassetteError> {
@@ -165,18 +143,14 @@ final class CassetteSession: Sendable {
     func replace(_ index: Int, with interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
         redaction.scrub(&interaction, secrets: secrets)
-        try state.withLock { (state: inout State) throws(CassetteError) in
-            if state.closed { throw CassetteError.closed(file: url.path) }
-            if let conflict = state.conflict { throw conflict }
-            let (learned, giveUps) = RedactionGiveUps.collecting { redaction.redact(&interaction, ledger: &state.secrets) }
-            try Redaction.refuse(giveUps, file: url.path, place: interaction.request.summary)
-            Self.scrubStored(&state, of: learned, redaction: redaction)
-            if let line = ResponseDrift.line(recorded: state.player.cassette.interactions[index], live: interaction,
-                                             position: index, bodyData: bodyData) {
-                state.drift.append(line)
+        try disk.withLock { (disk: inout Disk) throws(CassetteError) in
+            let replaced = try state.withLock { (state: inout StateMachine) throws(CassetteError) in
+                try state.replace(index, with: interaction, redaction: redaction)
             }
-            state.player.replace(index, with: interaction)
-            try Self.rewrite(state.player.cassette, &state, url: url)
+            if let line = ResponseDrift.line(recorded: replaced.earlier, live: replaced.stored, position: index, bodyData: bodyData) {
+                state.withLock { $0.drift.append(line) }
+            }
+            try rewrite(replaced.cassette, &disk)
         }
     }
 
@@ -235,69 +209,33 @@ final class CassetteSession: Sendable {
     func commit(_ interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
         var interaction = interaction
         redaction.scrub(&interaction, secrets: secrets)
-        // Outside the lock: the interaction's own secrets (parsing its bodies); under it, the ledger's.
+        // Outside the locks: the interaction's own secrets (parsing its bodies); under the state's, the ledger's.
         let (redacted, giveUps) = RedactionGiveUps.collecting { redaction.redactReturningSecrets(&interaction) }
-        // Named as redacted (the part a filter gave up on is the placeholder by now).
+        // Named as redacted (the part a filter gave up on is the placeholder by now); nothing is written.
         try Redaction.refuse(giveUps, file: url.path, place: interaction.request.summary)
         let own = redacted + secrets
-        try state.withLock { (state: inout State) throws(CassetteError) in
-            if state.closed { throw CassetteError.closed(file: url.path) }
-            if let conflict = state.conflict { throw conflict }
-            let learned = state.secrets.learn(own + state.pendingSecrets)
-            state.pendingSecrets = []
-            _ = redaction.scrubCopies(in: &interaction, of: state.secrets.secrets)
-            let scrubbedStored = Self.scrubStored(&state, of: learned, redaction: redaction)
-            let position = state.player.cassette.interactions.count
-            if position < state.previous.count, Self.equivalent(state.previous[position], interaction, volatile: configuration.volatileHeaders) {
-                interaction = state.previous[position]
+        try disk.withLock { (disk: inout Disk) throws(CassetteError) in
+            let commit = try state.withLock { (state: inout StateMachine) throws(CassetteError) in
+                try state.commit(interaction, ownSecrets: own, redaction: redaction, volatileHeaders: configuration.volatileHeaders)
             }
-            noteDrift(of: interaction, at: position, in: &state)
-            try Self.checkUnchanged(&state, url: url, pending: interaction)
-            if !state.baseWritten {
-                try Self.save(state.player.cassette, &state, url: url)
-                state.journal = try Journal(path: CassetteFile.journalURL(url).path)
-                state.baseWritten = true
+            try checkUnchanged(&disk, pending: commit.interaction)
+            if let base = commit.base {
+                try save(base, &disk)
+                disk.journal = try Journal(path: CassetteFile.journalURL(url).path)
             }
-            if interaction.request.body.sidecarPath != nil || interaction.response?.body.sidecarPath != nil {
-                state.sidecarPositions.append(position)
-            }
-            if scrubbedStored {
+            if let whole = commit.rewrite {
                 // Interactions already on disk held a copy of a secret learned only now: the whole file is written
                 // again (rare: the common secret is learned where it first appears).
-                var next = state.player.cassette
-                next.interactions.append(interaction)
-                try Self.rewrite(next, &state, url: url)
-                state.player.record(interaction)
-                return
+                try rewrite(whole, &disk)
+            } else {
+                // Into the journal before the cassette: an interaction the disk refused is not in the cassette either.
+                try disk.journal?.append(CassetteFile.journalLine(commit.interaction, sequence: commit.position))
+                disk.journaled += 1
             }
-            // Into the journal first: an interaction the disk refused is not in the cassette either.
-            try state.journal?.append(CassetteFile.journalLine(interaction, sequence: position))
-            state.player.record(interaction)
-            state.journaled += 1
             // The journal is folded into the file by finish(), deinit, or the next recorder to open the cassette:
             // folding while recording would rewrite the whole file again and again, and the journal already makes
             // every recording durable (CassetteFile.load merges it).
-        }
-    }
-
-    /// Pairs a re-recording with the answer recorded before it for the same request (the same occurrence of its
-    /// ``RequestPlace/key(_:)``); ``finish(requireAllPlayed:)`` compares the pairs and notes any drift.
-    private func noteDrift(of interaction: Interaction, at position: Int, in state: inout State) {
-        guard !state.previous.isEmpty else { return }
-        let key = RequestPlace.key(interaction.request)
-        let occurrence = state.previousCompared[key, default: 0]
-        guard let positions = state.previousPositions[key], occurrence < positions.count else { return }
-        state.previousCompared[key] = occurrence + 1
-        state.driftPairs.append((earlier: positions[occurrence], recorded: position))
-    }
-
-    /// The drift lines of the pairs ``noteDrift(of:at:in:)`` noted, in recording order.
-    private func driftLines(_ state: State) -> [String] {
-        let interactions = state.player.cassette.interactions
-        return state.driftPairs.compactMap { pair in
-            guard pair.recorded < interactions.count else { return nil }
-            return ResponseDrift.line(recorded: state.previous[pair.earlier], live: interactions[pair.recorded],
-                                      position: pair.recorded, bodyData: bodyData)
+            state.withLock { $0.committed(commit) }
         }
     }
 
@@ -307,54 +245,59 @@ final class CassetteSession: Sendable {
     }
 
     /// Folds the journal into the cassette file.
-    private static func compact(_ state: inout State, url: URL) throws(CassetteError) {
-        guard state.baseWritten, state.journaled > 0, state.conflict == nil else { return }
-        try rewrite(state.player.cassette, &state, url: url)
+    private func compact(_ disk: inout Disk) throws(CassetteError) {
+        guard disk.journaled > 0,
+              let cassette = state.withLock({ $0.baseWritten && $0.conflict == nil ? $0.player.cassette : nil })
+        else { return }
+        try rewrite(cassette, &disk)
     }
 
     /// Writes `cassette` as the whole file, atomically; it holds the journal's recordings, so the journal is emptied.
-    private static func rewrite(_ cassette: Cassette, _ state: inout State, url: URL) throws(CassetteError) {
-        try checkUnchanged(&state, url: url, pending: nil)
-        try save(cassette, &state, url: url)
-        try state.journal?.truncate()
-        state.journaled = 0
+    private func rewrite(_ cassette: Cassette, _ disk: inout Disk) throws(CassetteError) {
+        try checkUnchanged(&disk, pending: nil)
+        try save(cassette, &disk)
+        try disk.journal?.truncate()
+        disk.journaled = 0
     }
 
     /// Saves `cassette` as the whole file and remembers the file's new identity.
-    private static func save(_ cassette: Cassette, _ state: inout State, url: URL) throws(CassetteError) {
+    private func save(_ cassette: Cassette, _ disk: inout Disk) throws(CassetteError) {
         try CassetteFile.save(cassette, to: url)
-        state.onDisk = FileIdentity.of(url.path)
+        disk.onDisk = FileIdentity.of(url.path)
     }
 
     func finish(requireAllPlayed: Bool) throws(CassetteError) -> CassetteSummary {
-        let summary = try state.withLock { (state: inout State) throws(CassetteError) -> CassetteSummary in
-            var pruned: [String] = []
-            if let conflict = state.conflict {
-                state.journal = nil
-                state.lock = nil
-                state.closed = true
+        let pruned = try disk.withLock { (disk: inout Disk) throws(CassetteError) -> [String] in
+            switch state.withLock({ $0.closing(redaction: redaction) }) {
+            case .closed:
+                return []
+            case .conflict(let conflict):
+                disk.journal = nil
+                disk.lock = nil
                 throw conflict
-            }
-            if !state.closed {
-                let pending = state.secrets.learn(state.pendingSecrets)
-                state.pendingSecrets = []
-                let scrubbedStored = Self.scrubStored(&state, of: pending, redaction: redaction)
-                let rescrubbed = try Self.scrubSidecars(&state, url: url, redaction: redaction) || scrubbedStored
+            case .open(let scrubbedStored):
+                let rescrubbed = try scrubSidecars() || scrubbedStored
+                var pruned: [String] = []
                 if configuration.pruneUnplayed, records, replays {
-                    pruned = try Self.pruneUnplayed(&state, url: url)
+                    pruned = try pruneUnplayed(&disk)
                 }
                 if rescrubbed && pruned.isEmpty {
-                    try Self.rewrite(state.player.cassette, &state, url: url)
+                    try rewrite(state.withLock { $0.player.cassette }, &disk)
                 } else {
-                    try Self.compact(&state, url: url)
+                    try compact(&disk)
                 }
-                if state.baseWritten { try? FileManager.default.removeItem(atPath: CassetteFile.journalURL(url).path) }
-                state.journal = nil
-                state.lock = nil
-                state.closed = true
+                if state.withLock({ $0.baseWritten }) { try? FileManager.default.removeItem(atPath: CassetteFile.journalURL(url).path) }
+                disk.journal = nil
+                disk.lock = nil
+                state.withLock { $0.closed = true }
+                return pruned
             }
-            state.drift += driftLines(state)
-            state.driftPairs = []
+        }
+        // After the locks, as noteSpyDrift: comparing reads both bodies.
+        let pairs = state.withLock { $0.takeDriftPairs() }
+        let drift = pairs.compactMap { ResponseDrift.line(recorded: $0.earlier, live: $0.recorded, position: $0.position, bodyData: bodyData) }
+        let summary = state.withLock { state in
+            state.drift += drift
             let interactions = state.player.cassette.interactions
             return CassetteSummary(
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
@@ -371,10 +314,11 @@ final class CassetteSession: Sendable {
     /// Writes the cassette without the interactions this run never played (atomically; the journal's recordings are
     /// in it, so the journal is emptied), and removes the sidecar files only they referred to. Returns what was
     /// dropped, as `#index METHOD URL`.
-    private static func pruneUnplayed(_ state: inout State, url: URL) throws(CassetteError) -> [String] {
-        guard !state.player.unplayedIndices.isEmpty else { return [] }
-        let (pruned, dropped, orphans) = CassettePruning.split(state.player.cassette, keeping: Set(state.player.playedIndices))
-        try rewrite(pruned, &state, url: url)
+    private func pruneUnplayed(_ disk: inout Disk) throws(CassetteError) -> [String] {
+        let (cassette, played, unplayed) = state.withLock { ($0.player.cassette, $0.player.playedIndices, $0.player.unplayedIndices) }
+        guard !unplayed.isEmpty else { return [] }
+        let (pruned, dropped, orphans) = CassettePruning.split(cassette, keeping: Set(played))
+        try rewrite(pruned, &disk)
         CassettePruning.removeSidecars(orphans, cassette: url)
         return dropped
     }

@@ -69,18 +69,8 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    /// One way a request differs from a pattern.
-    public struct Difference: Sendable, Hashable, CustomStringConvertible {
-        /// What differs: `method`, `path`, `query q`, `header Accept` or `body`.
-        public var field: String
-        /// How it differs.
-        public var explanation: String
-        /// How much the difference weighs when ranking near misses: the method and path weigh most.
-        var weight: Int
-
-        /// How messages and reports print it.
-        public var description: String { "\(field): \(explanation)" }
-    }
+    /// One way a request differs from a pattern: `method`, `path`, `query q`, `header Accept` or `body`, and how.
+    public typealias Difference = NearMissDifference
 
     /// Whether `request` satisfies every condition.
     public func matches(_ request: RecordedRequest) -> Bool {
@@ -97,12 +87,12 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     private func differences(_ request: RecordedRequest, stopAtFirst: Bool) -> [Difference] {
         var found: [Difference] = []
         if let method, method != request.method {
-            found.append(Difference(field: "method", explanation: "expected \(method), got \(request.method)", weight: 4))
+            found.append(Difference(field: "method", explanation: "expected \(method), got \(request.method)", weight: Difference.Weight.method))
             if stopAtFirst { return found }
         }
         if let path, !path.matches(path: request.path, decodedPath: request.decodedPath) {
             found.append(Difference(field: "path", explanation: "expected \(path), got \(request.path)"
-                                        + path.limitNote(path: request.path, decodedPath: request.decodedPath), weight: 8))
+                                        + path.limitNote(path: request.path, decodedPath: request.decodedPath), weight: Difference.Weight.place))
             if stopAtFirst { return found }
         }
         if let url {
@@ -110,7 +100,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             let decoded = request.decodedPath
             let targets = decoded == request.path ? [request.path + query] : [request.path + query, decoded + query]
             if let explanation = url.difference(values: targets) {
-                found.append(Difference(field: "url", explanation: explanation, weight: 8))
+                found.append(Difference(field: "url", explanation: explanation, weight: Difference.Weight.place))
                 if stopAtFirst { return found }
             }
         }
@@ -119,14 +109,14 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             for name in query.keys.sorted() {
                 let values = items.filter { $0.name == name }.map { $0.value ?? "" }
                 if let explanation = query[name]!.difference(values: values) {
-                    found.append(Difference(field: "query \(name)", explanation: explanation, weight: 2))
+                    found.append(Difference(field: "query \(name)", explanation: explanation, weight: Difference.Weight.detail))
                     if stopAtFirst { return found }
                 }
             }
         }
         for name in headers.keys.sorted() {
             if let explanation = headers[name]!.difference(values: request.headers.values(for: name)) {
-                found.append(Difference(field: "header \(name)", explanation: explanation, weight: 2))
+                found.append(Difference(field: "header \(name)", explanation: explanation, weight: Difference.Weight.detail))
                 if stopAtFirst { return found }
             }
         }
@@ -134,7 +124,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             let jar = Self.cookies(of: request)
             for name in cookies.keys.sorted() {
                 if let explanation = cookies[name]!.difference(values: jar.filter { $0.name == name }.map(\.value)) {
-                    found.append(Difference(field: "cookie \(name)", explanation: explanation, weight: 2))
+                    found.append(Difference(field: "cookie \(name)", explanation: explanation, weight: Difference.Weight.detail))
                     if stopAtFirst { return found }
                 }
             }
@@ -145,7 +135,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
             if stopAtFirst { return found }
         }
         if let body, let explanation = body.difference(request) {
-            found.append(Difference(field: "body", explanation: explanation, weight: 2))
+            found.append(Difference(field: "body", explanation: explanation, weight: Difference.Weight.detail))
         }
         return found
     }

@@ -43,7 +43,7 @@ final class StubRegistry: Sendable {
 
     /// The answer for a request no stub matches: a 404 listing the nearest stubs and how each differs.
     func notFoundResponse(for request: RecordedRequest) -> StubResponse {
-        let text = NearMiss.report(for: request, stubs: all, scenarioState: scenarios.state(of:))
+        let text = Self.notFoundReport(for: request, stubs: all, scenarioState: scenarios.state(of:))
         return StubResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "X-Tapedeck-Unmatched": "1"],
                             body: .data(Data(text.utf8)))
     }

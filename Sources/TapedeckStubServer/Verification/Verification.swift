@@ -29,15 +29,13 @@ enum Verifier {
         if others.isEmpty {
             text += requests.isEmpty ? "The journal is empty.\n" : ""
         } else {
-            let ranked = others.map { ($0, matcher.differences($0)) }
-                .sorted { lhs, rhs in
-                    let (l, r) = (lhs.1.reduce(0) { $0 + $1.weight }, rhs.1.reduce(0) { $0 + $1.weight })
-                    return l != r ? l < r : lhs.0.sequenceNumber > rhs.0.sequenceNumber
-                }
+            // The latest request first on a tie.
+            let ranked = NearMiss.nearest(others.reversed(), toPath: matcher.path?.text, path: { $0.path },
+                                          differences: { matcher.differences($0) })
             text += "Nearest other requests (of \(others.count)):\n"
-            for (request, differences) in ranked.prefix(3) {
-                text += "  #\(request.sequenceNumber) \(line(request))\n"
-                for difference in differences { text += "     - \(difference)\n" }
+            for miss in ranked {
+                text += "  #\(miss.candidate.sequenceNumber) \(line(miss.candidate))\n"
+                for difference in miss.differences { text += "     - \(difference)\n" }
             }
         }
         if droppedCount > 0 { text += "Note: \(droppedCount) older requests were dropped from the full journal.\n" }

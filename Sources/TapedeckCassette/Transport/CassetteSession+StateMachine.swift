@@ -1,0 +1,193 @@
+import Foundation
+import TapedeckCore
+
+extension CassetteSession {
+    /// A recording session's bookkeeping apart from the disk: what the cassette holds, which secrets it learned,
+    /// which answers drifted, whether it is closed. Under the session's lock it decides what a commit, a
+    /// re-recording or the finish must write; the session writes it after that lock, and tells it what was written.
+    /// Pure: interactions in, decisions out, so it is tested without files.
+    ///
+    /// ```swift
+    /// var state = CassetteSession.StateMachine(player: CassettePlayer(cassette: Cassette()), file: "c.json")
+    /// let first = try state.commit(interaction, ownSecrets: [], redaction: .default, volatileHeaders: [])
+    /// first.base          // the cassette as it was: the file is written once before the journal opens
+    /// state.committed(first)
+    /// ```
+    struct StateMachine {
+        var player: CassettePlayer
+        /// The cassette file, for errors.
+        let file: String
+        /// Whether the cassette file has been written once, so recordings go to the journal.
+        var baseWritten = false
+        /// The answers recorded before that live answers are compared with for ``drift``: the cassette this session
+        /// re-records (``RecordMode/all``), or the one it spies on (``RecordMode/spy``); and where each request
+        /// (``RequestPlace/key(_:)``) stands in them.
+        var previous: [Interaction] = []
+        var previousPositions: [String: [Int]] = [:]
+        /// How many recordings of each request key have been compared with ``previous`` so far.
+        var previousCompared: [String: Int] = [:]
+        /// `#index METHOD URL: rule: what` of every live answer that drifted from the one recorded before it.
+        var drift: [String] = []
+        /// Re-recorded interactions and the earlier ones they are compared with when the session finishes (positions
+        /// in the cassette and in ``previous``): the comparison reads both bodies, which the recording path leaves.
+        var driftPairs: [(earlier: Int, recorded: Int)] = []
+        var faultFirings: [Int: Int] = [:]
+        var closed = false
+        /// `METHOD URL` of every request that went live instead of to the cassette.
+        var liveRequests: [String] = []
+        /// `#index METHOD URL (recorded …)` of every expired interaction replayed anyway.
+        var expired: [String] = []
+        /// Why this session records no more: the cassette changed under it (``CassetteError/changedWhileRecording``).
+        var conflict: CassetteError?
+        /// The secrets learned from the interactions recorded so far, scrubbed from every interaction.
+        var secrets = SecretLedger()
+        /// Secrets found in sidecar bodies as they were redacted (before their interaction is committed): the next
+        /// commit, or the finish, learns them into ``secrets``.
+        var pendingSecrets: [String] = []
+        /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
+        /// learned after their bodies were written.
+        var sidecarPositions: [Int] = []
+
+        init(player: CassettePlayer, file: String, previous: [Interaction] = []) {
+            self.player = player
+            self.file = file
+            self.previous = previous
+            for (position, interaction) in previous.enumerated() {
+                previousPositions[RequestPlace.key(interaction.request), default: []].append(position)
+            }
+        }
+
+        /// What one commit writes, in this order, before ``committed(_:)`` adds its interaction.
+        struct Commit: Sendable {
+            /// The interaction as it goes on disk (scrubbed of every secret learned; the earlier recording itself
+            /// when it is the same traffic).
+            var interaction: Interaction
+            /// Its position in the cassette, the journal line's sequence number.
+            var position: Int
+            /// The cassette before this commit, when the file must be written before the journal opens (the
+            /// session's first commit).
+            var base: Cassette?
+            /// The whole cassette with the interaction, when interactions already stored were scrubbed of a secret
+            /// learned only now (the file is written again instead of a journal line).
+            var rewrite: Cassette?
+        }
+
+        /// Decides a commit of `interaction` (already redacted by the rules; `ownSecrets` are the values that took):
+        /// learns its secrets and scrubs their copies everywhere.
+        ///
+        /// - Throws: ``CassetteError/closed(file:)``, or the conflict that stopped this session.
+        mutating func commit(_ interaction: Interaction, ownSecrets: [String], redaction: Redaction,
+                             volatileHeaders: Set<String>) throws(CassetteError) -> Commit {
+            try checkRecording()
+            var interaction = interaction
+            let learned = secrets.learn(ownSecrets + pendingSecrets)
+            pendingSecrets = []
+            _ = redaction.scrubCopies(in: &interaction, of: secrets.secrets)
+            let scrubbedStored = scrubStored(of: learned, redaction: redaction)
+            let position = player.cassette.interactions.count
+            if position < previous.count, CassetteSession.equivalent(previous[position], interaction, volatile: volatileHeaders) {
+                interaction = previous[position]
+            }
+            var whole: Cassette?
+            if scrubbedStored {
+                whole = player.cassette
+                whole?.interactions.append(interaction)
+            }
+            return Commit(interaction: interaction, position: position, base: baseWritten ? nil : player.cassette, rewrite: whole)
+        }
+
+        /// Adds the interaction of `commit`, now on disk, and pairs it with its earlier recording for drift.
+        mutating func committed(_ commit: Commit) {
+            baseWritten = true
+            noteDrift(of: commit.interaction, at: commit.position)
+            if commit.interaction.request.body.sidecarPath != nil || commit.interaction.response?.body.sidecarPath != nil {
+                sidecarPositions.append(commit.position)
+            }
+            player.record(commit.interaction)
+        }
+
+        /// Puts a re-recording of interaction `index` in its place, after learning its secrets and scrubbing their
+        /// copies everywhere. Returns it as stored, the interaction it replaced, and the cassette to write.
+        ///
+        /// - Throws: ``CassetteError/closed(file:)``, or the conflict that stopped this session.
+        mutating func replace(_ index: Int, with interaction: Interaction, redaction: Redaction)
+            throws(CassetteError) -> (stored: Interaction, earlier: Interaction, cassette: Cassette) {
+            try checkRecording()
+            var interaction = interaction
+            // A filter that gave up refuses the re-recording before anything changes but the ledger (learning a
+            // secret is harmless); the part it gave up on is the placeholder already.
+            let (learned, giveUps) = RedactionGiveUps.collecting { redaction.redact(&interaction, ledger: &secrets) }
+            try Redaction.refuse(giveUps, file: file, place: interaction.request.summary)
+            scrubStored(of: learned, redaction: redaction)
+            let earlier = player.cassette.interactions[index]
+            player.replace(index, with: interaction)
+            return (interaction, earlier, player.cassette)
+        }
+
+        /// What finishing does, decided when it starts.
+        enum Closing {
+            /// Nothing: an earlier finish closed the session.
+            case closed
+            /// The cassette changed under the session: it is closed, and the conflict is what finishing throws.
+            case conflict(CassetteError)
+            /// Write what the session holds; `rewrite` when the secrets learned last were scrubbed from stored
+            /// interactions, so the file must be written whole.
+            case open(rewrite: Bool)
+        }
+
+        /// Starts finishing: learns the secrets still pending and scrubs their copies from the stored interactions.
+        mutating func closing(redaction: Redaction) -> Closing {
+            if let conflict {
+                closed = true
+                return .conflict(conflict)
+            }
+            if closed { return .closed }
+            let pending = secrets.learn(pendingSecrets)
+            pendingSecrets = []
+            return .open(rewrite: scrubStored(of: pending, redaction: redaction))
+        }
+
+        /// The re-recorded interactions paired by ``noteDrift(of:at:)`` with the earlier ones, taken out to be
+        /// compared after the lock (comparing reads their bodies).
+        mutating func takeDriftPairs() -> [(earlier: Interaction, recorded: Interaction, position: Int)] {
+            let interactions = player.cassette.interactions
+            let pairs = driftPairs.compactMap { pair in
+                pair.recorded < interactions.count ? (previous[pair.earlier], interactions[pair.recorded], pair.recorded) : nil
+            }
+            driftPairs = []
+            return pairs
+        }
+
+        /// Scrubs copies of `secrets`, just learned, from the interactions the cassette already holds. Returns whether
+        /// any changed (the file must then be written again).
+        @discardableResult
+        mutating func scrubStored(of secrets: [String], redaction: Redaction) -> Bool {
+            guard !secrets.isEmpty else { return false }
+            var changed = false
+            for index in player.cassette.interactions.indices {
+                var stored = player.cassette.interactions[index]
+                if redaction.scrubCopies(in: &stored, of: secrets) {
+                    player.rescrub(index, to: stored)
+                    changed = true
+                }
+            }
+            return changed
+        }
+
+        private func checkRecording() throws(CassetteError) {
+            if closed { throw CassetteError.closed(file: file) }
+            if let conflict { throw conflict }
+        }
+
+        /// Pairs a re-recording with the answer recorded before it for the same request (the same occurrence of its
+        /// ``RequestPlace/key(_:)``); finishing compares the pairs and notes any drift.
+        private mutating func noteDrift(of interaction: Interaction, at position: Int) {
+            guard !previous.isEmpty else { return }
+            let key = RequestPlace.key(interaction.request)
+            let occurrence = previousCompared[key, default: 0]
+            guard let positions = previousPositions[key], occurrence < positions.count else { return }
+            previousCompared[key] = occurrence + 1
+            driftPairs.append((earlier: positions[occurrence], recorded: position))
+        }
+    }
+}
