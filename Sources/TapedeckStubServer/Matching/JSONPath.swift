@@ -91,7 +91,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// How messages and reports print it.
     public var description: String { expression }
 
+    /// Whether two paths were written the same way.
     public static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.expression == rhs.expression }
+    /// Hashes the expression text, which `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
 
     private static func parse(_ expression: String) throws(Error) -> [Step] {

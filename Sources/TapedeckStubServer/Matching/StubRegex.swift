@@ -76,6 +76,8 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
     /// How messages and reports print it.
     public var description: String { "/\(pattern)/" }
 
+    /// Whether two expressions have the same pattern text.
     public static func == (lhs: StubRegex, rhs: StubRegex) -> Bool { lhs.pattern == rhs.pattern }
+    /// Hashes the pattern text, which `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 }

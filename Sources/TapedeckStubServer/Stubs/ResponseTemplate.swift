@@ -41,11 +41,13 @@ public struct ResponseTemplate: Sendable, Hashable {
         return StubResponse(status: status, headers: fields, body: .data(Data(text.utf8)))
     }
 
+    /// Whether two templates were made from the same source text.
     public static func == (lhs: ResponseTemplate, rhs: ResponseTemplate) -> Bool {
         lhs.status == rhs.status && lhs.bodyTemplate == rhs.bodyTemplate
             && lhs.headerTemplates.elementsEqual(rhs.headerTemplates) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(status)
         hasher.combine(bodyTemplate)

@@ -53,7 +53,9 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether two delays wait the same way (fixed, random range or chunked, with the same values).
     public static func == (lhs: StubDelay, rhs: StubDelay) -> Bool { lhs.kind == rhs.kind }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
 

@@ -18,6 +18,7 @@ public enum WebSocketEnding: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How messages, logs and test failures print it.
     public var description: String {
         switch self {
         case .closed(let close): return close.description
@@ -34,6 +35,7 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The connection ended without a close frame.
     case abnormalClosure(reason: String)
 
+    /// How messages, logs and test failures print it.
     public var description: String {
         switch self {
         case .notOpen(let ending): return "the WebSocket is not open" + (ending.map { " (\($0))" } ?? " (closing)")

@@ -63,6 +63,7 @@ public struct WebSocketReplayMismatch: Error, Hashable, Sendable, CustomStringCo
         self.expected = expected
     }
 
+    /// How messages, logs and test failures print it.
     public var description: String {
         guard let expected else {
             return "WebSocket replay: the client sent \(sent) after the recording's last frame (\(frameCount) frames)"

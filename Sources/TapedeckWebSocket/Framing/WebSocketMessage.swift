@@ -28,6 +28,7 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How messages, logs and test failures print it.
     public var description: String {
         switch self {
         case .text(let text): return "text(\(text.count > 80 ? String(text.prefix(80)) + "…" : text))"

@@ -64,5 +64,6 @@ public enum WebSocketProtocolError: Error, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// How messages, logs and test failures print it.
     public var description: String { "WebSocket protocol error (\(closeCode.rawValue)): \(reason)" }
 }

@@ -30,6 +30,7 @@ public enum WebSocketHandshakeError: Error, Hashable, Sendable, CustomStringConv
         return 400
     }
 
+    /// How messages, logs and test failures print it.
     public var description: String {
         switch self {
         case .methodNotGET(let method): return "a WebSocket upgrade must be a GET, not \(method)"
