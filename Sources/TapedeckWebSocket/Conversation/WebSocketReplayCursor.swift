@@ -48,6 +48,7 @@ struct WebSocketReplayCursor: Sendable {
 public struct WebSocketReplayMismatch: Error, Hashable, Sendable, CustomStringConvertible {
     /// The recorded frame the replay was at (0-based), and how many the recording has.
     public var frameIndex: Int
+    /// How many frames the recorded conversation has.
     public var frameCount: Int
     /// What the client sent.
     public var sent: String

@@ -37,6 +37,7 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// A recorded close as a frame to send.
 extension WebSocketClose {
     /// The close frame that says this: an empty payload for 1005, the code and reason otherwise.
     public var frame: WebSocketFrame {
