@@ -228,4 +228,21 @@ public struct ReplayFault: Sendable {
     func applies(to index: Int, _ request: Interaction.Request) -> Bool {
         (interaction == nil || interaction == index) && predicate(request)
     }
+
+    /// What replaying `playback` meets: the action of the first of `faults` that applies to it and has firings left
+    /// (`firings` counts them by position in `faults`), or `nil` for the recorded answer. A fault that replaces the
+    /// recording puts the interaction back in line (unless the player repeats), so a client that retries gets the
+    /// recorded answer next. The in-process transport and the stub server serving a cassette both fire faults
+    /// through this.
+    package static func firing(_ faults: [ReplayFault], for playback: CassettePlayer.Playback, firings: inout [Int: Int],
+                               player: inout CassettePlayer) -> Action? {
+        for (position, fault) in faults.enumerated() where fault.applies(to: playback.index, playback.interaction.request) {
+            let fired = firings[position, default: 0]
+            if let times = fault.times, fired >= times { continue }
+            firings[position] = fired + 1
+            if fault.action.replacesTheRecording, !player.allowPlaybackRepeats { player.requeue(playback.index) }
+            return fault.action
+        }
+        return nil
+    }
 }

@@ -117,18 +117,11 @@ final class CassetteSession: Sendable {
         if state.withLock({ $0.closed }) { throw CassetteError.closed(file: url.path) }
     }
 
-    /// The fault to inject into interaction `index`, counting its firing.
-    func fault(for index: Int, _ request: Interaction.Request) -> ReplayFault.Action? {
+    /// The fault replaying `playback` meets, counting its firing (`ReplayFault.firing`).
+    func fault(for playback: CassettePlayer.Playback) -> ReplayFault.Action? {
         if configuration.faults.isEmpty { return nil }  // the common case, without taking the lock
         return state.withLock { state in
-            for (position, fault) in configuration.faults.enumerated() where fault.applies(to: index, request) {
-                let fired = state.faultFirings[position, default: 0]
-                if let times = fault.times, fired >= times { continue }
-                state.faultFirings[position] = fired + 1
-                if fault.action.replacesTheRecording, !state.player.allowPlaybackRepeats { state.player.requeue(index) }
-                return fault.action
-            }
-            return nil
+            ReplayFault.firing(configuration.faults, for: playback, firings: &state.faultFirings, player: &state.player)
         }
     }
 

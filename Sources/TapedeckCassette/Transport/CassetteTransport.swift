@@ -93,7 +93,7 @@ public struct CassetteTransport: HTTPTransport {
                     session.noteExpired(playback.index, playback.interaction)
                 }
             }
-            let fault = session.fault(for: playback.index, playback.interaction.request)
+            let fault = session.fault(for: playback)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, pace: pace, request: request)
             session.recordingClock?.replaying(playback.interaction)

@@ -213,15 +213,7 @@ final class ServedCassette: Sendable {
     /// The injected fault for `playback`, counting its firing (as the in-process replayer does: a failure puts the
     /// interaction back, so a retry gets it).
     private func fault(for playback: CassettePlayer.Playback, in state: inout State) -> ReplayFault.Action? {
-        for (position, fault) in configuration.faults.enumerated()
-        where (fault.interaction == nil || fault.interaction == playback.index) && fault.predicate(playback.interaction.request) {
-            let fired = state.faultFirings[position, default: 0]
-            if let times = fault.times, fired >= times { continue }
-            state.faultFirings[position] = fired + 1
-            if fault.action.replacesTheRecording, !configuration.allowPlaybackRepeats { state.player.requeue(playback.index) }
-            return fault.action
-        }
-        return nil
+        ReplayFault.firing(configuration.faults, for: playback, firings: &state.faultFirings, player: &state.player)
     }
 
     /// `url` without the user information of its authority (`user:password@`).
