@@ -184,8 +184,8 @@ public struct Redaction: Sendable {
 
     /// Redacts a live request before it is matched against recorded ones: the secrets of the whole request join
     /// `ledger`; then the body and the header fields other than `Content-Type` are dropped unless `keepingBody` and
-    /// `keepingHeaders` say a match rule reads them (nothing else is redacted for nobody), and what stays is redacted,
-    /// with copies of every secret the ledger holds scrubbed. A JSON body with no secret member name (most bodies) is
+    /// `keepingHeaders` say a match rule reads them (what nothing compares is not redacted), and what stays is
+    /// redacted, with copies of every secret the ledger holds scrubbed. A JSON body with no secret member name (most bodies) is
     /// scanned once, not once to collect secrets and again to redact them.
     func redactLive(_ request: inout Interaction.Request, ledger: inout SecretLedger, keepingBody: Bool, keepingHeaders: Bool) {
         var unmarkedBody: CassetteBody?
