@@ -71,4 +71,35 @@ import TapedeckTestSupport
             "your session is \(standIn)", nil, "still \(standIn)",
         ])
     }
+
+    /// A download too large to redact in memory (over `BodyCapture.redactableLimit`) is redacted as it streams to
+    /// its sidecar: the request's bearer token, echoed after the first 64 MiB, never reaches disk.
+    @Test func aDownloadTooLargeToHoldInMemoryIsRedactedAsItStreams() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try StubServer()
+        defer { server.stop() }
+        let token = "bearer-token-streamed-5d1c9e"
+        let line = String(repeating: "log line without the secret ", count: 36) + "\n"
+        let lines = (66 << 20) / line.utf8.count
+        server.route(.get, "/export", response: .text(String(repeating: line, count: lines) + "the end: \(token)\n"))
+        let cassette = directory.cassette("export.json")
+        let recorder = try openCassette(cassette, mode: .once, upstream: CurlTransport())
+        let download = directory.url.appendingPathComponent("export.txt")
+        let response = try await recorder.send(HTTPRequest(url: server.url("/export"), headers: ["Authorization": "Bearer \(token)"],
+                                                           responseBody: .file(download)))
+        #expect(response.statusCode == 200)
+        try recorder.finish()
+        let saved = try CassetteFile.load(cassette)
+        let stored = try #require(saved.interactions.first?.response?.body)
+        let bytes = try CassetteFile.bodyData(stored, cassette: cassette)
+        #expect(bytes.count > 66 << 20 - 4096)
+        #expect(bytes.range(of: Data(token.utf8)) == nil, "the sidecar holds the token")
+        let standIn = StandIn.make(for: token, salt: try #require(saved.redactionSalt))
+        #expect(String(decoding: bytes.suffix(200), as: UTF8.self).hasSuffix("the end: \(standIn)\n"))
+        for file in try FileManager.default.subpathsOfDirectory(atPath: directory.url.path) where file != "export.txt" {
+            let data = (try? Data(contentsOf: directory.url.appendingPathComponent(file))) ?? Data()
+            #expect(data.range(of: Data(token.utf8)) == nil, "\(file) holds the token")
+        }
+    }
 }

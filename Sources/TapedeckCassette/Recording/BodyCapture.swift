@@ -5,31 +5,44 @@ import TapedeckCore
 #endif
 
 /// Collects a body as it streams past (a request body being uploaded, a response body being downloaded) without
-/// holding a large one in memory: up to the sidecar threshold in memory, beyond it in a temporary file in the
-/// cassette's sidecar folder, which ``finish()`` renames to a name derived from the content (``ContentHash``), so
-/// an unchanged body keeps its sidecar name when re-recorded.
+/// holding a large one in memory: up to ``redactableLimit`` (or the sidecar threshold, when larger) in memory, beyond
+/// it redacted by a ``BodyRedactionStream`` as it arrives and written to a temporary file in the cassette's sidecar
+/// folder, which ``finish(redacting:)`` renames to a name derived from the content (``ContentHash``), so an unchanged
+/// body keeps its sidecar name when re-recorded. No byte reaches disk unredacted.
 final class BodyCapture: Sendable {
     private struct State {
         var memory = Data()
         var spill: FileHandle?
         var spillURL: URL?
+        /// Redacts what is spilled, from the first spilled byte on.
+        var stream: BodyRedactionStream?
+        /// The bytes written to the spill file, and their hash.
         var count: Int64 = 0
         var hash = ContentHash()
         var failure: String?
+        /// Where the stream's regular-expression filters gave up: the body is not stored.
+        var giveUps: [String] = []
     }
 
     private let state = Locked(State())
     private let cassette: URL
     private let threshold: Int
+    private let makeStream: @Sendable () -> BodyRedactionStream
 
-    /// Bodies up to this size stay in memory until ``finish(redacting:)``, so one bound for a sidecar file is redacted
-    /// before it is written; larger ones are spilled to a temporary file as they arrive and stored as captured.
+    /// Bodies up to this size (or the sidecar threshold, when larger) stay in memory until ``finish(redacting:)``, so
+    /// one bound for a sidecar file is redacted whole before it is written; larger ones are redacted by a
+    /// ``BodyRedactionStream`` as they arrive, and only its output is written.
     static let redactableLimit = 64 << 20
-    private var memoryLimit: Int { max(threshold, Self.redactableLimit) }
+    /// The most a body holds in memory before it is spilled.
+    private let memoryLimit: Int
 
-    init(cassette: URL, threshold: Int) {
+    /// A capture for a body of `cassette`; `stream` makes the redaction of a body too large to hold in memory, when
+    /// one arrives (it is asked once, when the body passes `redactableLimit`, or the threshold when that is larger).
+    init(cassette: URL, threshold: Int, redactableLimit: Int = BodyCapture.redactableLimit, stream: @escaping @Sendable () -> BodyRedactionStream) {
         self.cassette = cassette
         self.threshold = threshold
+        self.memoryLimit = max(threshold, redactableLimit)
+        self.makeStream = stream
     }
 
     /// Starts over (the transport asked for the body again).
@@ -45,47 +58,69 @@ final class BodyCapture: Sendable {
         guard !chunk.isEmpty else { return }
         state.withLock { state in
             guard state.failure == nil else { return }
-            state.hash.update(chunk)
-            state.count += Int64(chunk.count)
             if state.spill == nil, state.memory.count + chunk.count <= memoryLimit {
                 state.memory.append(chunk)
                 return
             }
             do {
                 if state.spill == nil {
-                    let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    let url = folder.appendingPathComponent(".capture-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
-                    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                        throw CassetteError.io(file: url.path, operation: "create", reason: "cannot create the file")
-                    }
-                    state.spill = try FileHandle(forWritingTo: url)
-                    state.spillURL = url
-                    try state.spill?.write(contentsOf: state.memory)
+                    try startSpilling(&state)
+                    let held = state.memory
                     state.memory = Data()
+                    try spill(held, into: &state)
                 }
-                try state.spill?.write(contentsOf: chunk)
+                try spill(chunk, into: &state)
             } catch {
                 state.failure = "\(error)"
             }
         }
     }
 
+    private func startSpilling(_ state: inout State) throws {
+        let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(".capture-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CassetteError.io(file: url.path, operation: "create", reason: "cannot create the file")
+        }
+        state.spill = try FileHandle(forWritingTo: url)
+        state.spillURL = url
+        state.stream = makeStream()
+    }
+
+    /// Redacts `bytes` (`nil`: the end of the body) and writes what the stream gives back.
+    private func spill(_ bytes: Data?, into state: inout State) throws {
+        guard var stream = state.stream else { return }
+        let (redacted, giveUps) = RedactionGiveUps.collecting { bytes.map { stream.feed($0) } ?? stream.finish() }
+        state.stream = stream
+        state.giveUps += giveUps.filter { !state.giveUps.contains($0) }
+        guard !redacted.isEmpty else { return }
+        state.hash.update(redacted)
+        state.count += Int64(redacted.count)
+        try state.spill?.write(contentsOf: redacted)
+    }
+
     /// The captured body: inline up to the threshold (redacted later with the rest of the interaction), else a
-    /// sidecar file. A sidecar body still in memory goes through `redacting` before anything is written.
+    /// sidecar file. A sidecar body still in memory goes through `redacting` before anything is written; a spilled
+    /// one was redacted as it arrived.
     func finish(redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {
         let snapshot = state.withLock { state -> State in
             defer { state = State() }
+            if state.spill != nil, state.failure == nil {
+                do { try spill(nil, into: &state) } catch { state.failure = "\(error)" }
+            }
             return state
         }
+        try? snapshot.spill?.close()
         if let failure = snapshot.failure {
             if let url = snapshot.spillURL { unlink(url.path) }
             throw CassetteError.io(file: cassette.path, operation: "capture a body for", reason: failure)
         }
-        guard let spill = snapshot.spill, let spillURL = snapshot.spillURL else {
-            return try store(snapshot.memory, redacting: redacting)
+        guard let spillURL = snapshot.spillURL else { return try store(snapshot.memory, redacting: redacting) }
+        if !snapshot.giveUps.isEmpty {
+            unlink(spillURL.path)
+            try Redaction.refuse(snapshot.giveUps, file: cassette.path, place: "a body of over \(snapshot.count) bytes streamed to a sidecar file")
         }
-        try? spill.close()
         let name = CassetteFile.sidecarFolder(cassette) + "/" + snapshot.hash.hexDigest + ".bin"
         try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette))
         return CassetteBody(sidecar: name, byteCount: snapshot.count)

@@ -22,7 +22,7 @@ struct Recorder {
         let bodyArrivesInChunks: Bool
         /// The response head and when it arrived (seconds into the recording), once it has: a streamed body cut
         /// short is recorded as far as it came.
-        let head = Locked<(head: HTTPResponseHead, at: Double)?>(nil)
+        let head: Locked<(head: HTTPResponseHead, at: Double)?>
         /// A large request body (in memory above the sidecar threshold, or a file) being redacted, hashed and
         /// written to its sidecar file while the request is on the wire.
         let storingRequestBody: Task<CassetteBody, any Error>?
@@ -31,13 +31,18 @@ struct Recorder {
         /// the interaction before it is written, which keeps the request's placeholders.
         let filledSecrets: [String]
 
-        /// `redactor` is asked for a redaction only when a large body is stored right away.
-        init(request: HTTPRequest, threshold: Int, cassette: URL, filledSecrets: [String], redactor: () -> @Sendable (Data) -> Data) {
+        /// `redactor` is asked for a redaction only when a large body is stored right away; `stream` makes the
+        /// redaction of a body too large to hold in memory, given the response's headers (`nil` for the request's
+        /// body).
+        init(request: HTTPRequest, threshold: Int, cassette: URL, filledSecrets: [String], redactor: () -> @Sendable (Data) -> Data,
+             stream: @escaping @Sendable (_ responseHeaders: HTTPHeaders?) -> BodyRedactionStream) {
             self.request = request
             self.filledSecrets = filledSecrets
             if case .stream = request.responseBody { bodyArrivesInChunks = true } else { bodyArrivesInChunks = false }
-            requestBody = BodyCapture(cassette: cassette, threshold: threshold)
-            responseBody = BodyCapture(cassette: cassette, threshold: threshold)
+            let head = Locked<(head: HTTPResponseHead, at: Double)?>(nil)
+            self.head = head
+            requestBody = BodyCapture(cassette: cassette, threshold: threshold) { stream(nil) }
+            responseBody = BodyCapture(cassette: cassette, threshold: threshold) { stream(head.withLock { $0?.head.headers } ?? [:]) }
             let requestBody = self.requestBody
             switch request.body {
             case .data(let data) where data.count > threshold:
@@ -66,7 +71,8 @@ struct Recorder {
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
         let fill = session.configuration.secrets.fill(request)
         let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
-                              filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) })
+                              filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) },
+                              stream: { [self] in streamingRedaction(request, responseHeaders: $0) })
         var outgoing = fill.request
         switch request.body {
         case .none, .data, .file: break  // stored by the capture, or taken as it is when committed
@@ -222,15 +228,31 @@ struct Recorder {
         let redaction = session.redaction
         let session = self.session
         let contentType = (responseHeaders ?? request.headers)["Content-Type"]
-        let exchange = Interaction(request: recordedRequest(request, body: .empty),
-                                   outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
+        let known = knownSecrets(request, responseHeaders: responseHeaders)
         return { data in
             // The body's own secrets are redacted here and, through the session, scrubbed from everything else.
             let own = redaction.secretValues(ofBody: data, contentType: contentType)
             session.notePendingSecrets(own)
-            let secrets = Redaction.ordered(session.learnedSecrets + redaction.secretValues(of: exchange) + own)
-            return redaction.redactBody(data, contentType: contentType, scrubbing: secrets)
+            return redaction.redactBody(data, contentType: contentType, scrubbing: Redaction.ordered(known() + own))
         }
+    }
+
+    /// The same redaction for a body too large to hold in memory, applied as it streams to disk.
+    private func streamingRedaction(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> BodyRedactionStream {
+        let session = self.session
+        return BodyRedactionStream(redaction: session.redaction, contentType: (responseHeaders ?? request.headers)["Content-Type"],
+                                   secrets: Redaction.ordered(knownSecrets(request, responseHeaders: responseHeaders)()),
+                                   noteSecrets: { session.notePendingSecrets($0) })
+    }
+
+    /// The secrets a body of this exchange is scrubbed of, asked when the body is redacted: those the cassette
+    /// learned so far, and those of the request's headers and URL and of the cookies the response sets.
+    private func knownSecrets(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> @Sendable () -> [String] {
+        let redaction = session.redaction
+        let session = self.session
+        let exchange = Interaction(request: recordedRequest(request, body: .empty),
+                                   outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
+        return { session.learnedSecrets + redaction.secretValues(of: exchange) }
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {

@@ -2,7 +2,8 @@ import Foundation
 
 extension Redaction {
     /// Redacts an inline body: JSON members, form fields and regular expressions. Sidecar bodies are redacted by the
-    /// recorder before they are written (``BodyCapture/finish(redacting:)``), up to ``BodyCapture/redactableLimit``.
+    /// recorder before they are written (``BodyCapture/finish(redacting:)``); one too large to hold in memory (over
+    /// ``BodyCapture/redactableLimit``) by a ``BodyRedactionStream`` as it streams to disk.
     func redactBody(_ body: CassetteBody, contentType: String?, headers: inout HTTPHeaders) -> CassetteBody {
         guard let data = body.inlineData, !data.isEmpty else { return body }
         let redacted = redactBodyBytes(data, contentType: contentType)
@@ -31,16 +32,19 @@ extension Redaction {
             let rewritten = redactPairs(text)
             if rewritten != text { result = Data(rewritten.utf8) }
         }
-        if filters.contains(where: { if case .regex = $0.kind { true } else { false } }),
-           let text = String(validating: result, as: UTF8.self) {
+        if hasRegexFilters, let text = String(validating: result, as: UTF8.self) {
             let rewritten = applyRegexes(text)
             if rewritten != text { result = Data(rewritten.utf8) }
         }
         return result
     }
 
-    private var hasJSONPathFilters: Bool {
+    var hasJSONPathFilters: Bool {
         filters.contains { if case .jsonPath = $0.kind { true } else { false } }
+    }
+
+    var hasRegexFilters: Bool {
+        filters.contains { if case .regex = $0.kind { true } else { false } }
     }
 
     /// Whether ``redactJSON(_:path:)`` would change `value`. `path` is `nil` when no JSON-path filter needs it.
@@ -86,7 +90,7 @@ extension Redaction {
 
     /// What a sensitive member's value becomes: the replacement of its text (a string, number or boolean), or the
     /// placeholder for an array or object.
-    private func replacement(forMember value: CassetteJSON) -> String {
+    func replacement(forMember value: CassetteJSON) -> String {
         switch value {
         case .string(let text), .number(let text): return replacement(for: text) ?? text
         case .bool(let flag): return replacement(for: flag ? "true" : "false") ?? (flag ? "true" : "false")
@@ -95,11 +99,11 @@ extension Redaction {
     }
 
     /// The dotted path of a member or element (`account.iban`, `items.0`), or `nil` when paths are not tracked.
-    private static func child(_ name: String, of path: String?) -> String? {
+    static func child(_ name: String, of path: String?) -> String? {
         path.map { $0.isEmpty ? name : "\($0).\(name)" }
     }
 
-    private func jsonPathReplacement(_ path: String) -> String? {
+    func jsonPathReplacement(_ path: String) -> String? {
         guard !path.isEmpty else { return nil }
         for filter in filters {
             if case .jsonPath(let pattern, let replacement) = filter.kind, JSONPathPattern.matches(path, any: [pattern]) {

@@ -126,6 +126,12 @@ public struct Redaction: Sendable {
         }
     }
 
+    /// Whether the built-in rules may redact the value of a JSON member named `name` (``isSensitiveMember(_:value:)``
+    /// then decides by the value).
+    func mayRedactMember(_ name: String) -> Bool {
+        redactsDefaults && sensitiveMembers.matches(name)
+    }
+
     private func redacts(_ match: SensitiveNames.Match, name: String, value: some StringProtocol) -> Bool {
         switch match {
         case .none: return false

@@ -96,9 +96,10 @@ public enum CassetteFile {
     }
 
     /// A sidecar body that cannot be read, said with the cassette that names it (the file the user gave) and the
-    /// sidecar path as written there: "could not read the sidecar body bodies/ab.bin named in c.json: does not exist".
+    /// sidecar path as written there (a long one cut short, see `Shown`): "could not read the sidecar body
+    /// bodies/ab.bin named in c.json: does not exist".
     static func sidecarFailure(_ path: String, cassette: URL, reason: String) -> CassetteError {
-        .io(file: cassette.path, operation: "read the sidecar body \(path) named in", reason: reason)
+        .io(file: cassette.path, operation: "read the sidecar body \(Shown.truncated(path)) named in", reason: Shown.truncated(reason, limit: 4 * Shown.limit))
     }
 
     /// The absolute location of a sidecar path.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Changing the bytes of sidecar bodies in place, safely: a changed body is written to a new file named by its new
 /// content (the old file stays until the cassette that points at the new one is saved), so a run cut short leaves
@@ -56,7 +59,55 @@ struct SidecarRewrite {
         guard data != original else { return false }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(data) + ".bin"
         if writing { try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette)) }
-        let stored = CassetteBody(sidecar: name, byteCount: Int64(data.count), contentEncoding: body.contentEncoding)
+        point(body, at: name, byteCount: Int64(data.count), in: &interactions)
+        return true
+    }
+
+    /// Passes the file of `body` through `stream` chunk by chunk, for a body too large to hold in memory, and points
+    /// `body` at the result when its bytes differ. Returns whether it changed.
+    mutating func replaceStreaming(_ body: Body, through stream: BodyRedactionStream,
+                                   in interactions: inout [Interaction]) throws(CassetteError) -> Bool {
+        var stream = stream
+        let source = CassetteFile.sidecarURL(body.path, cassette: cassette)
+        let temporary = source.deletingLastPathComponent().appendingPathComponent(".rescrub-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
+        var before = ContentHash(), after = ContentHash()
+        var written: Int64 = 0
+        do {
+            let input = try FileHandle(forReadingFrom: source)
+            defer { try? input.close() }
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CassetteError.io(file: temporary.path, operation: "create", reason: "cannot create the file")
+            }
+            let output = try FileHandle(forWritingTo: temporary)
+            defer { try? output.close() }
+            func write(_ bytes: Data) throws {
+                after.update(bytes)
+                written += Int64(bytes.count)
+                try output.write(contentsOf: bytes)
+            }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                before.update(chunk)
+                try write(stream.feed(chunk))
+            }
+            try write(stream.finish())
+        } catch {
+            unlink(temporary.path)
+            throw error as? CassetteError ?? .io(file: source.path, operation: "rewrite", reason: "\(error)")
+        }
+        let digest = after.hexDigest
+        guard digest != before.hexDigest || written != body.byteCount else {
+            unlink(temporary.path)
+            return false
+        }
+        let name = CassetteFile.sidecarFolder(cassette) + "/" + digest + ".bin"
+        try AtomicFile.move(temporary, to: CassetteFile.sidecarURL(name, cassette: cassette))
+        point(body, at: name, byteCount: written, in: &interactions)
+        return true
+    }
+
+    /// Points `body` at the sidecar file `name` in `interactions`, and notes the file it replaced.
+    private mutating func point(_ body: Body, at name: String, byteCount: Int64, in interactions: inout [Interaction]) {
+        let stored = CassetteBody(sidecar: name, byteCount: byteCount, contentEncoding: body.contentEncoding)
         if body.isRequest {
             interactions[body.index].request.body = stored
         } else if case .response(var response) = interactions[body.index].outcome {
@@ -64,7 +115,6 @@ struct SidecarRewrite {
             interactions[body.index].outcome = .response(response)
         }
         replaced.append((body.place, body.path, name))
-        return true
     }
 
     /// Removes the replaced files that `interactions` (as saved) no longer refer to.

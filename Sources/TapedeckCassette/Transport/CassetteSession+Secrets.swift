@@ -15,11 +15,16 @@ extension CassetteSession {
         var rewrite = SidecarRewrite(cassette: url)
         var interactions = cassette.interactions
         var changed = Set<Int>()
-        for body in SidecarRewrite.bodies(of: cassette, at: positions) where body.byteCount <= Int64(BodyCapture.redactableLimit) {
-            let data = try rewrite.data(of: body)
-            if try rewrite.replace(body, original: data, with: redaction.scrubBytes(data, secrets: secrets), in: &interactions) {
-                changed.insert(body.index)
+        for body in SidecarRewrite.bodies(of: cassette, at: positions) {
+            let replaced: Bool
+            if body.byteCount <= Int64(BodyCapture.redactableLimit) {
+                let data = try rewrite.data(of: body)
+                replaced = try rewrite.replace(body, original: data, with: redaction.scrubBytes(data, secrets: secrets), in: &interactions)
+            } else {
+                // Too large to hold in memory: scrubbed as it streams from the old file to the new one.
+                replaced = try rewrite.replaceStreaming(body, through: BodyRedactionStream(scrubbing: secrets, as: redaction), in: &interactions)
             }
+            if replaced { changed.insert(body.index) }
         }
         guard !changed.isEmpty else { return false }
         let kept = state.withLock { state in
