@@ -301,30 +301,3 @@ extension ServeCommand {
         }
     }
 }
-
-/// Turns SIGINT and SIGTERM into an async value instead of killing the process.
-final class SignalWaiter: @unchecked Sendable {
-    // Dispatch sources are thread-safe; they are only kept alive here.
-    private var sources: [any DispatchSourceSignal] = []
-    private let stream: AsyncStream<Int32>
-
-    init(signals: [Int32]) {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        self.stream = stream
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    deinit { for source in sources { source.cancel() } }
-
-    /// The next signal received.
-    func next() async -> Int32 {
-        for await number in stream { return number }
-        return SIGTERM
-    }
-}
