@@ -191,3 +191,31 @@ import TapedeckTestSupport
         #expect(try !rewrite.replaceStreaming(again, through: BodyRedactionStream(scrubbing: [secret], as: Redaction()), in: &interactions))
     }
 }
+
+/// ``SecretOccurrences`` finds what scrubbing one secret at a time would find.
+@Suite struct SecretOccurrencesTests {
+    @Test func itFindsEverySpellingTheScrubReplaces() {
+        let secrets = (0..<500).map { "tok-\($0)-abcdef\($0 * 7919)" } + ["a/b+c=d/secret-with-slashes", "short", "üñí-cøde-long-enough"]
+        let occurrences = SecretOccurrences(secrets)
+        let text = #"x tok-17-abcdef134623 y {"p":"a\/b+c=d\/secret-with-slashes"} q=a%2Fb%2Bc%3Dd%2Fsecret%2Dwith%2Dslashes shortly üñí-cøde-long-enough"#
+        #expect(occurrences.present(in: text) == ["tok-17-abcdef134623", "a/b+c=d/secret-with-slashes", "short", "üñí-cøde-long-enough"])
+        #expect(occurrences.present(in: "nothing here at all, tok-17-abcdef13462") == [])
+        // The scrub with many secrets (indexed) gives what the scrub of the present ones alone gives.
+        let redaction = Redaction()
+        #expect(redaction.scrub(text, secrets: secrets) == redaction.scrub(text, secrets: occurrences.present(in: text)))
+        #expect(!redaction.scrub(text, secrets: secrets).contains("secret-with-slashes"))
+    }
+
+    @Test func aBodyWithAFoundSecretOnEveryRecordStreamsInLinearTime() {
+        // 20,000 records, each with its own token: each becomes a secret to scrub from the rest of the body.
+        let lines = (0..<20_000).map { #"{"n":\#($0),"session_token":"st-\#($0)-9f8e7d6c5b4a","p":"\#(String(repeating: "p", count: 100))"}"# }
+        let body = Data((lines + ["trailer echoing st-19999-9f8e7d6c5b4a"]).joined(separator: "\n").utf8)
+        var stream = BodyRedactionStream(redaction: Redaction(), contentType: "application/x-ndjson", secrets: [])
+        var output = Data()
+        for start in stride(from: 0, to: body.count, by: 1 << 16) { output.append(stream.feed(body.subdata(in: start..<min(body.count, start + (1 << 16))))) }
+        output.append(stream.finish())
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(!text.contains("9f8e7d6c5b4a"))
+        #expect(text.hasSuffix("trailer echoing \(Redaction.placeholder)"))
+    }
+}

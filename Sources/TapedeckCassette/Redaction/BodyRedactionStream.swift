@@ -23,9 +23,11 @@ struct BodyRedactionStream: Sendable {
 
     private let redaction: Redaction
     private let isForm: Bool
-    private var secrets: [String] { didSet { holdBack = Self.holdBack(for: secrets) } }
+    /// The secrets known so far, indexed for one scan per segment.
+    private var secrets = SecretOccurrences()
+    private var known: Set<String> = []
     /// Bytes kept back at the end of the pending text: a copy of a secret cut there is whole with the next chunk.
-    private var holdBack: Int
+    private var holdBack = 0
     private var json: StreamingJSONRedaction?
     /// Whether the JSON stage was chosen or ruled out (at the first byte that is not whitespace).
     private var decided = false
@@ -38,9 +40,8 @@ struct BodyRedactionStream: Sendable {
     init(redaction: Redaction, contentType: String?, secrets: [String], noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }) {
         self.redaction = redaction
         self.isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        self.secrets = secrets
-        self.holdBack = Self.holdBack(for: secrets)
         self.noteSecrets = noteSecrets
+        add(secrets)
     }
 
     /// A stream that only scrubs copies of `secrets`, spelled as `redaction` spells them (its stand-ins), for a body
@@ -90,15 +91,19 @@ struct BodyRedactionStream: Sendable {
 
     private mutating func learn(_ found: [String]) {
         guard !found.isEmpty else { return }
-        secrets = Redaction.ordered(secrets + found.filter { !secrets.contains($0) })
+        add(found)
         noteSecrets(found)
     }
 
-    /// One more than the longest spelling of a secret that ``Redaction/scrub(_:secrets:placeholder:)`` replaces.
-    private static func holdBack(for secrets: [String]) -> Int {
-        secrets.map { secret in
-            max(secret.utf8.count, secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)?.utf8.count ?? 0) + 1
-        }.max() ?? 0
+    /// Adds secrets to scrub, and holds back as many bytes as the longest spelling
+    /// ``Redaction/scrub(_:secrets:placeholder:)`` replaces, plus one.
+    private mutating func add(_ newSecrets: [String]) {
+        let new = newSecrets.filter { known.insert($0).inserted }
+        secrets.add(new)
+        for secret in new {
+            let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)?.utf8.count ?? 0
+            holdBack = max(holdBack, max(secret.utf8.count, encoded) + 1)
+        }
     }
 
     /// Redacts the pending text: all of it when `final`, else whole segments up to the held-back tail. Copies of
@@ -124,10 +129,11 @@ struct BodyRedactionStream: Sendable {
     /// Replaces every whole copy of a known secret in the pending text (up to its last whole UTF-8 character); a copy
     /// still being received stays for the next call. Pending bytes that are not UTF-8 text are left as they are.
     private mutating func scrubPending() {
-        guard !secrets.isEmpty else { return }
+        guard !known.isEmpty else { return }
         let boundary = Self.utf8Boundary(pending, before: pending.count)
-        guard let text = String(validating: pending[..<boundary], as: UTF8.self) else { return }
-        let scrubbed = redaction.scrub(text, secrets: secrets)
+        let present = pending.withUnsafeBufferPointer { secrets.present(in: UnsafeBufferPointer(rebasing: $0[..<boundary])) }
+        guard !present.isEmpty, let text = String(validating: pending[..<boundary], as: UTF8.self) else { return }
+        let scrubbed = redaction.scrub(text, secrets: Redaction.ordered(present))
         guard scrubbed != text else { return }
         pending = Array(scrubbed.utf8) + pending[boundary...]
     }

@@ -167,6 +167,8 @@ extension Redaction {
     /// Text that holds none of them (the common case, checked without allocating) is returned as it is.
     func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
         var result = text
+        // Many secrets (an export whose every record held a token): one scan finds those present.
+        let secrets = secrets.count > Self.secretsCheckedOneByOne ? SecretOccurrences(secrets).present(in: text) : secrets
         for secret in secrets where Self.mayHoldCopy(result, of: secret) {
             let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
             result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
@@ -177,6 +179,10 @@ extension Redaction {
         }
         return result
     }
+
+    /// Up to this many secrets, ``scrub(_:secrets:placeholder:)`` looks for each on its own; more are found in one
+    /// scan (``SecretOccurrences``).
+    static let secretsCheckedOneByOne = 16
 
     /// Whether `text` may hold a copy of `secret` in one of the spellings ``scrub(_:secrets:placeholder:)`` replaces:
     /// the bytes of the secret's first run of letters and digits (which every spelling keeps) occur in it.

@@ -9,6 +9,12 @@ import TapedeckCore
 /// word is redacted by its value's meaning (``isBenign(_:name:)``) and the ``allowedNames``, so that
 /// `Access-Control-Allow-Credentials: true` or `"max_tokens": 1024` stay as they were.
 ///
+/// Bodies bound for sidecar files are redacted before they are written. One too large to hold in memory (over
+/// 64 MiB: a download, an export, a stream) is redacted as it arrives, so that no unredacted byte reaches disk, the
+/// temporary capture file included: sensitive members and JSON-path filters apply to JSON (NDJSON too) as the bytes
+/// pass, and copies of known secrets, form fields and regular-expression filters apply line by line (a match cannot
+/// span a line break there).
+///
 /// ```swift
 /// var configuration = CassetteConfiguration()
 /// configuration.redaction.headerNames.insert("x-tenant-secret")

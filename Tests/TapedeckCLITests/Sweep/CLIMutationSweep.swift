@@ -80,8 +80,9 @@ struct CLIMutationSweep: Sendable {
             try input.data.write(to: file)
             let ending = try runner.run(verb, input: file, folder: folder)
             let kind = ending.classify(verb: verb, file: file.path)
+            let placeless = kind == .refusal && !ending.namesAPlace
             tally.withLock { $0.add(kind, verb: verb.name, input: input.seed.kind.rawValue, mutation: input.mutation.rawValue,
-                                  placeless: kind == .refusal && !ending.namesAPlace) }
+                                  placeless: placeless ? ending.stderr : nil) }
             if kind.isFailure {
                 let finding = "\(kind.rawValue): input \(number) (\(input.seed.source), \(input.mutation.rawValue)), \(verb.name): "
                     + String(describing: ending.termination) + " " + ending.stderr.prefix(300).replacingOccurrences(of: "\n", with: " ⏎ ")
@@ -111,21 +112,32 @@ struct SweepTally: Sendable {
     var byMutation: [String: [SweepClass: Int]] = [:]
     /// Clear refusals that name the file but no place in it.
     var placeless = 0
+    /// How those refusals are worded, with their counts: the message with numbers and paths masked.
+    var placelessWordings: [String: Int] = [:]
     /// One line per crash, hang or unclear refusal.
     var findings: [String] = []
     /// Inputs the harness itself could not run (a fixture missing, a full disk).
     var harnessErrors: [String] = []
 
-    mutating func add(_ kind: SweepClass, verb: String, input: String, mutation: String, placeless: Bool) {
+    mutating func add(_ kind: SweepClass, verb: String, input: String, mutation: String, placeless: String?) {
         runs += 1
         classes[kind, default: 0] += 1
         byVerb[verb, default: [:]][kind, default: 0] += 1
         byInput[input, default: [:]][kind, default: 0] += 1
         byMutation[mutation, default: [:]][kind, default: 0] += 1
-        if placeless { self.placeless += 1 }
+        if let placeless {
+            self.placeless += 1
+            placelessWordings[Self.wording(of: placeless), default: 0] += 1
+        }
     }
 
     func count(_ kind: SweepClass) -> Int { classes[kind, default: 0] }
+
+    /// The first line of a refusal with its paths and numbers masked, so that one wording is counted once.
+    static func wording(of stderr: String) -> String {
+        let line = stderr.split(separator: "\n").first.map(String.init) ?? ""
+        return String(line.replacing(/\/[^\s:,'"]+/, with: "PATH").replacing(/\d+/, with: "N").prefix(160))
+    }
 
     /// A plain-text table of the counts, then the findings.
     func report() -> String {
@@ -137,7 +149,8 @@ struct SweepTally: Sendable {
             }.joined(separator: "\n")
         }
         let total = (["all", String(runs)] + SweepClass.allCases.map { String(count($0)) }).joined(separator: "\t")
-        return ["\(header)\n\(total)", "clear refusals naming no place: \(placeless)",
+        let wordings = placelessWordings.sorted { $0.value > $1.value }.prefix(25).map { "\t\($0.value)\t\($0.key)" }
+        return ["\(header)\n\(total)", "clear refusals naming no place: \(placeless)\n" + wordings.joined(separator: "\n"),
                 rows("per verb", byVerb), rows("per input kind", byInput), rows("per mutation", byMutation),
                 "findings (\(findings.count)):\n" + findings.joined(separator: "\n"),
                 harnessErrors.isEmpty ? "" : "harness errors:\n" + harnessErrors.joined(separator: "\n")].joined(separator: "\n\n")

@@ -1,0 +1,73 @@
+import Foundation
+import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+
+/// A 160 MiB JSON download (NDJSON records, each with a `session_token`) to a file from an in-process StubServer:
+/// fetched live, and recorded into a fresh cassette over the same CurlTransport. Past the first 64 MiB the recording
+/// redacts the body as it streams to its sidecar file (`BodyRedactionStream`), so this measures that stream against
+/// the download itself. The two run in turn `pairs` times, which side goes first alternating; each pair gives a
+/// ratio. Also checks that no token reached the sidecar, and reports the process's peak resident memory.
+struct LargeDownload {
+    let pairs: Int
+    static let size = 160 << 20
+
+    struct Result {
+        var live: [Double] = []
+        var record: [Double] = []
+        var peakResidentMiB = 0
+    }
+
+    func run() async throws -> Result {
+        let server = try StubServer()
+        defer { server.stop() }
+        let record = #"{"id":"#
+        var lines: [String] = []
+        var length = 0
+        while length < Self.size {
+            let line = record + #"\#(lines.count),"session_token":"st-\#(lines.count)-9f8e7d6c5b4a","payload":"\#(String(repeating: "p", count: 400))"}"#
+            lines.append(line)
+            length += line.utf8.count + 1
+        }
+        server.route(.get, "/export", response: .json(Data(lines.joined(separator: "\n").utf8)))
+        lines = []
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-large-download-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let download = directory.appendingPathComponent("export.ndjson")
+        let request = HTTPRequest(url: server.url("/export"), responseBody: .file(download))
+        let live = CurlTransport()
+        _ = try await live.send(request)  // connection and caches warm
+        var result = Result()
+        for pair in 0..<pairs {
+            let file = directory.appendingPathComponent("download-\(pair).json")
+            let recorder = try CassetteTransport(cassette: file, mode: .all, upstream: live, environment: [:])
+            for side in pair % 2 == 0 ? ["live", "record"] : ["record", "live"] {
+                let start = ContinuousClock.now
+                let transport: any HTTPTransport = side == "live" ? live : recorder
+                let response = try await transport.send(request)
+                let elapsed = ClientReplay.microseconds(ContinuousClock.now - start) / 1000
+                guard response.statusCode == 200 else { throw BenchFailure("the download answered \(response.statusCode)") }
+                if side == "live" { result.live.append(elapsed) } else { result.record.append(elapsed) }
+            }
+            try recorder.finish()
+            let stored = try CassetteFile.load(file).interactions.first?.response?.body
+            guard let stored, let path = stored.sidecarPath, stored.byteCount > Int64(Self.size / 2) else {
+                throw BenchFailure("the recording has no large sidecar body")
+            }
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(path), options: .alwaysMapped)
+            guard bytes.range(of: Data("-9f8e7d6c5b4a".utf8)) == nil else { throw BenchFailure("a token reached the sidecar file") }
+            try? FileManager.default.removeItem(at: file.deletingPathExtension().appendingPathExtension("bodies"))
+        }
+        result.peakResidentMiB = Self.peakResidentMiB()
+        return result
+    }
+
+    /// VmHWM from /proc/self/status, in MiB.
+    static func peakResidentMiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+}
