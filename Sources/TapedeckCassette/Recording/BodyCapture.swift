@@ -90,7 +90,9 @@ final class BodyCapture: Sendable {
 
     /// Redacts `bytes` (`nil`: the end of the body) and writes what the stream gives back.
     private func spill(_ bytes: Data?, into state: inout State) throws {
+        // Taken out while it works, so that its storage is not copied on write.
         guard var stream = state.stream else { return }
+        state.stream = nil
         let (redacted, giveUps) = RedactionGiveUps.collecting { bytes.map { stream.feed($0) } ?? stream.finish() }
         state.stream = stream
         state.giveUps += giveUps.filter { !state.giveUps.contains($0) }

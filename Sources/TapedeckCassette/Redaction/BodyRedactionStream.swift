@@ -27,7 +27,7 @@ struct BodyRedactionStream: Sendable {
     private var secrets = SecretOccurrences()
     private var known: Set<String> = []
     /// Bytes kept back at the end of the pending text: a copy of a secret cut there is whole with the next chunk.
-    private var holdBack = 0
+    private var holdBack = 1
     private var json: StreamingJSONRedaction?
     /// Whether the JSON stage was chosen or ruled out (at the first byte that is not whitespace).
     private var decided = false
@@ -65,6 +65,7 @@ struct BodyRedactionStream: Sendable {
     /// The rest of the body, redacted.
     mutating func finish() -> Data {
         if var stage = json {
+            json = nil
             pending.append(contentsOf: stage.finish())
             json = stage
             learn(stage.takeFoundSecrets())
@@ -83,6 +84,7 @@ struct BodyRedactionStream: Sendable {
 
     private mutating func jsonStage(_ chunk: Data) -> Data {
         guard var stage = json else { return chunk }
+        json = nil  // taken out while it works, so that its storage is not copied on write
         let output = stage.feed(chunk)
         learn(stage.takeFoundSecrets())
         json = stage
@@ -98,12 +100,8 @@ struct BodyRedactionStream: Sendable {
     /// Adds secrets to scrub, and holds back as many bytes as the longest spelling
     /// ``Redaction/scrub(_:secrets:placeholder:)`` replaces, plus one.
     private mutating func add(_ newSecrets: [String]) {
-        let new = newSecrets.filter { known.insert($0).inserted }
-        secrets.add(new)
-        for secret in new {
-            let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)?.utf8.count ?? 0
-            holdBack = max(holdBack, max(secret.utf8.count, encoded) + 1)
-        }
+        secrets.add(newSecrets.filter { known.insert($0).inserted })
+        holdBack = secrets.longestSpelling + 1
     }
 
     /// Redacts the pending text: all of it when `final`, else whole segments up to the held-back tail. Copies of

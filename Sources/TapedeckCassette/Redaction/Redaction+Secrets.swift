@@ -167,8 +167,9 @@ extension Redaction {
     /// Text that holds none of them (the common case, checked without allocating) is returned as it is.
     func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
         var result = text
-        // Many secrets (an export whose every record held a token): one scan finds those present.
-        let secrets = secrets.count > Self.secretsCheckedOneByOne ? SecretOccurrences(secrets).present(in: text) : secrets
+        // Many secrets (an export whose every record held a token) and a long text: one scan finds those present.
+        let indexed = secrets.count > Self.secretsCheckedOneByOne && text.utf8.count > Self.textScannedPerSecret
+        let secrets = indexed ? SecretOccurrences(secrets).present(in: text) : secrets
         for secret in secrets where Self.mayHoldCopy(result, of: secret) {
             let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
             result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
@@ -180,9 +181,11 @@ extension Redaction {
         return result
     }
 
-    /// Up to this many secrets, ``scrub(_:secrets:placeholder:)`` looks for each on its own; more are found in one
-    /// scan (``SecretOccurrences``).
+    /// Up to this many secrets, or in a text of up to ``textScannedPerSecret`` bytes, ``scrub(_:secrets:placeholder:)``
+    /// looks for each secret on its own; more secrets in a longer text are found in one scan (``SecretOccurrences``),
+    /// which costs an index of them first.
     static let secretsCheckedOneByOne = 16
+    static let textScannedPerSecret = 4096
 
     /// Whether `text` may hold a copy of `secret` in one of the spellings ``scrub(_:secrets:placeholder:)`` replaces:
     /// the bytes of the secret's first run of letters and digits (which every spelling keeps) occur in it.

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Every spelling ``Redaction/scrub(_:secrets:placeholder:)`` replaces is indexed by its first eight bytes: the secret
 /// as written, with `/` escaped as in JSON, and percent-encoded. The scan reads the text eight bytes at a time at
-/// each position, and a 64 Kibit filter turns away almost every position before the index is asked. Spellings
+/// each position, and a filter of at least 16 bits per spelling turns away almost every position before the index
+/// is asked. Spellings
 /// shorter than eight bytes are checked one by one (``Redaction/mayHoldCopy(_:of:)``), as before.
 ///
 /// ```swift
@@ -17,10 +18,14 @@ struct SecretOccurrences: Sendable {
     private(set) var secrets: [String] = []
     /// Spellings by their first eight bytes: the spelling's bytes and the index of its secret.
     private var index: [UInt64: [(bytes: [UInt8], secret: Int)]] = [:]
-    /// One bit per hash of a first-eight-bytes key.
+    /// One bit per hash of a first-eight-bytes key: at least 16 bits per key, so that about one position in 16 that
+    /// holds no spelling gets past it.
     private var filter = [UInt64](repeating: 0, count: 1 << 10)
+    private var filterBits = 16
     /// Secrets with a spelling shorter than the window.
     private var short: [Int] = []
+    /// The length in bytes of the longest spelling.
+    private(set) var longestSpelling = 0
 
     init(_ secrets: [String] = []) {
         add(secrets)
@@ -31,21 +36,48 @@ struct SecretOccurrences: Sendable {
         for secret in newSecrets {
             let position = secrets.count
             secrets.append(secret)
-            var spellings = [secret]
-            if secret.contains("/") { spellings.append(secret.replacingOccurrences(of: "/", with: "\\/")) }
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret { spellings.append(encoded) }
-            for spelling in spellings {
-                let bytes = Array(spelling.utf8)
+            for bytes in Self.spellings(of: secret) {
+                longestSpelling = max(longestSpelling, bytes.count)
                 guard bytes.count >= Self.window else {
                     if short.last != position { short.append(position) }
                     continue
                 }
                 let key = bytes.withUnsafeBufferPointer { Self.key($0.baseAddress!) }
                 index[key, default: []].append((bytes, position))
-                let bit = Self.bit(key)
-                filter[bit >> 6] |= 1 << UInt64(bit & 63)
+                setBit(for: key)
             }
         }
+        guard index.count * 16 > 1 << filterBits else { return }
+        // Grown past 16 bits per key: a larger filter, filled again.
+        while index.count * 16 > 1 << filterBits { filterBits += 1 }
+        filter = [UInt64](repeating: 0, count: 1 << (filterBits - 6))
+        for key in index.keys { setBit(for: key) }
+    }
+
+    /// The bytes of each spelling of `secret` that ``Redaction/scrub(_:secrets:placeholder:)`` replaces: as written,
+    /// with `/` escaped, percent-encoded (as `addingPercentEncoding(withAllowedCharacters: .alphanumerics)` does,
+    /// computed without Foundation for ASCII, the common case).
+    static func spellings(of secret: String) -> [[UInt8]] {
+        let bytes = Array(secret.utf8)
+        var spellings = [bytes]
+        if bytes.contains(UInt8(ascii: "/")) { spellings.append(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8)) }
+        let encoded: [UInt8]
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            let hex = Array("0123456789ABCDEF".utf8)
+            encoded = bytes.flatMap { byte -> [UInt8] in
+                let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                return isAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        } else {
+            encoded = Array((secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret).utf8)
+        }
+        if encoded != bytes { spellings.append(encoded) }
+        return spellings
+    }
+
+    private mutating func setBit(for key: UInt64) {
+        let slot = slot(key)
+        filter[slot >> 6] |= 1 << UInt64(slot & 63)
     }
 
     /// The secrets that occur in `text` in any spelling (or may, for a short one), in the order they were added.
@@ -60,8 +92,8 @@ struct SecretOccurrences: Sendable {
         if let base = text.baseAddress, text.count >= Self.window {
             for start in 0...(text.count - Self.window) {
                 let key = Self.key(base + start)
-                let bit = Self.bit(key)
-                guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let spellings = index[key] else { continue }
+                let slot = slot(key)
+                guard filter[slot >> 6] & (1 << UInt64(slot & 63)) != 0, let spellings = index[key] else { continue }
                 for spelling in spellings where !found.contains(spelling.secret) && spelling.bytes.count <= text.count - start {
                     if memcmp(base + start, spelling.bytes, spelling.bytes.count) == 0 { found.insert(spelling.secret) }
                 }
@@ -78,7 +110,7 @@ struct SecretOccurrences: Sendable {
         UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)
     }
 
-    private static func bit(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 48)
+    private func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - filterBits))
     }
 }
