@@ -5,7 +5,9 @@ import Testing
 
 /// Runs a test once per (interaction, fault) pair of a recorded cassette: that interaction is replaced by the fault
 /// (a timeout, a reset in the middle of the body, a `503` with `Retry-After`, … see `InteractionFault`) and every
-/// other one replays as recorded. A pair is handled when the test passes under it.
+/// other one replays as recorded. A pair is handled when the test passes under it. A recorded WebSocket conversation
+/// gets the WebSocket faults too (a drop, a close with 1011, 1001 or 1013, a stall): the body meets them through
+/// `WebSocket.connect(to:through:)` over the case's transport, a `CassetteTransport`.
 ///
 /// In Swift Testing each pair is a test case of a parameterized test, named after it (`GET /v1/me · reset mid-body`),
 /// so a failure says which interaction and which fault; the case runs its body with `Case.run(sourceLocation:_:)`:
@@ -27,7 +29,8 @@ import Testing
 public struct FaultSweep: Sendable {
     /// The pairs and the skipped ones.
     public var plan: FaultSweepPlan
-    /// Matching and the rest of the replay's configuration (its `faults` are replaced by each pair's).
+    /// Matching and the rest of the replay's configuration (its `faults` and `conversationFaults` are replaced by
+    /// each pair's).
     public var configuration: CassetteConfiguration
     /// Makes each case's clock, the one the code under test waits on (``Case/clock``): a `503`'s `Retry-After` is
     /// measured on it (see `FaultSweepPlan.Pair.replayFault(clock:)`), so a client given an `InstantWallClock`
@@ -102,8 +105,7 @@ public struct FaultSweep: Sendable {
         /// The cassette scope that replays the cassette with this pair's fault; recording is off whatever
         /// `TAPEDECK_RECORD_MODE` says.
         func scope() -> CassetteScope {
-            var configuration = sweep.configuration
-            configuration.faults = [pair.replayFault(clock: clock)]
+            let configuration = pair.configuration(sweep.configuration, clock: clock)
             var environment = ProcessInfo.processInfo.environment
             environment[RecordMode.environmentVariable] = nil
             return CassetteScope(cassette: sweep.plan.cassette, mode: .replay, configuration: configuration,

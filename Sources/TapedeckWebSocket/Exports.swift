@@ -3,3 +3,5 @@
 @_exported import struct TapedeckCassette.WebSocketCloseCode
 @_exported import struct TapedeckCassette.WebSocketTranscript
 @_exported import struct TapedeckCassette.WebSocketFrameMatcher
+@_exported import struct TapedeckCassette.ConversationFault
+@_exported import enum TapedeckCassette.InteractionFault

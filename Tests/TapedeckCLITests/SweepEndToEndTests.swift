@@ -23,6 +23,20 @@ import Testing
             """)
     }
 
+    @Test func listsTheWebSocketFaultsForTheConversationAndSkipsThemForPlainHTTP() throws {
+        let chat = CLIRunner.packageRoot.appendingPathComponent("Cassettes/Compatibility/v2/websocket-chat.json").path
+        let result = try CLIRunner.run(["sweep", chat, "--list", "--fault", "webSocketDrop", "--fault", "WebSocket close 1013"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let skipped = "(skipped: a WebSocket fault, and this interaction is not a WebSocket conversation)"
+        #expect(result.stdout == """
+            GET /chat?room=lobby · WebSocket dropped
+            GET /chat?room=lobby · WebSocket close 1013
+            GET /rooms · WebSocket dropped \(skipped)
+            GET /rooms · WebSocket close 1013 \(skipped)
+
+            """)
+    }
+
     @Test func anUnknownFaultIsAnErrorNamingTheKnownOnes() throws {
         let result = try CLIRunner.run(["sweep", flow, "--list", "--fault", "slowloris"])
         #expect(result.status == 1)

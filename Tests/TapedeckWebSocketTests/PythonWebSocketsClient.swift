@@ -7,8 +7,10 @@ import TapedeckWebSocket
 /// Python's `websockets` as a client (the peer nobody here wrote), and a raw Python socket that breaks the protocol
 /// on purpose. Each run is bounded: 10 s to connect and for each answer.
 enum PythonWebSocketsClient {
-    /// Sends each message, reading one answer after each, then closes; prints one JSON line per answer and one for
-    /// the close (`{"close": code, "reason": …}`), also when the server closed first.
+    /// Sends each message, reading one answer after each (waiting at most argv[2] seconds, 10 by default), then
+    /// closes (waiting as long for the server's close); prints one JSON line per answer and one for the close
+    /// (`{"close": code, "reason": …}`), also when the server closed first, dropped the connection (1006) or stopped
+    /// answering.
     static let conversationScript = #"""
     import asyncio, json, sys
     from websockets.asyncio.client import connect
@@ -21,14 +23,15 @@ enum PythonWebSocketsClient {
 
     async def main():
         script = json.load(sys.stdin)
-        async with connect(sys.argv[1], open_timeout=10, ping_interval=None, max_size=None) as ws:
+        wait = float(sys.argv[2]) if len(sys.argv) > 2 else 10
+        async with connect(sys.argv[1], open_timeout=10, close_timeout=wait, ping_interval=None, max_size=None) as ws:
             try:
                 for item in script:
                     await ws.send(item["text"] if "text" in item else bytes.fromhex(item["binary"]))
-                    print(json.dumps(show(await asyncio.wait_for(ws.recv(), 10))), flush=True)
-                await asyncio.wait_for(ws.close(1000, "done"), 10)
-            except ConnectionClosed:
+                    print(json.dumps(show(await asyncio.wait_for(ws.recv(), wait))), flush=True)
+            except (ConnectionClosed, asyncio.TimeoutError):
                 pass
+            await ws.close(1000, "done")
             print(json.dumps({"close": ws.close_code, "reason": ws.close_reason}), flush=True)
 
     asyncio.run(main())
@@ -76,8 +79,8 @@ enum PythonWebSocketsClient {
         var reason: String
     }
 
-    /// Runs the conversation script against `url`.
-    static func converse(_ url: URL, sending script: [WebSocketMessage]) async throws -> ([WebSocketMessage], Ending) {
+    /// Runs the conversation script against `url`, waiting at most `wait` seconds for each answer and for the close.
+    static func converse(_ url: URL, sending script: [WebSocketMessage], wait: Double = 10) async throws -> ([WebSocketMessage], Ending) {
         let python = try #require(ExternalCommand.find("python3"))
         let items: [[String: String]] = script.map { message in
             switch message {
@@ -85,7 +88,7 @@ enum PythonWebSocketsClient {
             case .binary(let data): return ["binary": data.map { String(format: "%02x", $0) }.joined()]
             }
         }
-        let output = try await ExternalCommand.run(python, ["-c", conversationScript, url.absoluteString],
+        let output = try await ExternalCommand.run(python, ["-c", conversationScript, url.absoluteString, String(wait)],
                                                    input: try JSONSerialization.data(withJSONObject: items))
         if output.standardError.contains("No module named 'websockets'") {
             try Test.cancel("Python's websockets is not installed (Tools/dev/test.sh installs it)")

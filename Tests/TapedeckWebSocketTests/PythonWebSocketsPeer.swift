@@ -11,7 +11,8 @@ import TapedeckTestSupport
 /// Paths: `/echo` echoes each message (and closes with 4000 "asked" on the text `close-me`); `/greet` sends
 /// `hello SUBPROTOCOL` and waits for the close; `/ping` pings with `abc`, and says `pong received` once the pong is
 /// in; `/refuse` answers 403; `/unoffered-deflate` accepts permessage-deflate in its `101` whatever the client offered.
-/// Given a TLS identity, it speaks `wss`.
+/// Given a TLS identity, it speaks `wss`. It sends no keepalive pings of its own, so what it sends does not depend on
+/// how long a test takes.
 final class PythonWebSocketsPeer: Sendable {
     static let script = #"""
     import asyncio, json, ssl, sys
@@ -59,8 +60,10 @@ final class PythonWebSocketsPeer: Sendable {
         if len(sys.argv) > 2:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[1], sys.argv[2])
+        # No keepalive pings: websockets sends one every 20 s by default, and a recording that takes that long on a
+        # loaded machine would hold it (and its pong), so that the frames a test expects move by two.
         async with serve(handler, "127.0.0.1", 0, process_request=process_request, process_response=process_response, ssl=context,
-                         select_subprotocol=select_subprotocol, max_size=None) as server:
+                         select_subprotocol=select_subprotocol, max_size=None, ping_interval=None) as server:
             port = server.sockets[0].getsockname()[1]
             print(json.dumps({"port": port}), flush=True)
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TapedeckCassette
 @testable import TapedeckWebSocket
 
 /// The server's side of a served conversation, without I/O: what goes out after each client frame.
@@ -78,5 +79,41 @@ import Testing
         ])
         #expect(replay.start() == [.send(WebSocketClose(code: .goingAway).frame, at: 0)])
         #expect(replay.received(.close(WebSocketClose(code: .goingAway))) == [.end])
+    }
+
+    /// A message the client sent before it saw the server's close is dropped unread, not reported as a near miss.
+    @Test func aMessageAfterTheServersCloseIsDroppedWhileItsCloseIsAwaited() throws {
+        var replay = WebSocketServerReplay(frames: [
+            Frame(direction: .server, kind: .close(WebSocketClose(code: .goingAway)), offset: 0),
+            Frame(direction: .client, kind: .close(WebSocketClose(code: .goingAway)), offset: 0),
+        ])
+        _ = replay.start()
+        #expect(replay.received(.message(.text("late"))) == [])
+        #expect(!replay.isOver)
+        #expect(replay.received(.close(WebSocketClose(code: .goingAway))) == [.end])
+    }
+
+    @Test func aDropCutsTheConnectionAfterTheServersFrameN() throws {
+        var replay = WebSocketServerReplay(script: try WebSocketReplayScript(recorded: Self.chat, fault: ConversationFault(after: 2, .drop)))
+        #expect(replay.start() == [Self.text("welcome", at: 0.01)])
+        #expect(replay.received(.message(.text("hello"))) == [Self.text("echo: hello", at: 0.03), .drop])
+        #expect(replay.isOver)
+    }
+
+    @Test func aCloseFaultSendsItsCodeAndReasonThenAwaitsTheAnswer() throws {
+        let close = WebSocketClose(code: .internalError, reason: "db down")
+        var replay = WebSocketServerReplay(script: try WebSocketReplayScript(recorded: Self.chat, fault: ConversationFault(after: 1, .close(close))))
+        #expect(replay.start() == [Self.text("welcome", at: 0.01), .send(close.frame, at: 0.01)])
+        #expect(replay.received(.message(.text("hello"))) == [])
+        #expect(replay.received(.close(WebSocketClose(code: .internalError))) == [.end])
+    }
+
+    @Test func aStalledServerAnswersNothingNotEvenACloseOrAPing() throws {
+        var replay = WebSocketServerReplay(script: try WebSocketReplayScript(recorded: Self.chat, fault: ConversationFault(after: 1, .stall)))
+        #expect(replay.start() == [Self.text("welcome", at: 0.01)])
+        #expect(replay.received(.message(.text("hello"))) == [])
+        #expect(replay.received(.ping(Data([9]))) == [])
+        #expect(replay.received(.close(Self.bye)) == [])
+        #expect(!replay.isOver)
     }
 }

@@ -20,7 +20,10 @@ struct SweepCommand: ParsableCommand {
             status 0 means it handled the pair. Faults (--fault, repeatable; all by default): timeout (the server \
             never answers, so the client's own timeout fires), resetBeforeHead, resetMidBody, truncatedBody, \
             serverError (500), serviceUnavailable (503 with Retry-After), mismatchedBody, connectionRefused (over \
-            sockets a 502 with X-Tapedeck-Recorded-Error, since a listening server cannot refuse). A fault that \
+            sockets a 502 with X-Tapedeck-Recorded-Error, since a listening server cannot refuse). A recorded WebSocket \
+            conversation also gets, after the middle of the server's frames: webSocketDrop (the TCP connection closes \
+            without a close frame), webSocketInternalError, webSocketGoingAway, webSocketTryAgainLater (a close with \
+            1011, 1001, 1013) and webSocketStall (nothing more is sent; the socket stays open). A fault that \
             does not apply to an interaction (a reset mid-body of a 204) is skipped and listed. The exit status is \
             0 when every pair was handled or failed as --known says.
             """
@@ -77,7 +80,7 @@ struct SweepCommand: ParsableCommand {
         for pair in plan.pairs {
             let server = try StubServer(configuration: StubServer.Configuration(host: "127.0.0.1"))
             defer { server.stop() }
-            try server.serve(cassette: url, configuration: CassetteConfiguration(faults: [pair.replayFault()]))
+            try server.serve(cassette: url, configuration: pair.configuration())
             let ending = try ChildCommand(arguments: command)
                 .run(adding: FaultSweepRun.environment(for: pair, serverURL: server.baseURL), limit: runTimeout)
             let result = switch ending {

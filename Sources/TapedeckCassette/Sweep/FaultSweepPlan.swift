@@ -27,20 +27,39 @@ public struct FaultSweepPlan: Sendable {
         public var answer: Interaction.Outcome
         /// Whether the pair is a ``KnownFailure``.
         public var isKnown: Bool
+        /// What happens to the recorded WebSocket conversation under a WebSocket fault (the ``answer`` is then the
+        /// recorded `101`), else `nil`.
+        public var conversation: ConversationFault?
 
         /// Creates a pair.
-        public init(index: Int, interaction: String, fault: InteractionFault, answer: Interaction.Outcome, isKnown: Bool) {
+        public init(index: Int, interaction: String, fault: InteractionFault, answer: Interaction.Outcome, isKnown: Bool,
+                    conversation: ConversationFault? = nil) {
             self.index = index
             self.interaction = interaction
             self.fault = fault
             self.answer = answer
             self.isKnown = isKnown
+            self.conversation = conversation
         }
 
         /// `GET /v1/me · reset mid-body`: the name of the pair's test case.
         public var name: String { "\(interaction) · \(fault)" }
         /// How messages and reports print it.
         public var description: String { name }
+
+        /// `base` with its faults replaced by this pair's: its ``conversation`` fault, or its ``replayFault(clock:)``.
+        /// In process and on a served cassette alike, this is the configuration that carries the pair out.
+        ///
+        /// ```swift
+        /// try server.serve(cassette: url, configuration: pair.configuration())
+        /// ```
+        public func configuration(_ base: CassetteConfiguration = CassetteConfiguration(),
+                                  clock: any WallClock = SystemWallClock()) -> CassetteConfiguration {
+            var configuration = base
+            configuration.faults = conversation == nil ? [replayFault(clock: clock)] : []
+            configuration.conversationFaults = conversation.map { [$0] } ?? []
+            return configuration
+        }
 
         /// The ``ReplayFault`` that carries the pair out. It fires once, so that a client that retries gets the
         /// recording; a `503` stays in force until its `Retry-After` has passed on `clock` (the clock the code under
@@ -124,10 +143,14 @@ public struct FaultSweepPlan: Sendable {
             let label = counts[labels[position], default: 0] > 1 ? "\(labels[position]) #\(index)" : labels[position]
             let body = interaction.response.flatMap { bodyBytes($0.body) }
             for fault in faults {
-                switch fault.answer(replacing: interaction, body: body) {
-                case .success(let answer):
+                let planned: Result<(Interaction.Outcome, ConversationFault?), InteractionFault.NotApplicable> = fault.isWebSocketFault
+                    ? fault.conversationFault(replacing: interaction, at: index).map { (interaction.outcome, $0) }
+                    : fault.answer(replacing: interaction, body: body).map { ($0, nil) }
+                switch planned {
+                case .success(let (answer, conversation)):
                     let isKnown = known.contains { $0.covers(interaction.request, fault) }
-                    pairs.append(Pair(index: index, interaction: label, fault: fault, answer: answer, isKnown: isKnown))
+                    pairs.append(Pair(index: index, interaction: label, fault: fault, answer: answer, isKnown: isKnown,
+                                      conversation: conversation))
                 case .failure(let notApplicable):
                     skipped.append(Skipped(index: index, interaction: label, fault: fault, reason: notApplicable.reason))
                 }

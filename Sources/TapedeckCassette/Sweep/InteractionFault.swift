@@ -15,6 +15,18 @@ import Foundation
 /// | ``mismatchedBody`` | keeps status and headers, the body is not what `Content-Type` says | the recorded status |
 /// | ``connectionRefused`` | fails before the head | `.cannotConnectToHost` -1004 |
 ///
+/// A recorded WebSocket conversation has faults of its own (``webSocketFaults``), each after the middle of the
+/// server's frames (its frame ⌈k/2⌉ of k); they apply to conversations only, and ``conversationFault(replacing:at:)``
+/// builds the ``ConversationFault`` that carries one out:
+///
+/// | fault | the server, after its frame ⌈k/2⌉ | what the client sees |
+/// |---|---|---|
+/// | ``webSocketDrop`` | closes the TCP connection without a close frame | an abnormal end, 1006 |
+/// | ``webSocketInternalError`` | closes with 1011 | close 1011 and its reason |
+/// | ``webSocketGoingAway`` | closes with 1001 | close 1001 and its reason |
+/// | ``webSocketTryAgainLater`` | closes with 1013 | close 1013 and its reason |
+/// | ``webSocketStall`` | sends nothing more and keeps the socket open | silence: only its own timeouts end it |
+///
 /// Over a stub server's sockets the same answers become socket behaviour (a timeout is a server that never
 /// answers, so the client's own timeout fires; a connection refused is a `502` naming the error, which a
 /// listening server cannot otherwise produce).
@@ -43,12 +55,23 @@ public enum InteractionFault: String, Sendable, Hashable, CaseIterable, Codable,
     case mismatchedBody
     /// The host cannot be reached: name resolution or the connection fails.
     case connectionRefused
+    /// A WebSocket conversation's connection drops (no close frame) in the middle of the server's frames.
+    case webSocketDrop
+    /// A WebSocket server closes with 1011 (internal error) in the middle of its frames.
+    case webSocketInternalError
+    /// A WebSocket server closes with 1001 (going away) in the middle of its frames.
+    case webSocketGoingAway
+    /// A WebSocket server closes with 1013 (try again later) in the middle of its frames.
+    case webSocketTryAgainLater
+    /// A WebSocket server stops sending in the middle of its frames and keeps the connection open.
+    case webSocketStall
 
     /// The `Retry-After` value of ``serviceUnavailable``, in seconds.
     public static let retryAfterSeconds = 1
 
     /// The name used in test case names and reports: `timeout`, `reset before the head`, `reset mid-body`,
-    /// `body cut short`, `500`, `503 with Retry-After`, `body not its Content-Type`, `connection refused`.
+    /// `body cut short`, `500`, `503 with Retry-After`, `body not its Content-Type`, `connection refused`,
+    /// `WebSocket dropped`, `WebSocket close 1011`, `WebSocket close 1001`, `WebSocket close 1013`, `WebSocket stalled`.
     public var description: String {
         switch self {
         case .timeout: "timeout"
@@ -59,6 +82,11 @@ public enum InteractionFault: String, Sendable, Hashable, CaseIterable, Codable,
         case .serviceUnavailable: "503 with Retry-After"
         case .mismatchedBody: "body not its Content-Type"
         case .connectionRefused: "connection refused"
+        case .webSocketDrop: "WebSocket dropped"
+        case .webSocketInternalError: "WebSocket close 1011"
+        case .webSocketGoingAway: "WebSocket close 1001"
+        case .webSocketTryAgainLater: "WebSocket close 1013"
+        case .webSocketStall: "WebSocket stalled"
         }
     }
 
@@ -84,7 +112,9 @@ public enum InteractionFault: String, Sendable, Hashable, CaseIterable, Codable,
     }
 
     /// What replaces `interaction` under this fault, or why the fault does not apply to it. `body` holds the
-    /// recorded response body's bytes (a sidecar body must be read first); by default the inline bytes.
+    /// recorded response body's bytes (a sidecar body must be read first); by default the inline bytes. A WebSocket
+    /// fault keeps the recorded answer (the `101`) and changes the conversation: see
+    /// ``conversationFault(replacing:at:)``.
     public func answer(replacing interaction: Interaction, body: Data? = nil) -> Result<Interaction.Outcome, NotApplicable> {
         let recorded = interaction.response
         func failure(_ code: URLError.Code) -> Result<Interaction.Outcome, NotApplicable> {
@@ -122,6 +152,8 @@ public enum InteractionFault: String, Sendable, Hashable, CaseIterable, Codable,
                 Self.setLength(of: &response)
             }
             return .success(.response(response))
+        case .webSocketDrop, .webSocketInternalError, .webSocketGoingAway, .webSocketTryAgainLater, .webSocketStall:
+            return conversationFault(replacing: interaction).map { _ in interaction.outcome }
         case .mismatchedBody:
             guard let recorded else { return .failure(NotApplicable(reason: "the recording is a transport error, with no body")) }
             guard let type = recorded.headers["Content-Type"] else {

@@ -64,6 +64,10 @@ public struct CassetteConfiguration: Sendable {
     /// (`false`, for a caller that relays the bytes as they were sent).
     public var decodesContent = true
 
+    /// Failures injected into replayed WebSocket conversations (a drop, a close, a stall after the server's frame
+    /// `N`), in process and on a served cassette. Default none.
+    public var conversationFaults: [ConversationFault] = []
+
     /// How replayed answers are placed in time: on the recording's clock (``ReplayTime/recorded``, the default), or
     /// moved to now (``ReplayTime/now``).
     public var replayTime: ReplayTime = .recorded

@@ -32,6 +32,8 @@ extension CassetteSession {
         /// in the cassette and in ``previous``): the comparison reads both bodies, which the recording path leaves.
         var driftPairs: [(earlier: Int, recorded: Int)] = []
         var faultFirings: [Int: Int] = [:]
+        /// Firings of the configuration's `conversationFaults`, by position.
+        var conversationFaultFirings: [Int: Int] = [:]
         var closed = false
         /// `METHOD URL` of every request that went live instead of to the cassette.
         var liveRequests: [String] = []

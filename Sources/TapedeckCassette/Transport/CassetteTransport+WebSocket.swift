@@ -4,11 +4,15 @@ extension CassetteTransport {
     /// What a cassette does with a WebSocket connection: replay a recorded conversation, or let the connection go
     /// live (recorded, unless the mode is ``RecordMode/passthrough``).
     package enum WebSocketRoute: Sendable {
-        /// Replay this interaction's conversation (its ``Interaction/webSocket`` is there).
-        case replay(Interaction)
+        /// Replay this interaction's conversation (its ``Interaction/webSocket`` is there), under `fault` when one of
+        /// the configuration's ``CassetteConfiguration/conversationFaults`` fired.
+        case replay(Interaction, fault: ConversationFault?)
         /// The upstream refused the upgrade when it was recorded: this plain HTTP interaction (at `index` in the
         /// cassette) holds its answer (any status but `101`), which a replay gives again.
         case refused(Interaction, index: Int)
+        /// A ``ReplayFault`` replaced the upgrade's answer (at `index` in the cassette): a transport error, or another
+        /// response (a `500`, a `503`), which a client gets instead of the `101`.
+        case faulted(Interaction, index: Int)
         /// Connect live and hand the conversation to ``recordWebSocket(_:)`` when it ends.
         case record
         /// Connect live and record nothing.
@@ -16,7 +20,9 @@ extension CassetteTransport {
     }
 
     /// Looks the upgrade request up as ``send(_:onEvent:)`` looks up a request: by the cassette's match rules, each
-    /// recorded conversation replayed once. A miss records in the modes that record.
+    /// recorded conversation replayed once. A miss records in the modes that record. The configuration's faults
+    /// fire as for a request: a ``ReplayFault`` that replaces the answer replaces the upgrade's `101`, and a
+    /// ``ConversationFault`` comes with the conversation it changes.
     ///
     /// - Throws: ``CassetteError/unmatchedRequest(_:)`` with its near-miss report in replay, and
     ///   ``CassetteError/invalidFormat(file:path:reason:)`` when the interaction that matches is plain HTTP with a
@@ -31,7 +37,23 @@ extension CassetteTransport {
                     file: session.url.path, path: "interactions[\(playback.index)]",
                     reason: "\(request.summary) matches an interaction without a WebSocket conversation (\"webSocket\")")
             }
-            return .replay(playback.interaction)
+            switch session.fault(for: playback) {
+            case .fail(let code)?:
+                var faulted = playback.interaction
+                faulted.outcome = .failure(Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue)"))
+                return .faulted(faulted, index: playback.index)
+            case .answer(let outcome)?:
+                var faulted = playback.interaction
+                faulted.outcome = outcome
+                return .faulted(faulted, index: playback.index)
+            case .delay?, nil:
+                break
+            }
+            let fault = session.configuration.conversationFaults.isEmpty ? nil : session.state.withLock { state in
+                ConversationFault.firing(session.configuration.conversationFaults, for: playback,
+                                         firings: &state.conversationFaultFirings, player: &state.player)
+            }
+            return .replay(playback.interaction, fault: fault)
         case .failure(let error):
             guard case .unmatchedRequest = error, session.records, session.upstream != nil else { throw error }
             return .record

@@ -19,12 +19,12 @@ extension RecordingProxy {
         let records: Bool
         do {
             switch try cassette.webSocketRoute(for: upgrade) {
-            case .replay(let interaction):
+            case .replay(let interaction, let fault):
                 settle(recorded: false)
-                return .webSocket(ServedWebSocket(
-                    frames: interaction.webSocket?.frames ?? [], recordedHeaders: interaction.response?.headers ?? HTTPHeaders(),
-                    matcher: cassette.webSocketMatcher(mode: .exact, upgrade: upgrade), serving: WebSocketServing(), report: { _ in }))
-            case .refused(let interaction, let index):
+                return ServedWebSocket.action(
+                    frames: interaction.webSocket?.frames ?? [], fault: fault, recordedHeaders: interaction.response?.headers ?? HTTPHeaders(),
+                    matcher: cassette.webSocketMatcher(mode: .exact, upgrade: upgrade), serving: WebSocketServing(), report: { _ in })
+            case .refused(let interaction, let index), .faulted(let interaction, let index):
                 settle(recorded: false)
                 return RecordedAnswer.action(for: interaction, index: index, cassette: cassette.cassetteURL)
             case .record: records = true

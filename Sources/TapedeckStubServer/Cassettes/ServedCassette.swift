@@ -11,6 +11,8 @@ final class ServedCassette: Sendable {
     struct State {
         var player: CassettePlayer
         var faultFirings: [Int: Int] = [:]
+        /// Firings of the configuration's `conversationFaults`, by position.
+        var conversationFaultFirings: [Int: Int] = [:]
         var playedCount = 0
         var unmatched: [String] = []
         /// The last fault that kills a connection, by request: a transport retries such a request once on a fresh
@@ -104,8 +106,10 @@ final class ServedCassette: Sendable {
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }
-            if let transcript = interaction.webSocket, let response = interaction.response {
-                return .now(webSocketAction(transcript, recordedHeaders: response.headers, request: request, live: live), delay: .zero)
+            // A fault that replaces the answer replaces the upgrade's 101 (a 503, a reset): the HTTP answer below.
+            if let transcript = interaction.webSocket, let response = interaction.response, fault?.replacesTheRecording != true {
+                return .now(webSocketAction(transcript, recordedHeaders: response.headers, request: request, live: live, playback: playback),
+                            delay: .zero)
             }
             var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
                                                scale: configuration.timing.scale ?? 0)
@@ -139,25 +143,30 @@ final class ServedCassette: Sendable {
         }
     }
 
-    /// Plays a recorded conversation on the upgraded connection; a request that does not ask for the upgrade gets a
+    /// Plays a recorded conversation on the upgraded connection, under the configuration's conversation fault that
+    /// fires for it (`ConversationFault.firing`) if any; a request that does not ask for the upgrade gets a
     /// `426 Upgrade Required`.
     private func webSocketAction(_ transcript: WebSocketTranscript, recordedHeaders: HTTPHeaders, request: RecordedRequest,
-                                 live: Interaction.Request) -> StubAction {
+                                 live: Interaction.Request, playback: CassettePlayer.Playback) -> StubAction {
         guard Self.asksForWebSocket(request.headers) else {
             var response = StubResponse.text("\(live.summary) was recorded as a WebSocket connection: connect with a WebSocket client\n", status: 426)
             response.headers.add(name: "Upgrade", value: "websocket")
             return .respond(response)
         }
-        let salt = state.withLock { $0.player.cassette.redactionSalt }
+        let (salt, fault) = state.withLock { state in
+            (state.player.cassette.redactionSalt,
+             ConversationFault.firing(configuration.conversationFaults, for: playback, firings: &state.conversationFaultFirings,
+                                      player: &state.player))
+        }
         let matcher = WebSocketFrameMatcher.replaying(mode: webSockets.matching, redaction: configuration.redaction, salt: salt, upgrade: live)
         let summary = live.summary
-        return .webSocket(ServedWebSocket(
-            frames: transcript.frames, recordedHeaders: recordedHeaders, matcher: matcher, serving: webSockets,
+        return ServedWebSocket.action(
+            frames: transcript.frames, fault: fault, recordedHeaders: recordedHeaders, matcher: matcher, serving: webSockets,
             report: { [state] line in
                 state.withLock { state in
                     if state.webSocketReports.count < Self.unmatchedLimit { state.webSocketReports.append("\(summary): \(line)") }
                 }
-            }))
+            })
     }
 
     /// What was played and what was not.

@@ -161,7 +161,8 @@ public final class WebSocketJournal: Sendable {
                     kept.append(scalar)
                 }
                 return (.text(String(kept)), bytes)
-            case .binary(let data): return (.binary(data.prefix(limit)), data.count)
+            // Copied: a prefix of Data shares (and keeps alive) the whole message's bytes.
+            case .binary(let data): return (.binary(data.count > limit ? Data(Array(data.prefix(limit))) : data), data.count)
             case .ping(let data): return (.ping(data), data.count)
             case .pong(let data): return (.pong(data), data.count)
             case .close(let close): return (kind, close.reason.utf8.count + (close.code == .noStatusReceived ? 0 : 2))

@@ -11,7 +11,7 @@ struct ServedWebSocketPlayback: FrameLoopPolicy {
 
     init(_ served: ServedWebSocket) {
         self.served = served
-        replay = WebSocketServerReplay(frames: served.frames, matcher: served.matcher, mismatchCode: served.serving.mismatchCloseCode)
+        replay = WebSocketServerReplay(script: served.script, matcher: served.matcher, mismatchCode: served.serving.mismatchCloseCode)
     }
 
     var limits: WebSocketLimits { served.serving.limits }
@@ -38,6 +38,8 @@ struct ServedWebSocketPlayback: FrameLoopPolicy {
                 return [.report("WebSocket replay: the recording ends \(cut) without the server's close; the connection was dropped")]
             case .end:
                 return [.end]
+            case .drop:
+                return [.drop]
             }
         }
     }

@@ -43,12 +43,28 @@ public struct WebSocketServing: Sendable, Hashable {
 
 /// One recorded conversation about to be served on an upgraded connection.
 struct ServedWebSocket: Sendable {
-    /// The frames.
-    var frames: [WebSocketTranscript.Frame]
+    /// The frames, as recorded or as a `ConversationFault` leaves them.
+    var script: WebSocketReplayScript
     /// The recorded `101`'s headers (its subprotocol is offered back to a client that asks for it).
     var recordedHeaders: HTTPHeaders
     var matcher: WebSocketFrameMatcher
     var serving: WebSocketServing
     /// Where near misses and cuts are reported (the served cassette's summary).
     var report: @Sendable (String) -> Void
+}
+
+extension ServedWebSocket {
+    /// The answer to an upgrade that plays `frames` under `fault` (as recorded when `nil`): the conversation, or a
+    /// `500` saying why the fault cannot be played on it.
+    static func action(frames: [WebSocketTranscript.Frame], fault: ConversationFault?, recordedHeaders: HTTPHeaders,
+                       matcher: WebSocketFrameMatcher, serving: WebSocketServing,
+                       report: @escaping @Sendable (String) -> Void) -> StubAction {
+        do throws(InteractionFault.NotApplicable) {
+            let script = try WebSocketReplayScript(recorded: frames, fault: fault)
+            return .webSocket(ServedWebSocket(script: script, recordedHeaders: recordedHeaders, matcher: matcher, serving: serving,
+                                              report: report))
+        } catch {
+            return .respond(.text("The WebSocket fault \"\(fault.map(String.init(describing:)) ?? "")\" cannot be played: \(error.reason)\n", status: 500))
+        }
+    }
 }

@@ -6,7 +6,9 @@ import TapedeckCore
 /// order, each time the client's recorded frames before them were sent; the same state machine as a live connection
 /// answers pings and closes, and its answers must be the recorded ones too. A frame the recording does not have
 /// next ends the replay with a ``WebSocketReplayMismatch``; a recording cut off before the server's close ends, after
-/// its last frame, as a connection that broke (1006) and says where.
+/// its last frame, as a connection that broke (1006) and says where. Under a `ConversationFault` the frames are the
+/// ones it leaves: a drop then ends as a live connection the server closed without a close frame, and a stall
+/// delivers nothing more, takes what the client sends without an answer, and lets a close wait its `closeTimeout`.
 final class ReplayedWebSocketBackend: WebSocketBackend {
     private struct State {
         var machine = WebSocketSessionStateMachine()
@@ -17,17 +19,20 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
 
     private let state: Locked<State>
     private let messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
+    private let closeTimeout: Double
 
-    init(frames: [WebSocketConversation.Frame], matcher: WebSocketFrameMatcher,
+    init(script: WebSocketReplayScript, matcher: WebSocketFrameMatcher, closeTimeout: Double,
          messages: AsyncThrowingStream<WebSocketMessage, Error>.Continuation) {
-        self.state = Locked(State(cursor: WebSocketReplayCursor(frames, matcher: matcher)))
+        self.state = Locked(State(cursor: WebSocketReplayCursor(script, matcher: matcher)))
         self.messages = messages
+        self.closeTimeout = closeTimeout
         state.withLock { deliverDueFrames(&$0) }
     }
 
     func send(_ frame: WebSocketFrame) async throws {
         try state.withLock { state throws in
             guard state.machine.canSend else { throw WebSocketError.notOpen(state.ending) }
+            if state.cursor.isStalled { return }
             do throws(WebSocketReplayMismatch) {
                 try state.cursor.clientSent(.init(frame))
             } catch {
@@ -39,10 +44,17 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
     }
 
     func close(_ close: WebSocketClose) async -> WebSocketEnding {
-        state.withLock { state in
+        let unanswered = state.withLock { state -> Bool in
             let actions = state.machine.close(close)
-            guard sendAnswers(actions.send, &state) else { return }
+            // A stalled server takes the close and never answers it.
+            if state.cursor.isStalled { return !actions.send.isEmpty }
+            guard sendAnswers(actions.send, &state) else { return false }
             deliverDueFrames(&state)
+            return false
+        }
+        if unanswered {
+            try? await Task.sleep(for: .seconds(closeTimeout))
+            state.withLock { end(&$0, .abnormal(reason: "the server did not answer the close in \(closeTimeout) s"), error: nil) }
         }
         return await ending()
     }
@@ -74,9 +86,16 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
             guard sendAnswers(actions.send, &state) else { return }
             if let ending = actions.ending { end(&state, ending, error: nil) }
         }
-        if state.ending == nil, state.cursor.isAtEnd {
+        guard state.ending == nil, state.cursor.isAtEnd else { return }
+        switch state.cursor.runOut {
+        case .asRecorded:
             let cut = WebSocketTranscript(frames: state.cursor.frames).cut ?? "after frame \(state.cursor.frames.count)"
             end(&state, .abnormal(reason: "the recording ends \(cut) without the server's close"), error: nil)
+        case .drop:
+            // What the live client reports for the same.
+            end(&state, .abnormal(reason: "the server closed the connection without a close frame"), error: nil)
+        case .stall:
+            break
         }
     }
 
@@ -120,10 +139,31 @@ extension WebSocket {
     /// for try await message in socket.messages { … }   // as recorded
     /// ```
     public static func replay(_ conversation: WebSocketConversation, matching matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) -> WebSocket {
+        replay(conversation, script: WebSocketReplayScript(frames: conversation.frames), matching: matcher, closeTimeout: 5)
+    }
+
+    /// A socket that replays `conversation` in process under `fault`: the server's frames up to its frame `N`, then
+    /// the drop, the close or the stall (see `ConversationFault`). `closeTimeout` is how long a close waits for a
+    /// stalled server, as ``WebSocketClientOptions/closeTimeout`` is for a live one.
+    ///
+    /// ```swift
+    /// let socket = try WebSocket.replay(conversation, fault: ConversationFault(after: 1, .drop))
+    /// for try await message in socket.messages { … }   // the server's first message, then WebSocketError.abnormalClosure
+    /// ```
+    ///
+    /// - Throws: `InteractionFault.NotApplicable` when the server sent fewer frames than `fault` plays.
+    public static func replay(_ conversation: WebSocketConversation, matching matcher: WebSocketFrameMatcher = WebSocketFrameMatcher(),
+                              fault: ConversationFault?, closeTimeout: Double = 5) throws(InteractionFault.NotApplicable) -> WebSocket {
+        replay(conversation, script: try WebSocketReplayScript(recorded: conversation.frames, fault: fault), matching: matcher,
+               closeTimeout: closeTimeout)
+    }
+
+    private static func replay(_ conversation: WebSocketConversation, script: WebSocketReplayScript, matching matcher: WebSocketFrameMatcher,
+                               closeTimeout: Double) -> WebSocket {
         let (messages, feed) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
         return WebSocket(
             url: conversation.url, requestHeaders: conversation.requestHeaders, response: conversation.response,
             negotiation: conversation.negotiation, messages: messages,
-            backend: ReplayedWebSocketBackend(frames: conversation.frames, matcher: matcher, messages: feed))
+            backend: ReplayedWebSocketBackend(script: script, matcher: matcher, closeTimeout: closeTimeout, messages: feed))
     }
 }

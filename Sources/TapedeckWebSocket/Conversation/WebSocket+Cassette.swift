@@ -8,6 +8,8 @@ extension WebSocket {
     /// modes that record, and its conversation is written into the cassette (redacted) when it ends, before
     /// ``close(_:reason:)`` or ``ending()`` returns. A replay compares what the client sends with the recording as
     /// `matching` says, after redacting it as the recording was (so a password sent live matches its stand-in).
+    /// A `ConversationFault` of the cassette's `CassetteConfiguration/conversationFaults` that fires for the
+    /// conversation replays it with that drop, close or stall (``replay(_:matching:fault:closeTimeout:)``).
     ///
     /// ```swift
     /// let cassette = try CassetteTransport(cassette: url, mode: .once, upstream: CurlTransport())
@@ -19,21 +21,25 @@ extension WebSocket {
     ///
     /// - Throws: `CassetteError/unmatchedRequest(_:)` when only replaying and the cassette has no conversation
     ///   for the URL; ``WebSocketHandshakeError/unexpectedStatus(_:)`` when it holds the upstream's refusal of the
-    ///   upgrade (recorded by a proxy); what ``connect(to:options:observer:)`` throws for a live connection.
+    ///   upgrade (recorded by a proxy) or an injected `ReplayFault`'s answer, and the `URLError` of an injected
+    ///   transport error; `InteractionFault.NotApplicable` when a conversation fault that fired needs
+    ///   more server frames than the recording has; what ``connect(to:options:observer:)`` throws for a live connection.
     public static func connect(
         to url: URL, through cassette: CassetteTransport, options: WebSocketClientOptions = WebSocketClientOptions(),
         matching: WebSocketFrameMatcher.Mode = .exact
     ) async throws -> WebSocket {
         let request = Interaction.Request(method: "GET", url: url.absoluteString, headers: options.headers)
         switch try cassette.webSocketRoute(for: request) {
-        case .replay(let interaction):
+        case .replay(let interaction, let fault):
             guard let conversation = WebSocketConversation(interaction) else {
                 throw CassetteError.invalidFormat(
                     file: cassette.cassetteURL.path, path: "interactions", reason: "the conversation for \(request.summary) has no response")
             }
-            return replay(conversation, matching: cassette.webSocketMatcher(mode: matching, upgrade: request))
-        case .refused(let interaction, _):
+            return try replay(conversation, matching: cassette.webSocketMatcher(mode: matching, upgrade: request), fault: fault,
+                              closeTimeout: options.closeTimeout)
+        case .refused(let interaction, _), .faulted(let interaction, _):
             // What the live client throws for the same answer.
+            if let failure = interaction.failure { throw failure.urlError(failingURL: url) }
             throw WebSocketHandshakeError.unexpectedStatus(interaction.response?.statusCode ?? 0)
         case .live:
             return try await connect(to: url, options: options)

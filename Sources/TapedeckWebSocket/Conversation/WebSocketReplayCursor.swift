@@ -5,15 +5,22 @@ import TapedeckCassette
 struct WebSocketReplayCursor: Sendable {
     let frames: [WebSocketConversation.Frame]
     let matcher: WebSocketFrameMatcher
+    /// What the server does once the frames run out.
+    let runOut: WebSocketReplayScript.RunOut
     private(set) var index = 0
 
-    init(_ frames: [WebSocketConversation.Frame], matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) {
-        self.frames = frames
+    init(_ script: WebSocketReplayScript, matcher: WebSocketFrameMatcher = WebSocketFrameMatcher()) {
+        frames = script.frames
+        runOut = script.runOut
         self.matcher = matcher
     }
 
     /// Whether every recorded frame was replayed.
     var isAtEnd: Bool { index == frames.count }
+
+    /// Whether the server has stalled (an injected stall, every frame before it played): it answers nothing more,
+    /// and what the client sends is taken and dropped.
+    var isStalled: Bool { isAtEnd && runOut == .stall }
 
     /// The next recorded frame if the server sent it, which the replay now delivers.
     mutating func nextServerFrame() -> WebSocketConversation.Frame? {

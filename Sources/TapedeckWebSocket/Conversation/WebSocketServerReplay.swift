@@ -6,7 +6,13 @@ import TapedeckCassette
 /// order by a ``WebSocketFrameMatcher``. A client message that matches nothing closes the connection with the
 /// chosen code (1008 by default) and reports the near miss; a protocol violation closes with the RFC's code.
 /// Pings and pongs the recording does not have next (a client's keepalive) are answered and let through, and a
-/// recorded client pong is passed over when the client sends something else first (its pong may come later).
+/// recorded client pong is passed over when the client sends something else first (its pong may come later). Once
+/// the server's close is out, a client message is dropped unread (RFC 6455 §1.4: it was sent before the client saw
+/// the close) while the client's close is awaited.
+///
+/// Under a `ConversationFault` (a `WebSocketReplayScript`) the frames are the ones it leaves, then the connection
+/// is dropped without a close frame (`Output.drop`), or the server stalls: nothing more goes out, and what the
+/// client sends, its close included, goes unanswered.
 ///
 /// ```swift
 /// var replay = WebSocketServerReplay(frames: transcript.frames)
@@ -22,6 +28,8 @@ package struct WebSocketServerReplay: Sendable {
         case mismatch(WebSocketReplayMismatch)
         /// The recording ends without the server's close: it was cut off here (the connection is dropped).
         case cut(String)
+        /// An injected drop: close the connection at once, without a close frame.
+        case drop
         /// The conversation is over: close the socket.
         case end
     }
@@ -34,7 +42,13 @@ package struct WebSocketServerReplay: Sendable {
     /// A replay of `frames` comparing the client's with `matcher`, closing with `mismatchCode` on a near miss.
     package init(frames: [WebSocketTranscript.Frame], matcher: WebSocketFrameMatcher = WebSocketFrameMatcher(),
                  mismatchCode: WebSocketCloseCode = .policyViolation) {
-        cursor = WebSocketReplayCursor(frames, matcher: matcher)
+        self.init(script: WebSocketReplayScript(frames: frames), matcher: matcher, mismatchCode: mismatchCode)
+    }
+
+    /// A replay of `script` (a recording, or what a fault leaves of it).
+    package init(script: WebSocketReplayScript, matcher: WebSocketFrameMatcher = WebSocketFrameMatcher(),
+                 mismatchCode: WebSocketCloseCode = .policyViolation) {
+        cursor = WebSocketReplayCursor(script, matcher: matcher)
         self.mismatchCode = mismatchCode
     }
 
@@ -43,7 +57,7 @@ package struct WebSocketServerReplay: Sendable {
 
     /// What to do after the client's `event`.
     package mutating func received(_ event: WebSocketEvent) -> [Output] {
-        guard !isOver else { return [] }
+        guard !isOver, !cursor.isStalled else { return [] }
         let kind = WebSocketTranscript.Kind(event)
         var outputs: [Output] = []
         if case .pong = kind {} else {
@@ -62,10 +76,12 @@ package struct WebSocketServerReplay: Sendable {
                 // The client leaves early: answered as any server answers a close.
                 isOver = true
                 return outputs + (closeSent ? [] : [.send(WebSocketClose(code: close.code).frame, at: 0)]) + [.end]
+            case .message where closeSent:
+                return outputs
             case .message:
                 isOver = true
                 let frame = WebSocketFrame.close(code: mismatchCode, reason: "no recorded message matches (frame \(error.frameIndex + 1))")
-                return outputs + [.mismatch(error)] + (closeSent ? [] : [.send(frame, at: 0)]) + [.end]
+                return outputs + [.mismatch(error), .send(frame, at: 0), .end]
             }
         }
         if case .close = kind, closeSent {
@@ -89,10 +105,17 @@ package struct WebSocketServerReplay: Sendable {
             outputs.append(.send(frame.kind.serverFrame, at: frame.offset))
             if case .close = frame.kind { closeSent = true }
         }
-        if cursor.isAtEnd {
+        guard cursor.isAtEnd else { return outputs }
+        switch cursor.runOut {
+        case .asRecorded:
             isOver = true
             if !closeSent, let cut = WebSocketTranscript(frames: cursor.frames).cut { outputs.append(.cut(cut)) }
             outputs.append(.end)
+        case .drop:
+            isOver = true
+            outputs.append(.drop)
+        case .stall:
+            break
         }
         return outputs
     }

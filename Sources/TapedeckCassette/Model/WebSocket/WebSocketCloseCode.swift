@@ -35,6 +35,10 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let mandatoryExtension = WebSocketCloseCode(rawValue: 1010)
     /// 1011: the server met an unexpected condition.
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
+    /// 1012: the server is restarting; a client may reconnect.
+    public static let serviceRestart = WebSocketCloseCode(rawValue: 1012)
+    /// 1013: the server is overloaded for now; a client may reconnect later.
+    public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
     /// 1015: reported locally when the TLS handshake failed; never sent.
     public static let tlsHandshakeFailure = WebSocketCloseCode(rawValue: 1015)
 

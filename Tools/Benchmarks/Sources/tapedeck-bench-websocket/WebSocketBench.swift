@@ -7,6 +7,7 @@ import TapedeckWebSocket
 /// client message. `echo URL COUNT`: COUNT sequential round trips (a 32-byte text, its echo) over a live
 /// connection, printing the seconds they took. `serve COUNT`: the stub server playing a recorded conversation of
 /// COUNT such round trips (again for every connection), printing its port, until standard input closes.
+/// `stream [MIB] [KIB] [SECONDS]`: the peak memory of a 1 GiB binary stream through the stub server (``StreamMemory``).
 @main
 struct WebSocketBench {
     static func main() async throws {
@@ -22,13 +23,18 @@ struct WebSocketBench {
         case "serve":
             guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
             try ServedEcho.run(roundTrips: count)
+        case "stream":
+            let numbers = arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 }
+            guard numbers.count == arguments.count - 1 else { usage() }
+            func number(_ index: Int, _ fallback: Int) -> Int { index < numbers.count ? numbers[index] : fallback }
+            try await StreamMemory.run(totalMiB: number(0, 1024), messageKiB: number(1, 64), seconds: Double(number(2, 600)))
         default:
             usage()
         }
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: tapedeck-bench-websocket replay|push [MESSAGES] [RUNS] | echo URL COUNT | serve COUNT\n".utf8))
+        FileHandle.standardError.write(Data("usage: tapedeck-bench-websocket replay|push [MESSAGES] [RUNS] | echo URL COUNT | serve COUNT | stream [MIB] [KIB] [SECONDS]\n".utf8))
         exit(2)
     }
 
