@@ -24,7 +24,7 @@ extension HTTPSessionManager {
         }
         let box = TaskBox()
         let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress) { result in
-            let task = box.task
+            let task = box.take()
             if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
         }
         box.task = task
@@ -72,7 +72,7 @@ extension HTTPSessionManager {
         }
         let box = TaskBox()
         let task = session.uploadTask(with: request, from: request.body, progress: progress) { result in
-            let task = box.task
+            let task = box.take()
             if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
         }
         box.task = task
@@ -121,11 +121,21 @@ extension HTTPSessionManager {
     }
 }
 
-/// Hands a task to its own completion closure, which is created before the task exists.
+/// Hands a task to its own completion closure, which is created before the task exists. The task keeps that closure
+/// and the closure keeps the box, so the closure takes the task out when it runs: a box still holding it would keep
+/// the task, its manager and its transport alive for good (a cycle LeakSanitizer reported).
 final class TaskBox: Sendable {
     private let storage = Locked<SessionTask?>(nil)
     var task: SessionTask? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
+    }
+
+    /// The task, leaving the box empty.
+    func take() -> SessionTask? {
+        storage.withLock { task in
+            defer { task = nil }
+            return task
+        }
     }
 }

@@ -70,7 +70,8 @@ public final class HTTPCache: Sendable {
     }
 
     /// Sees each response before it is stored and returns what to store, or `nil` to store nothing. It runs for new
-    /// responses and for stored responses a `304` updated; it does not change what the client receives.
+    /// responses and for stored responses a `304` updated; it does not change what the client receives. The cache
+    /// keeps the hook, so a hook that calls back into the cache captures it weakly (`{ [weak cache] in … }`).
     public var willCacheResponse: WillCacheResponse? {
         get { hook.withLock { $0.willCache } }
         set { hook.withLock { $0.willCache = newValue } }

@@ -59,8 +59,10 @@ final class StubServerCore: Sendable {
         guard accepted else { return }
         let delay = ContinuousClock.now.duration(to: deadline)
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-        timers.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
-            resume(connection)
+        // Weakly: a stopped server has resumed every connection already, and a timer that kept the core would keep it
+        // (and every stub's body) for the rest of the delay, up to the end of the process (LeakSanitizer's reports).
+        timers.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            self?.resume(connection)
         }
     }
 

@@ -137,6 +137,27 @@ import TapedeckTesting
         #expect(failed.1.code == -1011)
     }
 
+    /// A task started with closures keeps its completion closure, which reaches the task; once it has run, nothing
+    /// keeps the task or its manager (LeakSanitizer reported both as leaked through that cycle).
+    @Test func aFinishedClosureTaskKeepsNeitherItselfNorItsManager() async throws {
+        var manager: HTTPSessionManager? = HTTPSessionManager(baseURL: server.url("/"), transport: TapedeckTest.transport)
+        weak let weakManager = manager
+        weak var weakTask: SessionTask?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            weakTask = manager?.get("get", success: { _, _ in continuation.resume() }, failure: { _, error in
+                Issue.record("unexpected failure: \(error)")
+                continuation.resume()
+            })
+        }
+        manager = nil
+        // The transfer's own task lets go of the session task just after the closure ran: bounded wait for that.
+        for _ in 0..<500 where weakTask != nil || weakManager != nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(weakTask == nil)
+        #expect(weakManager == nil)
+    }
+
     @Test func aRequestThatCannotBeSerializedCreatesNoTaskAndFailsAsynchronously() async throws {
         manager.requestSerializer = JSONRequestSerializer()
         // The completion queue is held until the call has returned, so a failure delivered synchronously would be
