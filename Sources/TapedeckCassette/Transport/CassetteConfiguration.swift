@@ -201,7 +201,6 @@ public struct ReplayFault: Sendable {
             if case .delay = self { return false }
             return true
         }
-
     }
 
     /// The interaction index it applies to, or `nil` for any matching `predicate`.
