@@ -118,7 +118,7 @@ import TapedeckTesting
         slow.metrics = TransferMetrics(timeToFirstByte: 0.2, total: 0.25)
         try CassetteFile.save(Cassette(interactions: [interaction("GET", "http://h/flaky", responseBody: "ok"), slow]), to: directory.cassette())
         var configuration = CassetteConfiguration(timing: .recorded(scale: 1))
-        configuration.faults = [ReplayFault(interaction: 0, action: .fail(.networkConnectionLost), times: 1)]
+        configuration.faults = [ReplayFault(interaction: 0, action: .fault(.reset), times: 1)]
         let transport = try openCassette(directory.cassette(), mode: .replay, configuration: configuration)
         let failure = await #expect(throws: URLError.self) { try await transport.send(HTTPRequest(url: URL(string: "http://h/flaky")!)) }
         #expect(failure?.code == .networkConnectionLost)

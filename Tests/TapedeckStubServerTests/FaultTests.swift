@@ -10,7 +10,7 @@ extension OnLoopback {
     @Suite struct FaultTests {
         let transport = CurlTransport()
 
-        private func code(for fault: StubFault, timeout: TimeInterval = 10) async throws -> URLError.Code? {
+        private func code(for fault: TransportFault, timeout: TimeInterval = 10) async throws -> URLError.Code? {
             try await withStubServer { server in
                 server.add(Stub(RequestPattern(.get, "/fault"), fault: fault))
                 server.route(.get, "/ok", response: .text("fine"))

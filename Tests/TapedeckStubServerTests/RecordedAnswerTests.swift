@@ -6,7 +6,7 @@ import TapedeckCore
 
 /// The pure mappings behind cassette serving and the recording proxy, without sockets.
 @Suite struct RecordedAnswerTests {
-    private func fault(_ code: URLError.Code) -> StubFault? {
+    private func fault(_ code: URLError.Code) -> TransportFault? {
         if case .fault(let fault) = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "m")) { return fault }
         return nil
     }

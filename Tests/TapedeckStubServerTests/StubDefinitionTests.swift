@@ -85,6 +85,8 @@ import TapedeckCore
         #expect(try stub(#"{"request": {}, "response": {"fault": "reset"}}"#).responder.fault == .reset)
         #expect(try stub(#"{"request": {}, "response": {"fault": "partialBody", "partialBodySent": 3, "partialBodyDeclared": 9}}"#).responder.fault
             == .partialBody(sent: 3, declared: 9))
+        #expect(try stub(#"{"request": {}, "response": {"fault": "stall", "partialBodySent": 4}}"#).responder.fault == .stall(sent: 4))
+        #expect(try stub(#"{"request": {}, "response": {"fault": "status", "status": 503}}"#).responder.fault == .status(503))
         let chunked = try stub(#"{"request": {}, "response": {"body": "abcdef", "chunked": {"bytesPerChunk": 2, "intervalMilliseconds": 5}}}"#)
         guard case .response(let response) = chunked.responder, case .chunked(let body) = response.body else {
             Issue.record("expected a chunked response")
@@ -169,6 +171,8 @@ import TapedeckCore
         (#"{"request": {}, "response": {"status": "200"}}"#, "invalid stub definition at response.status: expected a number"),
         (#"{"request": {}, "response": {"body": "a", "jsonBody": 1}}"#, "invalid stub definition at response: give at most one of body, base64Body, jsonBody, bodyFile, not body and jsonBody"),
         (#"{"request": {}, "response": {"fault": "explode"}}"#, #"invalid stub definition at response.fault: unknown fault "explode""#),
+        (#"{"request": {}, "response": {"fault": "reset", "jsonBody": 1}}"#, "invalid stub definition at response: the reset fault takes no other member; remove jsonBody"),
+        (#"{"request": {}, "response": {"fault": "status", "status": 101}}"#, "invalid stub definition at response.status: 101 is an informational status"),
         (#"{"request": {}, "response": {"body": "{{nope}}", "template": true}}"#, #"invalid stub definition at response.body: invalid response template "{{nope}}": unknown placeholder"#),
         (#"{"request": {}, "response": {}, "delay": {"minMilliseconds": 9, "maxMilliseconds": 1}}"#, "invalid stub definition at delay: needs 0 ≤ minMilliseconds ≤ maxMilliseconds, got 9 and 1"),
         (#"{"request": {}, "response": {}, "scenario": {"requiredState": "x"}}"#, #"invalid stub definition at scenario.name: required field "name" is missing"#),
@@ -185,7 +189,7 @@ import TapedeckCore
 }
 
 extension StubResponder {
-    var fault: StubFault? {
+    var fault: TransportFault? {
         if case .fault(let fault) = self { return fault }
         return nil
     }

@@ -70,7 +70,7 @@ fuzz() {
     # The stub server keeps request bodies (Data) alive between inputs, in its journal and in connections still
     # closing, and LeakSanitizer does not see references to a Data's storage (a multi-payload enum's payload, with
     # the case in the pointer's spare bits: Tools/Sanitizers/EnumPayloadLeak), so it would report them as leaks.
-    # WireMock's fault table (a static dictionary holding StubFault.malformedResponse(Data)) is reported for the same
+    # WireMock's fault table (a static dictionary holding TransportFault.malformedResponse(Data)) is reported for the same
     # reason by the wiremock-mapping target.
     [ "$target" = stub-server-http ] && leaks=0
     [ "$target" = wiremock-mapping ] && leaks=0

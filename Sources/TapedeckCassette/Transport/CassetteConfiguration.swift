@@ -6,7 +6,7 @@ import Foundation
 /// var configuration = CassetteConfiguration()
 /// configuration.matching = [.method, .url, .json(ignoring: ["nonce"])]
 /// configuration.timing = .recorded(scale: 0.5)
-/// configuration.faults = [ReplayFault(interaction: 2, action: .fail(.timedOut))]
+/// configuration.faults = [ReplayFault(interaction: 2, action: .fault(.noResponse))]
 /// configuration.ignoreLoopback = true                 // the local stub server stays live
 /// configuration.allowedHosts = ["api.example.com"]    // nothing else may be reached
 /// ```
@@ -173,14 +173,14 @@ public enum ChunkTimingCapture: Sendable, Hashable {
     }
 }
 
-/// An error, a delay or another answer injected into the replay of chosen interactions, to test retry, timeout and
+/// A fault, a delay or another answer injected into the replay of chosen interactions, to test retry, timeout and
 /// error-handling logic. The same faults apply in process (`CassetteTransport`) and when a stub server serves the
-/// cassette over sockets.
+/// cassette over sockets, and the client sees the same `URLError` (or status) either way.
 ///
 /// ```swift
-/// ReplayFault(interaction: 0, action: .fail(.networkConnectionLost), times: 1)   // the first try fails once
+/// ReplayFault(interaction: 0, action: .fault(.reset), times: 1)   // the first try fails once (-1005)
 /// ReplayFault(action: .delay(.milliseconds(200))) { $0.url.contains("/slow") }
-/// ReplayFault(interaction: 2, action: .answer(.response(.init(statusCode: 500))), times: 1)
+/// ReplayFault(interaction: 2, action: .fault(.status(503)), times: 1)
 /// ```
 ///
 /// ``InteractionFault`` names the failures a recording implies (a timeout, a reset in the middle of the body, a 503
@@ -188,13 +188,23 @@ public enum ChunkTimingCapture: Sendable, Hashable {
 public struct ReplayFault: Sendable {
     /// What happens.
     public enum Action: Sendable, Hashable {
-        /// The request fails with this `URLError` code instead of replaying.
-        case fail(URLError.Code)
-        /// The replay waits this long before the response head.
+        /// The exchange fails as `TransportFault` says, instead of replaying: in process, the request meets what
+        /// `CurlTransport` reports when a server does it at the socket (a reset is `.networkConnectionLost`).
+        case fault(TransportFault)
+        /// The replay waits this long before the response head. Not a `TransportFault`: it replaces nothing, so the
+        /// recording is replayed after it.
         case delay(Duration)
         /// The replay delivers this outcome instead of the recorded one: another response (a `503`, a body cut
-        /// short, a response that ends in ``Interaction/Response/interruption``) or a transport error.
+        /// short, a response that ends in ``Interaction/Response/interruption``) or a transport error (any
+        /// `URLError` code, also those a listening server cannot produce, such as `.cannotConnectToHost`).
         case answer(Interaction.Outcome)
+
+        /// The request fails with this `URLError` code instead of replaying: an ``answer(_:)`` of that failure, as
+        /// earlier versions spelled it (`.fail(.timedOut)`). ``fault(_:)`` says what a server does instead, and gives
+        /// the code `CurlTransport` would report for it.
+        public static func fail(_ code: URLError.Code) -> Action {
+            .answer(.failure(Interaction.Failure(URLError(code))))
+        }
 
         /// Whether the interaction is put back after the fault fires, so that a retry gets the recording (every
         /// action but a delay, which replays the recording itself).

@@ -101,7 +101,11 @@ public struct CassetteTransport: HTTPTransport {
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }
-            if case .answer(let outcome) = fault { interaction.outcome = outcome }
+            switch fault {
+            case .fault(let transportFault): interaction.outcome = Interaction.Outcome(transportFault)
+            case .answer(let outcome): interaction.outcome = outcome
+            case .delay, nil: break
+            }
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }
@@ -147,17 +151,10 @@ public struct CassetteTransport: HTTPTransport {
         return Recorder(session: session, upstream: upstream)
     }
 
-    /// Waits out an injected delay and the recorded latency; throws an injected error.
+    /// Waits out an injected delay and the recorded latency.
     private static func wait(before interaction: Interaction, fault: ReplayFault.Action?, pace: ReplayPace?,
                              request: HTTPRequest) async throws {
-        switch fault {
-        case .fail(let code):
-            throw URLError(code, failingURL: request.url, reason: "injected fault: \(code.rawValue) (replaying a cassette)")
-        case .delay(let duration):
-            try await Task.sleep(for: duration)
-        case .answer, nil:
-            break
-        }
+        if case .delay(let duration) = fault { try await Task.sleep(for: duration) }
         try await pace?.waitForHead(of: interaction, request: request)
     }
 

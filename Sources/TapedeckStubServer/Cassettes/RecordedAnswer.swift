@@ -18,9 +18,9 @@ import TapedeckCore
 ///
 /// | recorded | at the socket | client sees |
 /// |---|---|---|
-/// | `-1005` networkConnectionLost | ``StubFault/reset`` | `-1005` |
-/// | `-1011` badServerResponse | ``StubFault/closeWithoutResponse`` | `-1011` |
-/// | `-1001` timedOut | ``StubFault/noResponse`` | `-1001` after the client's own timeout |
+/// | `-1005` networkConnectionLost | `TransportFault.reset` | `-1005` |
+/// | `-1011` badServerResponse | `TransportFault.closeWithoutResponse` | `-1011` |
+/// | `-1001` timedOut | `TransportFault.noResponse` | `-1001` after the client's own timeout |
 /// | `-1016` cannotDecodeContentData | a `Content-Encoding: gzip` body that is not gzip | `-1016` (when the client decodes) |
 /// | anything else, e.g. `-1004` cannotConnectToHost | `502` with ``recordedErrorHeader`` naming the error | a `502` response |
 ///

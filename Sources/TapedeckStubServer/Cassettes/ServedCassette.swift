@@ -114,8 +114,8 @@ final class ServedCassette: Sendable {
             var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
                                                scale: configuration.timing.scale ?? 0)
             switch fault {
-            case .fail(let code):
-                action = RecordedAnswer.action(for: Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue) (serving a cassette)"))
+            case .fault(let transportFault):
+                action = .fault(transportFault)
             case .delay(let extra):
                 delay += extra
             case .answer(let outcome):

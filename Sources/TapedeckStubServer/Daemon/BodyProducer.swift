@@ -98,22 +98,3 @@ final class BodyProducer {
         return count
     }
 }
-
-/// The deterministic byte pattern of ``StubBody/generated(length:)``: byte `i` is `i % 251`.
-enum GeneratedBytes {
-    /// The pattern repeated enough times to fill a read with one copy from any phase.
-    private static let pattern: [UInt8] = (0..<(251 * 262)).map { UInt8($0 % 251) }
-
-    static func fill(_ buffer: UnsafeMutableRawBufferPointer, from position: Int64) {
-        var written = 0
-        var phase = Int(position % 251)
-        pattern.withUnsafeBytes { source in
-            while written < buffer.count {
-                let count = min(buffer.count - written, source.count - phase)
-                (buffer.baseAddress! + written).copyMemory(from: source.baseAddress! + phase, byteCount: count)
-                written += count
-                phase = (phase + count) % 251
-            }
-        }
-    }
-}

@@ -12,7 +12,7 @@ private func core(_ context: UnsafeMutableRawPointer?) -> StubServerCore {
 /// What the server does for a request once any delay is over.
 enum StubAction: Sendable {
     case respond(StubResponse)
-    case fault(StubFault)
+    case fault(TransportFault)
     /// Upgrade to a WebSocket and play a recorded conversation.
     case webSocket(ServedWebSocket)
     /// Send the upstream's `101` and relay the connection to it (the recording proxy).

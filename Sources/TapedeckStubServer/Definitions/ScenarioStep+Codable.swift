@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A scenario step's JSON form: `{"name": "cart", "requiredState": "Started", "newState": "has item"}`, the states
 /// optional.

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A delay's JSON form: `{"milliseconds": N}`, or `{"minMilliseconds": A, "maxMilliseconds": B, "seed": S}` (seed 0
 /// when absent).

@@ -5,8 +5,9 @@ import TapedeckCore
 /// at most one body source — `body` (text), `base64Body`, `jsonBody` (sets `Content-Type: application/json` unless
 /// given) or `bodyFile` (a file inside the folder the definitions were read from, see
 /// ``Stub/decodeList(_:filesDirectory:)``) — and `chunked` (`{"bytesPerChunk", "intervalMilliseconds"}`) to dribble
-/// it; with `template: true`, `body` and header values are ``ResponseTemplate``s. Or a `fault` (with
-/// `partialBodySent`/`partialBodyDeclared`, or the `body`/`base64Body` bytes of `malformedResponse`) instead.
+/// it; with `template: true`, `body` and header values are ``ResponseTemplate``s. Or a `fault` instead, in
+/// `TransportFault`'s JSON form (`partialBodySent`/`partialBodyDeclared`, `status`, or the `body`/`base64Body`
+/// bytes of `malformedResponse` beside it).
 /// A ``StubResponder/handler(_:)`` closure has no JSON form.
 extension CodingUserInfoKey {
     /// The folder a stub definition's `bodyFile` must stay in (a `URL`); absent for the admin API.
@@ -24,9 +25,6 @@ extension StubResponder: Codable {
         var intervalMilliseconds: Int?
     }
 
-    static let faultNames = ["closeWithoutResponse", "reset", "malformedStatusLine", "malformedHeaders", "malformedResponse",
-                             "noResponse", "partialBody"]
-
     /// Whether the responder can be written as a `response`: every responder but a closure and a WebSocket stub
     /// (which ``Stub`` writes as its `webSocket` member).
     var hasJSONForm: Bool {
@@ -40,6 +38,10 @@ extension StubResponder: Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.fault) {
+            self = .fault(try TransportFault(from: decoder))
+            return
+        }
         let status = try container.decodeIfPresent(Int.self, forKey: .status)
         let headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
         let body = try container.decodeIfPresent(String.self, forKey: .body)
@@ -48,9 +50,6 @@ extension StubResponder: Codable {
         let bodyFile = try container.decodeIfPresent(String.self, forKey: .bodyFile)
         let template = try container.decodeIfPresent(Bool.self, forKey: .template)
         let chunked = try container.decodeIfPresent(Chunking.self, forKey: .chunked)
-        let fault = try container.decodeIfPresent(String.self, forKey: .fault)
-        let partialBodySent = try container.decodeIfPresent(Int.self, forKey: .partialBodySent)
-        let partialBodyDeclared = try container.decodeIfPresent(Int.self, forKey: .partialBodyDeclared)
         func fail(_ reason: String, _ fields: String...) -> DecodingError {
             .definition(reason, at: decoder.codingPath, fields)
         }
@@ -61,20 +60,6 @@ extension StubResponder: Codable {
         }
         let bodies = [("body", body != nil), ("base64Body", base64Body != nil), ("jsonBody", jsonBody != nil), ("bodyFile", bodyFile != nil)]
             .filter(\.1).map(\.0)
-        if fault == "malformedResponse" {
-            guard bodies.count == 1, jsonBody == nil, bodyFile == nil, status == nil else {
-                throw fail("the malformedResponse fault sends exactly the bytes of one body or base64Body, and no status")
-            }
-            self = .fault(.malformedResponse(try base64Data() ?? Data((body ?? "").utf8)))
-            return
-        }
-        if let fault {
-            guard bodies.isEmpty, status == nil else {
-                throw fail("a fault sends no status or body; remove \((bodies + (status == nil ? [] : ["status"])).joined(separator: ", "))")
-            }
-            self = .fault(try Self.fault(named: fault, sent: partialBodySent, declared: partialBodyDeclared, at: decoder.codingPath))
-            return
-        }
         guard bodies.count <= 1 else { throw fail("give at most one of body, base64Body, jsonBody, bodyFile, not \(bodies.joined(separator: " and "))") }
         let code = status ?? 200
         if let problem = StubResponse.statusProblem(code) { throw fail(problem, "status") }
@@ -114,35 +99,17 @@ extension StubResponder: Codable {
         self = .response(response)
     }
 
-    private static func fault(named name: String, sent: Int?, declared: Int?, at codingPath: [any CodingKey]) throws -> StubFault {
-        switch name {
-        case "closeWithoutResponse": return .closeWithoutResponse
-        case "reset": return .reset
-        case "malformedStatusLine": return .malformedStatusLine
-        case "malformedHeaders": return .malformedHeaders
-        case "noResponse": return .noResponse
-        case "partialBody":
-            guard let sent, let declared, 0 < sent, sent < declared else {
-                throw DecodingError.definition("the partialBody fault needs partialBodySent and partialBodyDeclared with 0 < sent < declared",
-                                               at: codingPath)
-            }
-            return .partialBody(sent: sent, declared: declared)
-        default:
-            throw DecodingError.definition("unknown fault \"\(name)\"; use one of \(faultNames.joined(separator: ", "))", at: codingPath, "fault")
-        }
-    }
-
     /// Encodes the responder as a definition would give it; a closure cannot be encoded and throws
     /// `EncodingError.invalidValue` (``Stub`` leaves its `response` out instead).
     public func encode(to encoder: any Encoder) throws {
+        if case .fault(let fault) = self { return try fault.encode(to: encoder) }
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .handler:
             throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a closure responder has no JSON form"))
         case .webSocket:
             throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a WebSocket stub is a stub's webSocket member, not a response"))
-        case .fault(let fault):
-            try Self.encode(fault, into: &container)
+        case .fault: break
         case .template(let template):
             try container.encode(template.status, forKey: .status)
             try container.encode(Dictionary(template.headerTemplates.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), forKey: .headers)
@@ -167,23 +134,6 @@ extension StubResponder: Codable {
                 try container.encode(Chunking(bytesPerChunk: dribble.chunkSize, intervalMilliseconds: Int(dribble.interval.nanoseconds / 1_000_000)),
                                      forKey: .chunked)
             }
-        }
-    }
-
-    private static func encode(_ fault: StubFault, into container: inout KeyedEncodingContainer<CodingKeys>) throws {
-        switch fault {
-        case .partialBody(let sent, let declared):
-            try container.encode("partialBody", forKey: .fault)
-            try container.encode(sent, forKey: .partialBodySent)
-            try container.encode(declared, forKey: .partialBodyDeclared)
-        case .malformedResponse(let bytes):
-            try container.encode(bytes.base64EncodedString(), forKey: .base64Body)
-            try container.encode("malformedResponse", forKey: .fault)
-        case .closeWithoutResponse: try container.encode("closeWithoutResponse", forKey: .fault)
-        case .reset: try container.encode("reset", forKey: .fault)
-        case .malformedStatusLine: try container.encode("malformedStatusLine", forKey: .fault)
-        case .malformedHeaders: try container.encode("malformedHeaders", forKey: .fault)
-        case .noResponse: try container.encode("noResponse", forKey: .fault)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A value pattern's JSON form: a string (equal to it), or an object with exactly one of `equalTo`, `contains`,
 /// `matches` (a regular expression for the whole value), `doesNotContain`, `doesNotMatch` (both also satisfied by an

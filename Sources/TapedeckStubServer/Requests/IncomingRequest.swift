@@ -13,7 +13,7 @@ final class IncomingRequest {
     var headersCollected = false
     /// What the server will do once a delay is over, while the connection is suspended.
     var delayedAction: StubAction?
-    /// Set when the request is never answered (``StubFault/noResponse``): when the connection is resumed (at stop)
+    /// Set when the request is never answered (`TransportFault.noResponse`): when the connection is resumed (at stop)
     /// it is closed.
     var hanging = false
     /// The answer being worked out off the daemon's threads (a recording proxy's upstream exchange) while the

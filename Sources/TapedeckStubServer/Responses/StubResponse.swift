@@ -15,17 +15,11 @@ public struct StubResponse: Sendable {
     /// The statuses the server can answer with: an informational `1xx` is a promise of another response to come
     /// (libmicrohttpd sends `100 Continue` and keeps the connection waiting), so stub definitions, WireMock mappings
     /// and httpbin's `/status/{code}` refuse it, as they refuse anything outside 100–599.
-    public static let answerableStatuses = 200...599
+    public static let answerableStatuses = TransportFault.answerableStatuses
 
     /// Why `status` cannot be a stub's status (``answerableStatuses``), or `nil` when it can.
-    static func statusProblem(_ status: Int) -> String? {
-        if answerableStatuses.contains(status) { return nil }
-        if (100...199).contains(status) {
-            return "\(status) is an informational status, which a stub cannot answer with (the client would wait for the "
-                + "final response for ever); use 200 to 599"
-        }
-        return "must be between 200 and 599, got \(status)"
-    }
+    static func statusProblem(_ status: Int) -> String? { TransportFault.statusProblem(status) }
+
     /// Header fields, in order. `Content-Length` and `Transfer-Encoding` are set by the server from the body.
     public var headers: HTTPHeaders
     /// The body.
@@ -34,7 +28,7 @@ public struct StubResponse: Sendable {
     /// blocks a daemon thread.
     public var delay: Duration
     /// When set, the body producer fails after this many bytes, so the connection drops mid-body
-    /// (``StubFault/partialBody(sent:declared:)``).
+    /// (`TransportFault.partialBody(sent:declared:)`).
     var truncateAfter: Int64?
 
     /// Creates a response.
@@ -74,9 +68,7 @@ public enum StubBody: Sendable {
 
     /// `count` bytes of a ``generated(length:)`` body starting at `offset`, to check what a client received.
     public static func generatedBytes(from offset: Int64, count: Int) -> Data {
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { GeneratedBytes.fill($0, from: offset) }
-        return data
+        GeneratedBytes.data(from: offset, count: count)
     }
 }
 

@@ -71,7 +71,7 @@ public struct Stub: Sendable, Identifiable {
     /// Creates a stub that misbehaves at the socket instead of answering.
     public init(
         id: ID = UUID().uuidString, name: String? = nil, _ matcher: RequestPattern, priority: Int = Stub.defaultPriority,
-        fault: StubFault, delay: StubDelay? = nil, scenario: ScenarioStep? = nil
+        fault: TransportFault, delay: StubDelay? = nil, scenario: ScenarioStep? = nil
     ) {
         self.init(id: id, name: name, matcher, priority: priority, responder: .fault(fault), delay: delay, scenario: scenario)
     }
@@ -120,7 +120,7 @@ public enum StubResponder: Sendable {
     /// A response built from a template that uses the request (definable in JSON).
     case template(ResponseTemplate)
     /// A fault at the socket instead of a response.
-    case fault(StubFault)
+    case fault(TransportFault)
     /// An upgrade to a WebSocket that runs a ``WebSocketStub``.
     case webSocket(WebSocketStub)
 }

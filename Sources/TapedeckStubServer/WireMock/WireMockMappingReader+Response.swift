@@ -18,7 +18,7 @@ extension WireMockMappingReader {
         "transformerParameters": "response transformers (response templating included) are not supported",
     ]
 
-    static let faults: [String: StubFault] = [
+    static let faults: [String: TransportFault] = [
         "EMPTY_RESPONSE": .closeWithoutResponse,
         "CONNECTION_RESET_BY_PEER": .reset,
         // WireMock: "Send an OK status header, then garbage, then close the connection."
