@@ -38,9 +38,9 @@ extension CassetteTransport {
                     reason: "\(request.summary) matches an interaction without a WebSocket conversation (\"webSocket\")")
             }
             switch session.fault(for: playback) {
-            case .fail(let code)?:
+            case .fault(let transportFault)?:
                 var faulted = playback.interaction
-                faulted.outcome = .failure(Interaction.Failure(code: code.rawValue, message: "injected fault: \(code.rawValue)"))
+                faulted.outcome = Interaction.Outcome(transportFault)
                 return .faulted(faulted, index: playback.index)
             case .answer(let outcome)?:
                 var faulted = playback.interaction
