@@ -4,13 +4,16 @@ import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 
-/// A 160 MiB JSON download (NDJSON records, each with a `session_token`) to a file from an in-process StubServer:
+/// A 160 MiB JSON download (NDJSON records, each with a `session_token` or none) to a file from an in-process StubServer:
 /// fetched live, and recorded into a fresh cassette over the same CurlTransport. Past the first 64 MiB the recording
 /// redacts the body as it streams to its sidecar file (`BodyRedactionStream`), so this measures that stream against
 /// the download itself. The two run in turn `pairs` times, which side goes first alternating; each pair gives a
 /// ratio. Also checks that no token reached the sidecar, and reports the process's peak resident memory.
 struct LargeDownload {
     let pairs: Int
+    /// Whether each record carries a `session_token` (every record then adds a secret to scrub from the rest), or
+    /// none does (the common large body: nothing to replace).
+    let tokens: Bool
     static let size = 160 << 20
 
     struct Result {
@@ -26,7 +29,8 @@ struct LargeDownload {
         var lines: [String] = []
         var length = 0
         while length < Self.size {
-            let line = record + #"\#(lines.count),"session_token":"st-\#(lines.count)-9f8e7d6c5b4a","payload":"\#(String(repeating: "p", count: 400))"}"#
+            let token = tokens ? #","session_token":"st-\#(lines.count)-9f8e7d6c5b4a""# : ""
+            let line = record + #"\#(lines.count)\#(token),"payload":"\#(String(repeating: "p", count: 400))"}"#
             lines.append(line)
             length += line.utf8.count + 1
         }
