@@ -33,7 +33,10 @@ package struct URLParts: Hashable, Sendable {
             host = url[authorityStart...closing]
             let afterHost = bytes.index(after: closing)
             port = afterHost < authorityEnd && bytes[afterHost] == UInt8(ascii: ":") ? url[bytes.index(after: afterHost)..<authorityEnd] : ""
-        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")), authority.firstIndex(of: UInt8(ascii: ":")) == colon,
+                  authority.first != UInt8(ascii: "[") {
+            // One colon: host and port. An authority with more (an IPv6 address without its closing bracket, `a::`)
+            // is no host:port, and stays whole as the host, so that normalizing it twice gives what once does.
             host = url[authorityStart..<colon]
             port = url[bytes.index(after: colon)..<authorityEnd]
         } else {
