@@ -130,7 +130,7 @@ extension InteractionFault {
         .webSocketDrop, .webSocketInternalError, .webSocketGoingAway, .webSocketTryAgainLater, .webSocketStall,
     ]
 
-    /// Whether this fault applies to WebSocket conversations only (``conversationFault(replacing:)``).
+    /// Whether this fault applies to WebSocket conversations only (``conversationFault(replacing:at:)``).
     public var isWebSocketFault: Bool { Self.webSocketFaults.contains(self) }
 
     /// The close reasons the close faults send.
