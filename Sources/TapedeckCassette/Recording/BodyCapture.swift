@@ -78,12 +78,8 @@ final class BodyCapture: Sendable {
 
     private func startSpilling(_ state: inout State) throws {
         let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(".capture-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CassetteError.io(file: url.path, operation: "create", reason: "cannot create the file")
-        }
-        state.spill = try FileHandle(forWritingTo: url)
+        let (url, handle) = try AtomicFile.temporary(in: folder, purpose: "capture")
+        state.spill = handle
         state.spillURL = url
         state.stream = makeStream()
     }

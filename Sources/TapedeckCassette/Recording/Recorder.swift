@@ -241,7 +241,7 @@ struct Recorder {
     private func streamingRedaction(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> BodyRedactionStream {
         let session = self.session
         return BodyRedactionStream(redaction: session.redaction, contentType: (responseHeaders ?? request.headers)["Content-Type"],
-                                   secrets: Redaction.ordered(knownSecrets(request, responseHeaders: responseHeaders)()),
+                                   secrets: knownSecrets(request, responseHeaders: responseHeaders)(),
                                    noteSecrets: { session.notePendingSecrets($0) })
     }
 

@@ -99,6 +99,17 @@ package enum AtomicFile {
         }
     }
 
+    /// A new, empty temporary file in `folder` (created if missing), open for writing, named `.<purpose>-<pid>-<random>.tmp`:
+    /// where a large body is written piece by piece before ``move(_:to:)`` puts it in place.
+    static func temporary(in folder: URL, purpose: String) throws -> (url: URL, handle: FileHandle) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(".\(purpose)-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CassetteError.io(file: url.path, operation: "create", reason: "cannot create the file")
+        }
+        return (url, try FileHandle(forWritingTo: url))
+    }
+
     /// Moves a finished temporary file into place.
     static func move(_ temporary: URL, to url: URL) throws(CassetteError) {
         guard rename(temporary.path, url.path) == 0 else {

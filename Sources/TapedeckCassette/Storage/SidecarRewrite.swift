@@ -69,16 +69,14 @@ struct SidecarRewrite {
                                    in interactions: inout [Interaction]) throws(CassetteError) -> Bool {
         var stream = stream
         let source = CassetteFile.sidecarURL(body.path, cassette: cassette)
-        let temporary = source.deletingLastPathComponent().appendingPathComponent(".rescrub-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
+        var temporary: URL?
         var before = ContentHash(), after = ContentHash()
         var written: Int64 = 0
         do {
             let input = try FileHandle(forReadingFrom: source)
             defer { try? input.close() }
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CassetteError.io(file: temporary.path, operation: "create", reason: "cannot create the file")
-            }
-            let output = try FileHandle(forWritingTo: temporary)
+            let (url, output) = try AtomicFile.temporary(in: source.deletingLastPathComponent(), purpose: "rescrub")
+            temporary = url
             defer { try? output.close() }
             func write(_ bytes: Data) throws {
                 after.update(bytes)
@@ -91,9 +89,10 @@ struct SidecarRewrite {
             }
             try write(stream.finish())
         } catch {
-            unlink(temporary.path)
+            if let temporary { unlink(temporary.path) }
             throw error as? CassetteError ?? .io(file: source.path, operation: "rewrite", reason: "\(error)")
         }
+        guard let temporary else { return false }
         let digest = after.hexDigest
         guard digest != before.hexDigest || written != body.byteCount else {
             unlink(temporary.path)
