@@ -83,5 +83,8 @@ import TapedeckTestSupport
         #expect(ending(.exit(1), "x.json: line 3, column 4: bad").namesAPlace)
         #expect(ending(.exit(1), "x.json: invalid stub definition at stubs[0].request.method").namesAPlace)
         #expect(!ending(.exit(1), "x.json: is a directory, not a file").namesAPlace)
+        #expect(ending(.exit(1), #"x.json: invalid stub definition at request["   "]: unknown field"#).namesAPlace)
+        #expect(ending(.exit(1), "x.yaml: Found neither a $ref nor a Response in .responses.404 for the **GET** endpoint under `/pets`.").namesAPlace)
+        #expect(!ending(.exit(1), "x.yaml: the **GET** endpoint is wrong").namesAPlace)
     }
 }

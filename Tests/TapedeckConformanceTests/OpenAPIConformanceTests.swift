@@ -108,7 +108,7 @@ struct OpenAPIConformanceTests {
             _ = try OpenAPIConformance(document: Data("openapi: 2.0.0\ninfo: {}\n".utf8), source: "old.yaml")
             Issue.record("an OpenAPI 2.0 document was accepted")
         } catch {
-            #expect(error.description == "old.yaml: OpenAPI 2.0.0 is not supported (3.0 and 3.1 are)")
+            #expect(error.description == "old.yaml: OpenAPI 2.0.0 is not supported (3.0 and 3.1 are) (at $.openapi)")
         }
         do {
             _ = try OpenAPIConformance(document: Data("""

@@ -69,6 +69,20 @@ import TapedeckCore
         }
     }
 
+    /// A key that is not a plain name (spaces, dots, an empty key) is quoted in the location, so the place stays
+    /// readable (the CLI sweep found `at request.` followed by a run of spaces).
+    @Test func aKeyThatIsNotAPlainNameIsQuotedInTheLocation() {
+        for (key, location) in [("   ", #"request["   "]"#), ("a.b", #"request["a.b"]"#), ("", #"request[""]"#)] {
+            let json = #"{"request": {""# + key + #"": 1}, "response": {"status": 200}}"#
+            do {
+                _ = try Stub.decode(Data(json.utf8))
+                Issue.record("a stub with the unknown request field \(key.debugDescription) decoded")
+            } catch {
+                #expect("\(error)".hasPrefix("invalid stub definition at \(location):"), "\(error)")
+            }
+        }
+    }
+
     /// Of several unknown fields, the one named is the first by name, the same on every run (a WireMock 4 message
     /// stub read as a Tapedeck stub once named "trigger" or "actions" by chance).
     @Test func ofSeveralUnknownFieldsTheFirstByNameIsNamedEveryTime() {

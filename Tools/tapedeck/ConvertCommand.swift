@@ -171,7 +171,10 @@ struct ConvertCommand: ParsableCommand {
         let found: Source = LoadedCassette.isHAR(loaded.url) ? .har : .cassette
         if let from, from != found { throw CLIError("\(file) is a \(found.rawValue) file, not \(from.rawValue)") }
         return (loaded.cassette, { body in
-            do { return try CassetteFile.bodyData(body, cassette: loaded.url) } catch { throw CLIError("\(error)") }
+            do {
+                return try CassetteFile.bodyData(body, cassette: loaded.url,
+                                                 place: body.sidecarPath.flatMap { loaded.cassette.place(ofSidecar: $0) })
+            } catch { throw CLIError("\(error)") }
         })
     }
 

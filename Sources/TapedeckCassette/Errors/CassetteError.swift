@@ -92,10 +92,10 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
                 + "TAPEDECK_RECORD_MODE=once (or newEpisodes) and a transport that has an upstream"
         case .unsupportedVersion(let file, let found, let supported):
             if let version = Int(found), version > supported {
-                return "cassette \(file) has format version \(found), newer than version \(supported), the one this Tapedeck "
+                return "cassette \(file) has format version \(found) (at $.version), newer than version \(supported), the one this Tapedeck "
                     + "reads: it was written by a newer Tapedeck; update Tapedeck to read it"
             }
-            return "cassette \(file) has format version \(found), but this Tapedeck reads versions 1 to \(supported) only; "
+            return "cassette \(file) has format version \(found) (at $.version), but this Tapedeck reads versions 1 to \(supported) only; "
                 + "update Tapedeck, or re-record the cassette with TAPEDECK_RECORD_MODE=all"
         case .corrupt(let file, let line, let column, let reason):
             return "cassette \(file) is not valid JSON at line \(line), column \(column): \(reason)"

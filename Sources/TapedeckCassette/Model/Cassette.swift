@@ -35,3 +35,11 @@ public struct Cassette: Hashable, Sendable {
         self.redactionSalt = redactionSalt
     }
 }
+
+extension Cassette {
+    /// Where the first body stored in the sidecar file `path` is in the cassette, e.g.
+    /// `interactions[3].response.body`; `nil` when no body names it. Errors about a sidecar name this place.
+    public func place(ofSidecar path: String) -> String? {
+        SidecarRewrite.bodies(of: self).first { $0.path == path }?.place
+    }
+}

@@ -71,35 +71,41 @@ public enum CassetteFile {
         try AtomicFile.write(CassetteCodec.encode(cassette), to: url)
     }
 
-    /// The bytes of a body, reading a sidecar relative to the cassette at `cassette`.
-    public static func bodyData(_ body: CassetteBody, cassette: URL) throws(CassetteError) -> Data {
+    /// The bytes of a body, reading a sidecar relative to the cassette at `cassette`. `place` says where the body
+    /// is in the cassette (`interactions[3].response.body`, see ``Cassette/place(ofSidecar:)``), for the refusal of a
+    /// sidecar that cannot be read; it is worked out only then.
+    public static func bodyData(_ body: CassetteBody, cassette: URL,
+                                place: @autoclosure () -> String? = nil) throws(CassetteError) -> Data {
         switch body.storage {
         case .inline(let data):
             return data
         case .sidecar(let path, _):
-            let file = try sidecarToRead(path, cassette: cassette)
-            do { return try InputFile.read(file) } catch { throw sidecarFailure(path, cassette: cassette, reason: error.reason) }
+            let file = try sidecarToRead(path, cassette: cassette, place: place())
+            do { return try InputFile.read(file) } catch { throw sidecarFailure(path, cassette: cassette, place: place(), reason: error.reason) }
         }
     }
 
     /// The sidecar file `path` names, to be read: inside the cassette's folder once every symbolic link is resolved
     /// (`ConfinedPath`), since a cassette may come from anyone. A path that leads out, or names no file, is refused
-    /// with the path and the cassette named.
-    public static func sidecarToRead(_ path: String, cassette: URL) throws(CassetteError) -> URL {
+    /// with the path, its place in the cassette when known, and the cassette named.
+    public static func sidecarToRead(_ path: String, cassette: URL,
+                                     place: @autoclosure () -> String? = nil) throws(CassetteError) -> URL {
         let named = sidecarURL(path, cassette: cassette)
         // Nothing there: reading it says "does not exist" (or why not), in InputFile's words.
         guard FileManager.default.fileExists(atPath: named.path) else { return named }
         switch ConfinedPath.resolve(path, in: cassette.deletingLastPathComponent()) {
         case .success(let file): return file
-        case .failure(let refusal): throw sidecarFailure(path, cassette: cassette, reason: refusal.reason)
+        case .failure(let refusal): throw sidecarFailure(path, cassette: cassette, place: place(), reason: refusal.reason)
         }
     }
 
-    /// A sidecar body that cannot be read, said with the cassette that names it (the file the user gave) and the
-    /// sidecar path as written there (a long one cut short, see `Shown`): "could not read the sidecar body
-    /// bodies/ab.bin named in c.json: does not exist".
-    static func sidecarFailure(_ path: String, cassette: URL, reason: String) -> CassetteError {
-        .io(file: cassette.path, operation: "read the sidecar body \(Shown.truncated(path)) named in", reason: Shown.truncated(reason, limit: 4 * Shown.limit))
+    /// A sidecar body that cannot be read, said with the cassette that names it (the file the user gave), the
+    /// sidecar path as written there (a long one cut short, see `Shown`) and, when known, the body's place: "could
+    /// not read the sidecar body bodies/ab.bin named at interactions[0].response.body in c.json: does not exist".
+    static func sidecarFailure(_ path: String, cassette: URL, place: String? = nil, reason: String) -> CassetteError {
+        let named = place.map { "named at \($0) in" } ?? "named in"
+        return .io(file: cassette.path, operation: "read the sidecar body \(Shown.truncated(path)) \(named)",
+                   reason: Shown.truncated(reason, limit: 4 * Shown.limit))
     }
 
     /// The absolute location of a sidecar path.

@@ -49,7 +49,7 @@ struct SidecarRewrite {
 
     /// The bytes of `body`.
     func data(of body: Body) throws(CassetteError) -> Data {
-        try CassetteFile.bodyData(CassetteBody(sidecar: body.path, byteCount: body.byteCount), cassette: cassette)
+        try CassetteFile.bodyData(CassetteBody(sidecar: body.path, byteCount: body.byteCount), cassette: cassette, place: body.place)
     }
 
     /// Points `body` at `data` in `interactions` when the bytes differ from what the file holds (`original`),

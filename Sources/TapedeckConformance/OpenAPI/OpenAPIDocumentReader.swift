@@ -27,7 +27,7 @@ enum OpenAPIDocumentReader {
             if case .json(let json, _) = input, let syntax = Self.syntaxError(json) {
                 throw OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
             }
-            throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error)))")
+            throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error, at: "$")))")
         }
         do {
             if version.hasPrefix("3.0") {
@@ -35,7 +35,7 @@ enum OpenAPIDocumentReader {
                 return document.convert(to: .v3_1_1)
             }
             guard version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
-                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Self.shown(version)) is not supported (3.0 and 3.1 are)")
+                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Self.shown(version)) is not supported (3.0 and 3.1 are) (at $.openapi)")
             }
             return try decode(OpenAPIKit.OpenAPI.Document.self, from: input)
         } catch let error as OpenAPIDocumentError {
@@ -94,12 +94,14 @@ enum OpenAPIDocumentReader {
         return nil
     }
 
-    /// OpenAPIKit's account of a decoding error (what and where), or the error's own text.
-    private static func describe(_ error: any Error) -> String {
+    /// OpenAPIKit's account of a decoding error (what and where), or the error's own text. The place is a JSONPath
+    /// (`$.paths['/pets'].get.responses`); an error OpenAPIKit gives no coding path for is placed at `root`, when given.
+    private static func describe(_ error: any Error, at root: String? = nil) -> String {
         let openAPIError = OpenAPIKit.OpenAPI.Error(from: error)
-        let place = openAPIError.codingPathString
+        let path = openAPIError.codingPathString
         let text = shown(openAPIError.localizedDescription, limit: 300)
-        return place.isEmpty ? text : "\(text) (at \(place))"
+        guard let place = path.isEmpty ? root : "$" + (path.hasPrefix(".") || path.hasPrefix("[") ? path : "." + path) else { return text }
+        return "\(text) (at \(place))"
     }
 
     /// `text` cut to `limit` characters with "…", for a message that echoes the document.

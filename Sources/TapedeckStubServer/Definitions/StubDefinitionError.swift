@@ -60,10 +60,30 @@ public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Se
         }
     }
 
-    /// `stubs[2].request.query.page` for a coding path, `$` for the root.
+    /// `stubs[2].request.query.page` for a coding path, `$` for the root; a key that is not a plain name is quoted
+    /// (and cut short), as in `request.headers["X Trace"]`.
     private static func location(_ path: [any CodingKey]) -> String {
-        path.isEmpty ? "$" : path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        guard !path.isEmpty else { return "$" }
+        var location = ""
+        for key in path {
+            if let index = key.intValue {
+                location += "[\(index)]"
+            } else if isPlainName(key.stringValue) {
+                location += (location.isEmpty ? "" : ".") + key.stringValue
+            } else {
+                location += "[\(Shown.quoted(key.stringValue))]"
+            }
+        }
+        return location
+    }
+
+    private static func isPlainName(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        // Letters (any non-ASCII character counts as one, as in JSONPath's shorthand), digits, `_` and `-`.
+        return key.utf8.allSatisfy { byte in
+            byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
     }
 
     private static func typeName(_ type: Any.Type) -> String {
