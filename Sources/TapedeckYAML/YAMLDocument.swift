@@ -123,11 +123,26 @@ package struct YAMLDocumentError: Error, Sendable, CustomStringConvertible {
              .composer(let context, let problem, let mark, _):
             let while_ = context.map { " (\($0.text) at \($0.mark.line):\($0.mark.column))" } ?? ""
             self.init(line: mark.line, column: mark.column, message: "not valid YAML: \(problem)\(while_)")
-        case .reader(let problem, let offset, _, _):
-            self.init(line: nil, column: nil, message: "not valid YAML: \(problem)\(offset.map { " at character \($0)" } ?? "")")
+        case .reader(let problem, let offset, _, let text):
+            let place = offset.flatMap { Self.lineAndColumn(ofCharacter: $0, in: text) }
+            self.init(line: place?.line, column: place?.column, message: "not valid YAML: \(problem)")
         default:
             self.init(line: nil, column: nil, message: "not valid YAML: \(yaml)")
         }
+    }
+
+    /// The 1-based line and column (in Unicode scalars, as Yams counts its marks) of the character at `offset`
+    /// (a count of characters from the start, as Yams reports a reader error), or `nil` past the end.
+    static func lineAndColumn(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int)? {
+        guard offset >= 0, let target = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) else { return nil }
+        var line = 1
+        var lineStart = text.startIndex
+        var index = text.startIndex
+        while index < target {
+            if text[index].isNewline { line += 1; lineStart = text.index(after: index) }
+            index = text.index(after: index)
+        }
+        return (line, text.unicodeScalars[lineStart..<target].count + 1)
     }
 
     /// `12:5: message`, or the message alone when the place is not known.

@@ -57,6 +57,13 @@ import TapedeckYAML
         #expect(reason.range(of: #"^api\.yaml: \d+:\d+: not valid YAML: "#, options: .regularExpression) != nil, "\(reason)")
     }
 
+    /// libyaml's reader errors (a control character, found by the CLI sweep) carry only a character offset; it is
+    /// said as the line and column, as the scanner's and parser's errors are.
+    @Test func aControlCharacterIsRefusedAtItsLineAndColumn() throws {
+        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: \u{01}t}\npaths: {}\n"))
+        #expect(reason == "api.yaml: 2:15: not valid YAML: control characters are not allowed", "\(reason)")
+    }
+
     @Test func aJSONSyntaxErrorNamesTheLineAndColumn() throws {
         let reason = try #require(Self.refusal("{\"openapi\": \"3.1.0\",\n  \"info\": }"))
         #expect(reason.contains("line 2, column"), "\(reason)")

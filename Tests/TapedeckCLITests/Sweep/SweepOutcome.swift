@@ -54,6 +54,6 @@ struct SweepEnding: Sendable {
     /// key, a mapping path, or OpenAPIKit's "in .responses.404 for the **GET** endpoint under `/pets`". Counted
     /// beside the classes, as the issue's bar for every refusal.
     var namesAPlace: Bool {
-        stderr.contains(/line \d+|column \d+|:\d+:\d+|\s\d+:\d+\b|\$[.\[]|\bat \$|\bat \/|#\/|\[\d+\]|\["|\bat [A-Za-z_]+\.[A-Za-z_]+|\b(interaction|entry|stub|mapping) #?\d+|\bin \.[^ ]+ for the \*\*[A-Z]+\*\* endpoint under/)
+        stderr.contains(/line \d+|column \d+|:\d+:\d+|\s\d+:\d+\b|\$[.\[]|\bat \$|\bat \/|#\/|\[\d+\]|\["|\bat \w+\.\w+|\b(interaction|entry|stub|mapping) #?\d+|\bin \.[^ ]+ for the \*\*[A-Z]+\*\* endpoint under/)
     }
 }
