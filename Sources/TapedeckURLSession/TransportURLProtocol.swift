@@ -8,8 +8,9 @@ import TapedeckSession
 /// A `URLProtocol` that sends a `URLSession`'s HTTP requests through an `HTTPTransport` (live libcurl, a cassette,
 /// a stub server) instead of Foundation's own networking.
 ///
-/// Do not list this class yourself: `URLSessionConfiguration.tapedeck(transport:base:cache:)` registers the
-/// transport and puts a subclass bound to it first in `protocolClasses`.
+/// Do not list this class yourself: `URLSessionConfiguration.tapedeck(transport:base:cache:)` binds the transport
+/// to a subclass, puts that subclass first in `protocolClasses`, and has the configuration carry the binding, so
+/// that the transport is released with the last configuration or session that can use it.
 ///
 /// ```swift
 /// let session = URLSession(configuration: .tapedeck(transport: server.transport()))
@@ -57,60 +58,15 @@ import TapedeckSession
 /// URLProtocol is not Sendable: an instance's own state sits behind a lock, and its transfer task and callback
 /// queue hold it weakly.
 public class TransportURLProtocol: URLProtocol {
-    /// The transports of the bound subclasses, keyed by the subclass.
-    private static let registry = Locked<[ObjectIdentifier: Binding]>([:])
-    private static let nextSlot = Locked(1)
-
-    /// A subclass of this class bound to `transport`: the class to put in a configuration's `protocolClasses`.
-    ///
-    /// Foundation creates protocol instances itself, so nothing can be handed to them; each call makes a distinct
-    /// subclass (a generic class instantiated at a new type argument) and remembers the transport under it. The
-    /// transport stays registered for the rest of the process.
-    ///
-    /// ```swift
-    /// let configuration = URLSessionConfiguration.ephemeral
-    /// configuration.protocolClasses = [TransportURLProtocol.bound(to: CurlTransport())] + (configuration.protocolClasses ?? [])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - transport: where the requests go.
-    ///   - additionalHeaders: fields added to every request that lacks them (a configuration's
-    ///     `httpAdditionalHeaders`, which FoundationNetworking does not show a custom protocol).
-    ///   - defaultTimeout: the idle timeout of a request whose `timeoutInterval` is still `URLRequest`'s default of
-    ///     60 s (a configuration's `timeoutIntervalForRequest`, which FoundationNetworking does not apply to the
-    ///     request a custom protocol sees); `nil` keeps 60 s.
-    ///   - cache: the RFC 9111 cache requests go through, or `nil` for none.
-    ///   - configuration: the configuration whose cookie and credential storage apply when the task's own session
-    ///     cannot be found.
-    public static func bound(
-        to transport: any HTTPTransport, additionalHeaders: [String: String] = [:], defaultTimeout: TimeInterval? = nil,
-        cache: HTTPCache? = nil, configuration: URLSessionConfiguration? = nil
-    ) -> TransportURLProtocol.Type {
-        let slot = nextSlot.withLock { slot in
-            defer { slot += 1 }
-            return slot
+    /// The binding this instance's requests go through: the one its task's session carries, which must be bound to
+    /// this instance's class (a class listed without its binding, by copying `protocolClasses` alone, gets none);
+    /// when FoundationNetworking's layout hides the session, the one its class is bound to.
+    private func binding(session: URLSession?) -> TransportBinding? {
+        guard let session else { return TransportBinding.bound(to: type(of: self)) }
+        guard let carried = TransportBinding.carried(by: session.configuration), carried.protocolClass == type(of: self) else {
+            return nil
         }
-        let boundClass = slotClass(slot)
-        let binding = Binding(
-            transport: transport, additionalHeaders: additionalHeaders, defaultTimeout: defaultTimeout, cache: cache,
-            configuration: configuration.map { $0.copy() as! URLSessionConfiguration }
-        )
-        registry.withLock { $0[ObjectIdentifier(boundClass)] = binding }
-        return boundClass
-    }
-
-    private struct Binding: @unchecked Sendable {
-        // URLSessionConfiguration is not Sendable; the binding's copy is only read.
-        var transport: any HTTPTransport
-        var additionalHeaders: [String: String]
-        var defaultTimeout: TimeInterval?
-        var cache: HTTPCache?
-        var configuration: URLSessionConfiguration?
-    }
-
-    /// The transport this instance's class is bound to.
-    private var binding: Binding? {
-        Self.registry.withLock { $0[ObjectIdentifier(type(of: self))] }
+        return carried
     }
 
     private let running = Locked<RunState>(RunState())
@@ -132,8 +88,12 @@ public class TransportURLProtocol: URLProtocol {
 
     /// Starts the transfer on the bound transport.
     override public func startLoading() {
-        guard let binding else {
-            deliver(.failure(URLError(.unknown, failingURL: request.url, reason: "no transport is bound to \(type(of: self))")))
+        let bridge = URLSessionDelegateBridge(task: task)
+        guard let binding = binding(session: bridge.session) else {
+            deliver(.failure(URLError(
+                .unknown, failingURL: request.url,
+                reason: "no transport is bound to \(type(of: self)): list it only in a configuration made by URLSessionConfiguration.tapedeck(transport:), which carries its transport (in connectionProxyDictionary: keep that entry)"
+            )))
             return
         }
         #if canImport(FoundationNetworking)
@@ -161,7 +121,6 @@ public class TransportURLProtocol: URLProtocol {
         converted.redirectPolicy = .follow(maximum: Self.maximumRedirects)
         // The session cache keeps whole in-memory responses; without one the body streams.
         converted.responseBody = binding.cache == nil ? .stream : .memory
-        let bridge = URLSessionDelegateBridge(task: task)
         let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
         let delivery = ResponseDelivery(owner: self, bridge: bridge, expectedUpload: converted.body.knownLength)
@@ -188,7 +147,7 @@ public class TransportURLProtocol: URLProtocol {
 
     /// The session pipeline for one request: cookies and credentials from the task's session configuration (or the
     /// bound one), the task delegate deciding redirects and challenges.
-    private static func pipeline(for binding: Binding, bridge: URLSessionDelegateBridge) -> SessionPipeline {
+    private static func pipeline(for binding: TransportBinding, bridge: URLSessionDelegateBridge) -> SessionPipeline {
         let configuration = bridge.session?.configuration ?? binding.configuration
         var pipeline = SessionPipeline(cookies: configuration.flatMap(HTTPCookieStorageJar.init(configuration:)), cache: binding.cache)
         pipeline.redirectHandler = { head, proposed in await bridge.redirect(head, proposed: proposed) }
@@ -321,19 +280,4 @@ private final class ResponseDelivery: Sendable {
 private struct WeakProtocol: @unchecked Sendable {
     weak var value: TransportURLProtocol?
     init(_ value: TransportURLProtocol) { self.value = value }
-}
-
-/// The type-level numbers that make one distinct subclass per bound transport.
-private enum SlotEnd {}
-private enum SlotBit0<Rest> {}
-private enum SlotBit1<Rest> {}
-private final class BoundTransportURLProtocol<Slot>: TransportURLProtocol {}
-
-/// The subclass for `slot` (at least 1): its binary digits spelled as nested generic types.
-private func slotClass(_ slot: Int) -> TransportURLProtocol.Type {
-    func build<Rest>(_: Rest.Type, _ remaining: Int) -> TransportURLProtocol.Type {
-        if remaining == 0 { return BoundTransportURLProtocol<Rest>.self }
-        return remaining & 1 == 0 ? build(SlotBit0<Rest>.self, remaining >> 1) : build(SlotBit1<Rest>.self, remaining >> 1)
-    }
-    return build(SlotEnd.self, slot)
 }

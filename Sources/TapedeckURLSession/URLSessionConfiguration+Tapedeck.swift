@@ -18,17 +18,21 @@ extension URLSessionConfiguration {
     ///
     /// Requests go through the session pipeline (see ``TransportURLProtocol``): redirects hop by hop with the
     /// delegate asked, cookies in `httpCookieStorage`, challenges to the delegate and `urlCredentialStorage`, and
-    /// `cache` if given (FoundationNetworking's `urlCache` is not used by a custom protocol). Each call registers the
-    /// transport for the rest of the process, so make one configuration per transport rather than one per request.
+    /// `cache` if given (FoundationNetworking's `urlCache` is not used by a custom protocol).
     /// `base.httpAdditionalHeaders` as they are now are added to requests that lack them (FoundationNetworking does
     /// not show them to a protocol), and `base.timeoutIntervalForRequest` is the idle timeout of requests whose
     /// `timeoutInterval` is left at its default of 60 s (FoundationNetworking does not apply it to the request either).
+    ///
+    /// The configuration carries its transport in `connectionProxyDictionary` (under `"TapedeckTransportBinding"`;
+    /// FoundationNetworking copies it into every copy and every session and never reads it: keep that entry if you
+    /// set the dictionary). The transport is released when the last configuration or session that carries it is,
+    /// and no request in flight is cut short by that.
     public static func tapedeck(
         transport: any HTTPTransport, base: URLSessionConfiguration = .ephemeral, cache: HTTPCache? = nil
     ) -> URLSessionConfiguration {
         let configuration = base.copy() as! URLSessionConfiguration
-        let boundClass: AnyClass = TransportURLProtocol.bound(
-            to: transport,
+        let binding = TransportBinding(
+            transport: transport,
             additionalHeaders: (base.httpAdditionalHeaders ?? [:]).reduce(into: [:]) { headers, field in
                 if let name = field.key as? String { headers[name] = "\(field.value)" }
             },
@@ -36,7 +40,7 @@ extension URLSessionConfiguration {
             cache: cache,
             configuration: base
         )
-        configuration.protocolClasses = [boundClass] + (configuration.protocolClasses ?? [])
+        binding.install(in: configuration)
         return configuration
     }
 }
