@@ -87,6 +87,29 @@ import TapedeckTestSupport
         #expect(second.stdout.hasSuffix("nothing to redact\n"))
     }
 
+    @Test func redactTakesAJSONPathInEitherSpellingAndRefusesABadOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var written: [String] = []
+        for (index, path) in ["$.tags[0]", "tags.0", "$['tags'][*]"].enumerated() {
+            let file = try Fixtures.write(Fixtures.users, "users-\(index).json", in: directory.url)
+            let result = try CLIRunner.run(["redact", file.path, "--no-defaults", "--json-path", path])
+            #expect(result.status == 0, "\(path): \(result.stderr)")
+            // The salt is drawn for each file; the rest must be the same.
+            let text = try String(contentsOf: file, encoding: .utf8)
+            written.append(text.split(separator: "\n").filter { !$0.contains(#""salt""#) }.joined().filter { !$0.isWhitespace })
+        }
+        #expect(written[0].contains(#""tags":["[REDACTED]"]"#), "\(written[0])")
+        #expect(Set(written).count == 1, "both spellings redact the same member")
+        let file = try Fixtures.write(Fixtures.users, "users.json", in: directory.url)
+        let bad = try CLIRunner.run(["redact", file.path, "--json-path", "$..id"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains(#"--json-path: unsupported JSONPath "$..id" at character 2: deep scan ("..") is not supported"#), "\(bad.stderr)")
+        let fromTheEnd = try CLIRunner.run(["redact", file.path, "--json-path", "$.tags[-1]"])
+        #expect(fromTheEnd.status != 0)
+        #expect(fromTheEnd.stderr.contains("cannot be redacted"), "\(fromTheEnd.stderr)")
+    }
+
     @Test func pruneDropsWhatNoRunPlayed() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -14,7 +14,7 @@ import TapedeckWebSocket
     static let stub = WebSocketStub(
         rules: [
             .init(.equalTo(Data("one".utf8)), [.send(.text("1"))]),
-            .init(.jsonPath(try! JSONPath("$.type"), .equalTo("ping")), [.wait(.milliseconds(30)), .send(.text(#"{"type":"pong"}"#))]),
+            .init(.jsonPath(JSONPath("$.type"), .equalTo("ping")), [.wait(.milliseconds(30)), .send(.text(#"{"type":"pong"}"#))]),
             .init(.matches("n[0-9]+"), [.send(.text("number"))]),
             .init(.contains("close-me"), [.close(WebSocketCloseCode(rawValue: 4000), reason: "asked"), .send(.text("never"))]),
             .init(.contains("drop"), [.drop]),

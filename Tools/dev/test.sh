@@ -20,6 +20,13 @@ if ! python3 -c "import websockets, sys; sys.exit(websockets.__version__ != '$we
     python3 -m pip install --quiet "websockets==$websockets_version" 2>/dev/null \
         || python3 -m pip install --quiet --break-system-packages "websockets==$websockets_version"
 fi
+# Python `jsonpath-rfc9535` (pinned) is the peer of the JSON path differential test (JSONPathDifferentialTests).
+jsonpath_version=1.0.1
+if ! python3 -c "import importlib.metadata, sys; sys.exit(importlib.metadata.version('jsonpath-rfc9535') != '$jsonpath_version')" 2>/dev/null; then
+    python3 -m pip --version >/dev/null 2>&1 || bash Tools/dev/install-system-packages.sh python3-pip
+    python3 -m pip install --quiet "jsonpath-rfc9535==$jsonpath_version" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "jsonpath-rfc9535==$jsonpath_version"
+fi
 # Pact's reference verifier (PactVerifierTests, Tools/Interop/pact-verify.sh) installs into a virtual environment,
 # which Debian's python3 makes only with python3-venv (its ensurepip).
 python3 -c 'import ensurepip' 2>/dev/null || bash Tools/dev/install-system-packages.sh python3-venv

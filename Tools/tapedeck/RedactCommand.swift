@@ -25,7 +25,7 @@ struct RedactCommand: ParsableCommand {
     @Option(name: .long, help: "Also redact this query parameter and form field (repeatable).")
     var query: [String] = []
 
-    @Option(name: .customLong("json-path"), help: "Also redact the JSON body member at this dotted path, e.g. user.ssn or items.*.token (repeatable).")
+    @Option(name: .customLong("json-path"), help: "Also redact the JSON body member at this JSONPath or its dotted shorthand, e.g. $.user.ssn, user.ssn or items.*.token (repeatable).")
     var jsonPath: [String] = []
 
     @Option(name: .long, help: "Also replace matches of this regular expression in URLs, headers and text bodies (repeatable).")
@@ -38,7 +38,15 @@ struct RedactCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        var filters: [RedactionFilter] = header.map { .header($0) } + query.map { .queryParameter($0) } + jsonPath.map { .jsonPath($0) }
+        var filters: [RedactionFilter] = header.map { .header($0) } + query.map { .queryParameter($0) }
+        for path in jsonPath {
+            let parsed: JSONPath
+            do { parsed = try JSONPath(path) } catch { throw CLIError("--json-path: \(error.description)") }
+            guard !parsed.countsFromTheEnd else {
+                throw CLIError("--json-path \(path): an index from the end ([-1]) cannot be redacted, since a body is redacted as it streams")
+            }
+            filters.append(.jsonPath(parsed))
+        }
         for pattern in regex {
             do { filters.append(try .regex(pattern)) } catch {
                 throw CLIError("--regex \(pattern) is not a valid regular expression: \(error.localizedDescription)")

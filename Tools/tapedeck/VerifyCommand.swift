@@ -58,7 +58,7 @@ struct VerifyCommand: AsyncParsableCommand {
     /// The live provider's base URL (`--against`).
     var against: String { againstOption ?? "" }
 
-    @Option(name: .long, help: "A dotted JSON path whose value must be equal, e.g. user.id (repeatable).")
+    @Option(name: .long, help: "A JSONPath or its dotted shorthand whose value must be equal, e.g. $.user.id or user.id (repeatable).")
     var field: [String] = []
 
     @Option(name: .long, help: "Write a JUnit XML report here.")
@@ -104,7 +104,11 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
-        let rules = ContractRules(fields: field)
+        var fields: [JSONPath] = []
+        for path in field {
+            do { fields.append(try JSONPath(path)) } catch { throw ValidationError("--field: \(error.description)") }
+        }
+        let rules = ContractRules(fields: fields)
         var secretSource = try secrets.resolve()
         secretSource.credentials += literalCredentials
         let transport = CurlTransport()

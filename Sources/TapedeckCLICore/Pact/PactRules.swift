@@ -145,41 +145,21 @@ struct PactRules: Equatable, Sendable {
         }
     }
 
-    /// `$.a.b[0][*].c`, `$['odd name'].*` as tokens.
+    /// `$.a.b[0][*].c`, `$['odd name'].*` as tokens, read as a `JSONPath`; a v2 path that names a field right after
+    /// `$` (`$body`) as Pact reads it, `$.body`.
     static func path(_ text: String, at location: String) throws(PactFileError) -> [PactPathToken] {
-        var tokens: [PactPathToken] = []
-        var rest = Substring(text)
-        guard rest.hasPrefix("$") else { throw PactFileError(path: location, reason: "a rule path starts with $") }
-        rest = rest.dropFirst()
-        tokens.append(.root)
-        while let first = rest.first {
-            if first == "." {
-                rest = rest.dropFirst()
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                guard !name.isEmpty else { throw PactFileError(path: location, reason: "an empty name in '\(text)'") }
-                tokens.append(name == "*" ? .star : .field(String(name)))
-                rest = rest.dropFirst(name.count)
-            } else if first == "[" {
-                guard let close = rest.firstIndex(of: "]") else { throw PactFileError(path: location, reason: "an unclosed [ in '\(text)'") }
-                let inside = rest[rest.index(after: rest.startIndex)..<close]
-                if inside == "*" {
-                    tokens.append(.star)
-                } else if let index = Int(inside) {
-                    tokens.append(.index(index))
-                } else if inside.count >= 2, let quote = inside.first, quote == "'" || quote == "\"", inside.last == quote {
-                    tokens.append(.field(String(inside.dropFirst().dropLast())))
-                } else {
-                    throw PactFileError(path: location, reason: "'[\(inside)]' in '\(text)' is neither an index, * nor a quoted name")
-                }
-                rest = rest[rest.index(after: close)...]
-            } else {
-                // v2 paths may name a field right after $ (`$body`); Pact reads the rest as one name.
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                tokens.append(.field(String(name)))
-                rest = rest.dropFirst(name.count)
+        guard text.hasPrefix("$") else { throw PactFileError(path: location, reason: "a rule path starts with $") }
+        let parsed: JSONPath
+        do { parsed = try JSONPath(text == "$" || text.hasPrefix("$.") || text.hasPrefix("$[") ? text : "$." + text.dropFirst()) } catch {
+            throw PactFileError(path: location, reason: error.description)
+        }
+        return [.root] + parsed.steps.map { step in
+            switch step {
+            case .name(let name), .member(let name): .field(name)
+            case .index(let index): .index(index)
+            case .wildcard: .star
             }
         }
-        return tokens
     }
 
     /// The rule that applies at `path` in `category`: of the rules whose path is a prefix of it (a rule applies to

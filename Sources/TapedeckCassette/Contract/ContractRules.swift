@@ -6,7 +6,7 @@ import Foundation
 /// 1. **status**: the status codes are equal.
 /// 2. **content type**: the media types are equal (parameters such as `charset` and letter case ignored).
 /// 3. **shape**: when the recorded body is JSON, the live body is JSON of a compatible shape (``JSONShape``).
-/// 4. **fields**: the value at each `fields` path is equal (numbers by value, keys in any order).
+/// 4. **fields**: the value each `fields` path selects first is equal (numbers by value, keys in any order).
 ///
 /// Headers other than `Content-Type` (`Date` and the like) are not compared.
 ///
@@ -14,11 +14,11 @@ import Foundation
 /// let violations = ContractRules(fields: ["user.id"]).check(recorded: expected, live: actual)
 /// ```
 public struct ContractRules: Sendable {
-    /// Dotted JSON paths whose values must be equal.
-    public var fields: [String]
+    /// The `JSONPath`s (or their dotted shorthand, `user.id`) whose values must be equal.
+    public var fields: [JSONPath]
 
     /// Creates the rules.
-    public init(fields: [String] = []) { self.fields = fields }
+    public init(fields: [JSONPath] = []) { self.fields = fields }
 
     /// An answer to compare: status, content type and body.
     public struct Answer: Sendable, Hashable {
@@ -72,7 +72,7 @@ public struct ContractRules: Sendable {
         }
         result += JSONShape.violations(recorded: expectedJSON, live: actualJSON).map { Violation(rule: "shape", message: $0) }
         for field in fields {
-            let expected = JSONShape.value(at: field, in: expectedJSON), actual = JSONShape.value(at: field, in: actualJSON)
+            let expected = field.select(in: expectedJSON).first, actual = field.select(in: actualJSON).first
             let equal: Bool
             switch (expected, actual) {
             case (nil, nil): equal = true

@@ -82,22 +82,4 @@ public enum JSONShape {
             return typeName(value)
         }
     }
-
-    /// The value at a dotted path (`user.id`, `items.0.name`, optionally starting with `$.`), or `nil`.
-    public static func value(at path: String, in json: CassetteJSON) -> CassetteJSON? {
-        var trimmed = Substring(path)
-        if trimmed.hasPrefix("$.") { trimmed = trimmed.dropFirst(2) } else if trimmed == "$" { return json }
-        var current = json
-        for segment in trimmed.split(separator: ".") {
-            if case .array(let elements) = current, let index = Int(segment) {
-                guard index >= 0, index < elements.count else { return nil }
-                current = elements[index]
-            } else if let next = current[String(segment)] {
-                current = next
-            } else {
-                return nil
-            }
-        }
-        return current
-    }
 }

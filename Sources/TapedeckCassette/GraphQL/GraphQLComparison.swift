@@ -7,7 +7,7 @@ import Foundation
 /// same normalized document), both send the document text or both do not, and the same variables as JSON values
 /// (member order and number spelling ignored; absent, `null` and `{}` are the same).
 enum GraphQLComparison {
-    /// `nil` when the requests match, or a line saying how they differ. `ignoring` holds dotted paths inside the
+    /// `nil` when the requests match, or a line saying how they differ. `ignoring` holds `JSONPath`s inside the
     /// variables (`input.clientMutationId`, `*.ts`) that are not compared.
     static func difference(live: GraphQLRequest, recorded: GraphQLRequest, ignoring: Set<String>) -> String? {
         if live.isBatch != recorded.isBatch || live.operations.count != recorded.operations.count {
@@ -68,15 +68,9 @@ enum GraphQLComparison {
 
     /// The compact JSON of the value at dotted `path` inside `value` (which sits at `root`), up to 40 characters.
     private static func shown(_ value: CassetteJSON, at path: String, from root: String) -> String {
-        var current: CassetteJSON? = value
-        for segment in path.dropFirst(root.count).split(separator: ".") {
-            switch current {
-            case .object(let members)?: current = members.first { $0.key == segment }?.value
-            case .array(let elements)?: current = Int(segment).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
-            default: current = nil
-            }
-        }
-        return current.map { shown($0) } ?? "absent"
+        let inside = path.dropFirst(root.count + 1)
+        let found = inside.isEmpty ? value : JSONPath(dotted: String(inside)).select(in: value).first
+        return found.map { shown($0) } ?? "absent"
     }
 
     private static func shown(_ value: CassetteJSON) -> String {

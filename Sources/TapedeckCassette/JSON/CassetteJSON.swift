@@ -170,20 +170,3 @@ extension CassetteJSON: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
     /// `nil` is JSON `null`.
     public init(nilLiteral: ()) { self = .null }
 }
-
-/// Dotted JSON paths with `*` wildcards, as used by JSON-semantic matching and JSON-path redaction.
-enum JSONPathPattern {
-    /// Whether `path` (e.g. `a.0.b`) matches one of `patterns` (e.g. `a.*.b`, `$.a.0.b`).
-    static func matches(_ path: String, any patterns: Set<String>) -> Bool {
-        if patterns.isEmpty { return false }
-        if patterns.contains(path) || patterns.contains("$." + path) { return true }
-        let segments = path.split(separator: ".", omittingEmptySubsequences: false)
-        for pattern in patterns where pattern.contains("*") {
-            var parts = pattern.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.first == "$" { parts.removeFirst() }
-            guard parts.count == segments.count else { continue }
-            if zip(parts, segments).allSatisfy({ $0 == "*" || $0 == $1 }) { return true }
-        }
-        return false
-    }
-}

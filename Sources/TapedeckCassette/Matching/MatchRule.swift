@@ -44,20 +44,22 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     public static func headers(_ names: [String]) -> MatchRule { MatchRule(kind: .headers(names)) }
 
     /// JSON bodies compared as values: key order and number spelling ignored, and so are the members at `paths`
-    /// (dotted, `*` for any key or index: `"meta.requestId"`, `"items.*.ts"`).
-    public static func json(ignoring paths: Set<String> = []) -> MatchRule { MatchRule(kind: .json(paths)) }
+    /// (`JSONPath`s: `"meta.requestId"`, `"items.*.ts"`, `"$.items[*].ts"`).
+    public static func json(ignoring paths: Set<JSONPath> = []) -> MatchRule { MatchRule(kind: .json(Set(paths.map(\.expression)))) }
 
     /// GraphQL over HTTP (``GraphQLRequest``: a JSON POST body, a batch, an `application/graphql` body, or GET
     /// parameters) compared by operation: the operation name, the persisted-query hash or else the document with
     /// whitespace, commas and comments ignored, and the variables as JSON values (member order ignored) but for the
-    /// dotted paths in `ignoringVariables` (`input.clientMutationId`, `*.ts`). Requests that are not GraphQL
+    /// paths in `ignoringVariables` (`JSONPath`s: `input.clientMutationId`, `*.ts`). Requests that are not GraphQL
     /// compare by their body bytes. Every operation goes to the same URL, so pair it with ``method``, ``host`` and
     /// ``path`` (a GET's query string holds the document, so not ``url`` or ``query``):
     ///
     /// ```swift
     /// configuration.matching = [.method, .host, .path, .graphQL()]
     /// ```
-    public static func graphQL(ignoringVariables paths: Set<String> = []) -> MatchRule { MatchRule(kind: .graphQL(paths)) }
+    public static func graphQL(ignoringVariables paths: Set<JSONPath> = []) -> MatchRule {
+        MatchRule(kind: .graphQL(Set(paths.map(\.expression))))
+    }
 
     /// A custom comparison of the live request (first argument) with a recorded one (second); `name` appears in
     /// near-miss reports.

@@ -103,10 +103,12 @@ extension Redaction {
         path.map { $0.isEmpty ? name : "\($0).\(name)" }
     }
 
+    /// The replacement of the first JSON-path filter that names the place `path` (dotted, as ``child(_:of:)`` spells
+    /// it), if one does.
     func jsonPathReplacement(_ path: String) -> String? {
         guard !path.isEmpty else { return nil }
         for filter in filters {
-            if case .jsonPath(let pattern, let replacement) = filter.kind, JSONPathPattern.matches(path, any: [pattern]) {
+            if case .jsonPath(let pattern, let replacement) = filter.kind, pattern.matches(dottedLocation: path) {
                 return replacement
             }
         }

@@ -17,7 +17,7 @@ public struct RedactionFilter: Sendable {
     enum Kind: Sendable {
         case header(String, String)
         case queryParameter(String, String)
-        case jsonPath(String, String)
+        case jsonPath(JSONPath, String)
         case regex(RegexBox, String)
         case request(@Sendable (inout Interaction.Request) -> Void)
         case interaction(@Sendable (inout Interaction) -> Void)
@@ -35,9 +35,14 @@ public struct RedactionFilter: Sendable {
         RedactionFilter(kind: .queryParameter(name, replacement))
     }
 
-    /// Replaces the JSON body member at a dotted path (`user.password`, `items.*.token`), request and response.
-    public static func jsonPath(_ path: String, replacement: String = Redaction.placeholder) -> RedactionFilter {
-        RedactionFilter(kind: .jsonPath(path, replacement))
+    /// Replaces the JSON body member at `path`, request and response: a `JSONPath` (`$.user.password`,
+    /// `$.items[*].token`) or its dotted shorthand (`user.password`, `items.*.token`), matched against the places a
+    /// walk names as `JSONPath.matches(dottedLocation:)` describes. A path given as text is parsed with
+    /// `try JSONPath(text)`. A path that counts an array from its end (`[-1]`) stops the program: a body is redacted
+    /// as it streams, before an array's length is known, so such a path would let its secret through.
+    public static func jsonPath(_ path: JSONPath, replacement: String = Redaction.placeholder) -> RedactionFilter {
+        precondition(!path.countsFromTheEnd, "a redaction path cannot count an array from its end: \(path)")
+        return RedactionFilter(kind: .jsonPath(path, replacement))
     }
 
     /// Replaces every match of an `NSRegularExpression` pattern in URLs, header values and text bodies;

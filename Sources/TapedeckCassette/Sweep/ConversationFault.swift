@@ -107,20 +107,14 @@ public struct ConversationFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first of `faults` that applies to `playback` (a WebSocket conversation) and has firings left, counting its
-    /// firing in `firings` (by position in `faults`) and putting the conversation back in line (unless the player
-    /// repeats), so that a client that connects again gets the recording. The in-process replay and a served
-    /// cassette both fire conversation faults through this.
+    /// firing as ``ReplayFault`` counts its own and putting the conversation back in line, so that a client that
+    /// connects again gets the recording. The in-process replay and a served cassette both fire conversation faults
+    /// through this.
     package static func firing(_ faults: [ConversationFault], for playback: CassettePlayer.Playback, firings: inout [Int: Int],
                                player: inout CassettePlayer) -> ConversationFault? {
         guard playback.interaction.webSocket != nil else { return nil }
-        for (position, fault) in faults.enumerated() where fault.interaction == nil || fault.interaction == playback.index {
-            let fired = firings[position, default: 0]
-            if let times = fault.times, fired >= times { continue }
-            firings[position] = fired + 1
-            if !player.allowPlaybackRepeats { player.requeue(playback.index) }
-            return fault
-        }
-        return nil
+        return ReplayFault.firstFiring(faults, times: \.times, for: playback, firings: &firings, player: &player,
+                                       applies: { $0.interaction == nil || $0.interaction == playback.index }, requeues: { _ in true })
     }
 }
 

@@ -250,12 +250,23 @@ public struct ReplayFault: Sendable {
     /// through this.
     package static func firing(_ faults: [ReplayFault], for playback: CassettePlayer.Playback, firings: inout [Int: Int],
                                player: inout CassettePlayer) -> Action? {
-        for (position, fault) in faults.enumerated() where fault.applies(to: playback.index, playback.interaction.request) {
+        firstFiring(faults, times: \.times, for: playback, firings: &firings, player: &player,
+                    applies: { $0.applies(to: playback.index, playback.interaction.request) },
+                    requeues: \.action.replacesTheRecording)?.action
+    }
+
+    /// The first of `faults` that `applies` to `playback` and has firings left (`times`), counting its firing in
+    /// `firings` (by position in `faults`); one that `requeues` puts the interaction back in line (unless the player
+    /// repeats). Replay faults and conversation faults (``ConversationFault``) both fire through this.
+    package static func firstFiring<Fault>(_ faults: [Fault], times: (Fault) -> Int?, for playback: CassettePlayer.Playback,
+                                           firings: inout [Int: Int], player: inout CassettePlayer,
+                                           applies: (Fault) -> Bool, requeues: (Fault) -> Bool) -> Fault? {
+        for (position, fault) in faults.enumerated() where applies(fault) {
             let fired = firings[position, default: 0]
-            if let times = fault.times, fired >= times { continue }
+            if let limit = times(fault), fired >= limit { continue }
             firings[position] = fired + 1
-            if fault.action.replacesTheRecording, !player.allowPlaybackRepeats { player.requeue(playback.index) }
-            return fault.action
+            if requeues(fault), !player.allowPlaybackRepeats { player.requeue(playback.index) }
+            return fault
         }
         return nil
     }

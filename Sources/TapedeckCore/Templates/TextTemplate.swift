@@ -11,7 +11,7 @@ import Foundation
 /// | `{{query.NAME}}` | the first decoded query parameter `NAME` |
 /// | `{{header.NAME}}` | the first header field `NAME` (case-insensitive) |
 /// | `{{body}}` | the body as UTF-8 text |
-/// | `{{json.a.b.0}}` | a member of the JSON body (strings unquoted, other values as JSON) |
+/// | `{{json.a.b.0}}` | the first value a ``JSONPath`` (`a.b.0`, `$.a.b[0]`) selects in the JSON body (strings unquoted, other values as JSON) |
 /// | `{{now}}` | the time of the answer, ISO 8601 in UTC with milliseconds |
 /// | `{{now.http}}` | the same as an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`) |
 ///
@@ -35,7 +35,7 @@ public struct TextTemplate: Sendable, Hashable {
     enum Piece: Sendable, Hashable {
         case text(String)
         case method, path, body, now, httpNow
-        case pathParameter(String), query(String), header(String), json([String])
+        case pathParameter(String), query(String), header(String), json(JSONPath)
     }
 
     /// The template's text.
@@ -68,7 +68,7 @@ public struct TextTemplate: Sendable, Hashable {
             case .header(let name): rendered += request.templateHeader(name) ?? ""
             case .json(let path):
                 if json == nil { json = .some(JSONValue(parsing: request.templateBody)) }
-                rendered += json!.flatMap { $0.value(at: path) }?.templateText ?? ""
+                rendered += json!.flatMap { path.select(in: $0).first }?.templateText ?? ""
             }
         }
         return rendered
@@ -111,7 +111,10 @@ public struct TextTemplate: Sendable, Hashable {
             case "path": return .pathParameter(parts[1])
             case "query": return .query(parts[1])
             case "header": return .header(parts[1])
-            case "json": return .json(parts[1].split(separator: ".").map(String.init))
+            case "json":
+                do { return .json(try JSONPath(parts[1])) } catch {
+                    throw Error(template: template, reason: "\(error) (the placeholder \"{{\(given)}}\" at character \(offset))")
+                }
             default: break
             }
         }

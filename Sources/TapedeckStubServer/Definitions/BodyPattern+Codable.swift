@@ -3,7 +3,7 @@ import TapedeckCore
 
 /// A body pattern's JSON form: an object with exactly one of `equalTo` (text), `base64`, `contains`, `matches`,
 /// `json` (equal JSON; with `ignoreArrayOrder: true` and/or `ignoreExtraElements: true`, equal but for those),
-/// `jsonPartial` (contained JSON), `jsonPath` (a ``JSONPath``, with an optional `value` ``ValuePattern``), `form`
+/// `jsonPartial` (contained JSON), `jsonPath` (a `JSONPath`, with an optional `value` ``ValuePattern``), `form`
 /// (name → ``ValuePattern``), `multipart` (an array of ``MultipartPartPattern``s) and `allOf` (an array of body
 /// patterns that must all match).
 extension BodyPattern: Codable {

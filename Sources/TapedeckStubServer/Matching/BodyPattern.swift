@@ -28,8 +28,8 @@ public enum BodyPattern: Sendable, Hashable, CustomStringConvertible {
     /// WireMock's `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``json(_:)`` is neither,
     /// ``jsonPartial(_:)`` both; ``json(_:ignoringArrayOrder:ignoringExtraElements:)`` picks the simplest case).
     case jsonEquivalent(JSONValue, ignoringArrayOrder: Bool, ignoringExtraElements: Bool)
-    /// The body is JSON and the path finds something (see ``JSONPath/hasMatch(in:)``), or, with a value pattern,
-    /// the text of what it selects satisfies it (see ``JSONPath/texts(in:)``; ``ValuePattern/absent`` when nothing
+    /// The body is JSON and the path finds something (see `JSONPath.hasMatch(in:)`), or, with a value pattern,
+    /// the text of what it selects satisfies it (see `JSONPath.texts(in:)`; ``ValuePattern/absent`` when nothing
     /// is selected): WireMock's `matchesJsonPath`.
     case jsonPath(JSONPath, ValuePattern?)
     /// Every one of these patterns matches.

@@ -12,7 +12,7 @@ import TapedeckWebSocket
 /// server.webSocket("/chat", WebSocketStub(
 ///     onConnect: [.send(.text("welcome"))],
 ///     rules: [
-///         .init(.jsonPath(try JSONPath("$.type"), .equalTo("ping")), [.wait(.milliseconds(50)), .send(.text(#"{"type":"pong"}"#))]),
+///         .init(.jsonPath("$.type", .equalTo("ping")), [.wait(.milliseconds(50)), .send(.text(#"{"type":"pong"}"#))]),
 ///         .init(.contains("bye"), [.close(WebSocketCloseCode(rawValue: 4000), reason: "asked")]),
 ///     ]))
 /// // any client: ws://127.0.0.1:\(server.port)/chat
