@@ -44,7 +44,7 @@ extension CassetteJSON {
         static func string(_ value: String) -> CassetteJSON { .string(value) }
         static func number(_ number: JSONNumberText) -> CassetteJSON { .number(String(decoding: number.spelling, as: UTF8.self)) }
         static func member(_ name: String, _ value: CassetteJSON) -> Member { CassetteJSON.Member(name, value) }
-        static func array(_ elements: ArraySlice<CassetteJSON>) -> CassetteJSON { .array(Array(elements)) }
-        static func object(_ members: ArraySlice<Member>) -> CassetteJSON { .object(Array(members)) }
+        static func array(_ elements: [CassetteJSON]) -> CassetteJSON { .array(elements) }
+        static func object(_ members: [Member]) -> CassetteJSON { .object(members) }
     }
 }

@@ -2,30 +2,37 @@ import Foundation
 
 /// What a ``JSONReader`` builds its values with: each JSON tree (``JSONValue``, the cassette's order- and
 /// spelling-keeping tree) is one builder, and the bytes are read by the one reader.
-package protocol JSONTreeBuilder {
+///
+/// Public (and the reader inlinable) so that a builder in another module gets a reader specialised for it.
+public protocol JSONTreeBuilder {
     /// A value of the tree.
     associatedtype Value
     /// One name and value of an object, as the tree stores it.
     associatedtype Member
 
+    /// `null`.
     static var null: Value { get }
+    /// `true` or `false`.
     static func bool(_ value: Bool) -> Value
+    /// A string, escapes decoded.
     static func string(_ value: String) -> Value
+    /// A number, as spelled (and its value when that is exact without further work).
     static func number(_ number: JSONNumberText) -> Value
+    /// One member of an object.
     static func member(_ name: String, _ value: Value) -> Member
     /// An array of the elements read, in order.
-    static func array(_ elements: ArraySlice<Value>) -> Value
+    static func array(_ elements: [Value]) -> Value
     /// An object of the members read, in order (a repeated name included).
-    static func object(_ members: ArraySlice<Member>) -> Value
+    static func object(_ members: [Member]) -> Value
 }
 
 /// A number as the reader found it: its spelling (valid in JSON's grammar), and its value when it is exact in a
 /// `Double` without further work (an integer of at most 15 digits).
-package struct JSONNumberText {
+public struct JSONNumberText {
     /// The bytes of the number; valid only during the call that receives it.
-    package let spelling: UnsafeRawBufferPointer
+    public let spelling: UnsafeRawBufferPointer
     /// The value, when the number is an integer of at most 15 digits.
-    package let exactValue: Double?
+    public let exactValue: Double?
 
     @inlinable
     init(spelling: UnsafeRawBufferPointer, exactValue: Double?) {
@@ -35,28 +42,28 @@ package struct JSONNumberText {
 }
 
 /// What a ``JSONReader`` accepts beyond RFC 8259, and how deep it lets values nest.
-package struct JSONDialect: Sendable {
+public struct JSONDialect: Sendable {
     /// A leading UTF-8 byte-order mark is read past.
-    package var allowsByteOrderMark: Bool
+    public var allowsByteOrderMark: Bool
     /// A comma may follow the last element of an array or member of an object.
-    package var allowsTrailingCommas: Bool
+    public var allowsTrailingCommas: Bool
     /// The top-level value may be a string, number, `true`, `false` or `null`.
-    package var allowsFragments: Bool
+    public var allowsFragments: Bool
     /// How deep arrays and objects nest (the top-level container is at depth 1).
-    package var maximumDepth: Int
+    public var maximumDepth: Int
     /// Whether a string, number or literal counts as a level too, so that no value at all sits deeper than
     /// ``maximumDepth`` (the cassette rule) rather than no container (`JSONSerialization`'s).
-    package var depthCountsScalars: Bool
+    public var depthCountsScalars: Bool
 
     /// RFC 8259 as it is, any top-level value, no value nested deeper than `maximumDepth`: cassettes and their bodies.
-    package static func strict(maximumDepth: Int = 512) -> JSONDialect {
+    public static func strict(maximumDepth: Int = 512) -> JSONDialect {
         JSONDialect(allowsByteOrderMark: false, allowsTrailingCommas: false, allowsFragments: true,
                     maximumDepth: maximumDepth, depthCountsScalars: true)
     }
 
     /// What `JSONSerialization` reads from UTF-8 text: a byte-order mark, trailing commas, containers 512 deep, and a
     /// top-level scalar only when `allowingFragments`.
-    package static func foundation(allowingFragments: Bool) -> JSONDialect {
+    public static func foundation(allowingFragments: Bool) -> JSONDialect {
         JSONDialect(allowsByteOrderMark: true, allowsTrailingCommas: true, allowsFragments: allowingFragments,
                     maximumDepth: 512, depthCountsScalars: false)
     }
@@ -72,26 +79,20 @@ package struct JSONDialect: Sendable {
 ///
 /// It is inlinable so that each module's builder gets a specialised reader (a generic call per value would cost
 /// more than the reading).
-package struct JSONReader<Builder: JSONTreeBuilder> {
+public struct JSONReader<Builder: JSONTreeBuilder> {
     @usableFromInline let bytes: UnsafeRawBufferPointer
     @usableFromInline let dialect: JSONDialect
     @usableFromInline var position = 0
-    /// Members and elements of the containers being read, innermost last: one buffer for the whole document, so each
-    /// container is built once at its final size instead of growing.
-    @usableFromInline var pendingMembers: [Builder.Member] = []
-    @usableFromInline var pendingElements: [Builder.Value] = []
 
     @inlinable
     init(bytes: UnsafeRawBufferPointer, dialect: JSONDialect) {
         self.bytes = bytes
         self.dialect = dialect
-        pendingMembers.reserveCapacity(16)
-        pendingElements.reserveCapacity(16)
     }
 
     /// Reads `data` as one JSON document in `dialect`.
     @inlinable
-    package static func read(_ data: Data, dialect: JSONDialect) throws(JSONSyntaxError) -> Builder.Value {
+    public static func read(_ data: Data, dialect: JSONDialect) throws(JSONSyntaxError) -> Builder.Value {
         let result: Result<Builder.Value, JSONSyntaxError> = data.withUnsafeBytes { raw in
             var reader = JSONReader(bytes: raw, dialect: dialect)
             do throws(JSONSyntaxError) {
@@ -168,12 +169,13 @@ package struct JSONReader<Builder: JSONTreeBuilder> {
     @inlinable
     mutating func object(depth: Int) throws(JSONSyntaxError) -> Builder.Value {
         position += 1
-        let start = pendingMembers.count
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return Builder.object(pendingMembers[start...])
+            return Builder.object([])
         }
+        // Gathered here and handed over whole: the tree takes the array as it is, with no copy.
+        var members: [Builder.Member] = []
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -186,51 +188,47 @@ package struct JSONReader<Builder: JSONTreeBuilder> {
             }
             position += 1
             skipWhitespace()
-            let member = Builder.member(key, try value(depth: depth + 1))
-            pendingMembers.append(member)
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of the document inside an object") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                guard dialect.allowsTrailingCommas else { continue }
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "}") else { continue }
-            } else if bytes[position] != UInt8(ascii: "}") {
-                throw error("expected ',' or '}' after an object member")
+            members.append(Builder.member(key, try value(depth: depth + 1)))
+            if try closes(UInt8(ascii: "}"), inside: "an object", "expected ',' or '}' after an object member") {
+                return Builder.object(members)
             }
-            position += 1
-            defer { pendingMembers.removeSubrange(start...) }
-            return Builder.object(pendingMembers[start...])
         }
     }
 
     @inlinable
     mutating func array(depth: Int) throws(JSONSyntaxError) -> Builder.Value {
         position += 1
-        let start = pendingElements.count
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
-            return Builder.array(pendingElements[start...])
+            return Builder.array([])
         }
+        var elements: [Builder.Value] = []
         while true {
             skipWhitespace()
-            let element = try value(depth: depth + 1)
-            pendingElements.append(element)
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of the document inside an array") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                guard dialect.allowsTrailingCommas else { continue }
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else { continue }
-            } else if bytes[position] != UInt8(ascii: "]") {
-                throw error("expected ',' or ']' after an array element")
+            elements.append(try value(depth: depth + 1))
+            if try closes(UInt8(ascii: "]"), inside: "an array", "expected ',' or ']' after an array element") {
+                return Builder.array(elements)
             }
-            position += 1
-            defer { pendingElements.removeSubrange(start...) }
-            return Builder.array(pendingElements[start...])
         }
+    }
+
+    /// After a member or element: reads past a `,` (`false`: another one follows) or the `closing` byte (`true`); in a
+    /// dialect that allows it, a comma followed by the closing byte closes too.
+    @inlinable
+    mutating func closes(_ closing: UInt8, inside container: StaticString, _ expected: StaticString) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw error("unexpected end of the document inside \(container)") }
+        if bytes[position] == UInt8(ascii: ",") {
+            position += 1
+            guard dialect.allowsTrailingCommas else { return false }
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == closing else { return false }
+        } else if bytes[position] != closing {
+            throw error("\(expected)")
+        }
+        position += 1
+        return true
     }
 
     /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -44,9 +44,9 @@ package enum JSONValueParser {
         package static func bool(_ value: Bool) -> JSONValue { .bool(value) }
         package static func string(_ value: String) -> JSONValue { .string(value) }
         package static func member(_ name: String, _ value: JSONValue) -> (String, JSONValue) { (name, value) }
-        package static func array(_ elements: ArraySlice<JSONValue>) -> JSONValue { .array(Array(elements)) }
+        package static func array(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
 
-        package static func object(_ members: ArraySlice<(String, JSONValue)>) -> JSONValue {
+        package static func object(_ members: [(String, JSONValue)]) -> JSONValue {
             var object = [String: JSONValue](minimumCapacity: members.count)
             for (name, value) in members { object[name] = value }
             return .object(object)
