@@ -4,7 +4,7 @@ import TapedeckCore
 extension CassetteJSON {
     /// Parses a complete JSON document (RFC 8259), keeping key order and number spelling.
     ///
-    /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
+    /// - Throws: `JSONSyntaxError` with the line and column of the first problem.
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> CassetteJSON {
         try JSONReader<Builder>.read(data, dialect: .strict())
     }
