@@ -40,7 +40,7 @@ import TapedeckCore
         let error = try #require(throws: CocoaError.self) { try JSONValueParser.parse(Data(#"{"a":1,"b":?}"#.utf8)) }
         #expect(error.code == .propertyListReadCorrupt)
         let message = try #require(error.userInfo[NSDebugDescriptionErrorKey] as? String)
-        #expect(message == "Invalid JSON at line 1, column 12 (byte 11): found '?' where a value was expected.")
+        #expect(message == "Invalid JSON at line 1, column 12 (byte 11): unexpected character '?': a value was expected.")
     }
 
     @Test func fragmentsNeedPermission() throws {

@@ -1,14 +1,17 @@
-/// The escapes of a JSON string (RFC 8259 §7), decoded to UTF-8 bytes: shared by the JSON readers of the client
-/// (``JSONValue``) and of cassettes, which differ only in what they build and how they report an error.
+/// The escapes of a JSON string (RFC 8259 §7), decoded to UTF-8 bytes: used by ``JSONReader`` and by the cassette's
+/// compact scanner, which must read strings as the reader does.
+@usableFromInline
 package enum JSONStringEscape {
     /// What was wrong with an escape, and the byte offset it concerns.
+    @usableFromInline
     package struct Failure: Error, Sendable {
-        package let reason: String
-        package let offset: Int
+        @usableFromInline package let reason: String
+        @usableFromInline package let offset: Int
     }
 
     /// Decodes the escape whose letter (the byte after the backslash) is at `position` in `bytes`, appends its UTF-8
     /// bytes to `decoded`, and moves `position` past it (past both halves of a `\u` surrogate pair).
+    @usableFromInline
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, at position: inout Int, into decoded: inout [UInt8]
     ) throws(Failure) {
