@@ -73,13 +73,11 @@ package struct NearMiss<Candidate> {
             return NearMiss(candidate: candidate, differences: found, score: found.reduce(0) { $0 + $1.weight },
                             pathDistance: distance)
         }
-        // Scored once per candidate, not once per comparison; the sort is stable, so the order given breaks ties.
-        let ranked = scored.enumerated().sorted { lhs, rhs in
-            if lhs.element.score != rhs.element.score { return lhs.element.score < rhs.element.score }
-            if lhs.element.pathDistance != rhs.element.pathDistance { return lhs.element.pathDistance < rhs.element.pathDistance }
-            return lhs.offset < rhs.offset
-        }
-        return ranked.prefix(limit).map(\.element)
+        // Scored once per candidate, not once per comparison. Positions are ranked by their keys, so the candidates
+        // themselves (a stub is a large value) are not moved while sorting; the position breaks ties.
+        let keys = scored.map { ($0.score, $0.pathDistance) }
+        let ranked = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        return ranked.prefix(limit).map { scored[$0] }
     }
 
     /// Levenshtein distance between two short strings, capped at 64 bytes each so a long path costs little.

@@ -87,5 +87,6 @@ import TapedeckTestSupport
         #expect(ending(.exit(1), "x.yaml: Found neither a $ref nor a Response in .responses.404 for the **GET** endpoint under `/pets`.").namesAPlace)
         #expect(!ending(.exit(1), "x.yaml: the **GET** endpoint is wrong").namesAPlace)
         #expect(ending(.exit(1), "x.json: invalid stub definition at delay.éé: unknown field").namesAPlace)
+        #expect(ending(.exit(1), "cassette x.json is not a valid cassette at version: missing").namesAPlace)
     }
 }

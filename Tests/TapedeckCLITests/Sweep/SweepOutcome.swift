@@ -50,10 +50,10 @@ struct SweepEnding: Sendable {
         }
     }
 
-    /// Whether a refusal also says where in the file: a line and column, a JSON path or pointer, an index, a quoted
-    /// key, a mapping path, or OpenAPIKit's "in .responses.404 for the **GET** endpoint under `/pets`". Counted
+    /// Whether a refusal also says where in the file: a line and column, a JSON path or pointer (a top-level member
+    /// too: `at version: missing`), an index, a quoted key, a mapping path, or OpenAPIKit's "in .responses.404 for the **GET** endpoint under `/pets`". Counted
     /// beside the classes, as the issue's bar for every refusal.
     var namesAPlace: Bool {
-        stderr.contains(/line \d+|column \d+|:\d+:\d+|\s\d+:\d+\b|\$[.\[]|\bat \$|\bat \/|#\/|\[\d+\]|\["|\bat \w+\.\w+|\b(interaction|entry|stub|mapping) #?\d+|\bin \.[^ ]+ for the \*\*[A-Z]+\*\* endpoint under/)
+        stderr.contains(/line \d+|column \d+|:\d+:\d+|\s\d+:\d+\b|\$[.\[]|\bat \$|\bat \/|#\/|\[\d+\]|\["|\bat \w+\.\w+|\bat \w+: |\b(interaction|entry|stub|mapping) #?\d+|\bin \.[^ ]+ for the \*\*[A-Z]+\*\* endpoint under/)
     }
 }
