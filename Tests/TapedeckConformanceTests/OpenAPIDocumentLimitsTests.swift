@@ -64,6 +64,14 @@ import TapedeckYAML
         #expect(reason == "api.yaml: 2:15: not valid YAML: control characters are not allowed", "\(reason)")
     }
 
+    /// A server URL template OpenAPIKit cannot parse (found by the CLI sweep) is said in its words, not as
+    /// "The operation could not be completed".
+    @Test func aBrokenServerURLTemplateSaysWhatIsWrong() throws {
+        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nservers: [{url: \"http://api.example.com/{v\"}]\npaths: {}\n"))
+        #expect(reason.contains("An opening brace with no closing brace was found"), "\(reason)")
+        #expect(!reason.contains("could not be completed"), "\(reason)")
+    }
+
     @Test func aJSONSyntaxErrorNamesTheLineAndColumn() throws {
         let reason = try #require(Self.refusal("{\"openapi\": \"3.1.0\",\n  \"info\": }"))
         #expect(reason.contains("line 2, column"), "\(reason)")

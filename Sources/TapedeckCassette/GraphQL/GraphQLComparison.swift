@@ -9,7 +9,7 @@ import Foundation
 enum GraphQLComparison {
     /// `nil` when the requests match, or a line saying how they differ. `ignoring` holds `JSONPath`s inside the
     /// variables (`input.clientMutationId`, `*.ts`) that are not compared.
-    static func difference(live: GraphQLRequest, recorded: GraphQLRequest, ignoring: Set<String>) -> String? {
+    static func difference(live: GraphQLRequest, recorded: GraphQLRequest, ignoring: Set<JSONPath>) -> String? {
         if live.isBatch != recorded.isBatch || live.operations.count != recorded.operations.count {
             return "graphql: recorded \(recorded.summary), request \(live.summary)"
         }
@@ -23,7 +23,7 @@ enum GraphQLComparison {
 
     /// How two operations differ, starting with the operation (`operation: recorded …, request …` or the
     /// recorded operation's summary followed by what differs).
-    static func difference(live: GraphQLOperation, recorded: GraphQLOperation, ignoring: Set<String>) -> String? {
+    static func difference(live: GraphQLOperation, recorded: GraphQLOperation, ignoring: Set<JSONPath>) -> String? {
         if live.name != recorded.name || (live.kind != nil && recorded.kind != nil && live.kind != recorded.kind) {
             return "operation: recorded \(recorded.summary), request \(live.summary)"
         }
@@ -45,7 +45,7 @@ enum GraphQLComparison {
 
     /// One entry per top-level variable that differs (`id: recorded "1", request "2"`; for nested values, the path
     /// of the first difference inside it), in the recorded order and then the request's extra ones.
-    static func variableDifferences(live: CassetteJSON, recorded: CassetteJSON, ignoring: Set<String>) -> [String] {
+    static func variableDifferences(live: CassetteJSON, recorded: CassetteJSON, ignoring: Set<JSONPath>) -> [String] {
         let a = live.objectValue ?? [], b = recorded.objectValue ?? []
         var names: [String] = []
         for member in b + a where !names.contains(member.key) { names.append(member.key) }

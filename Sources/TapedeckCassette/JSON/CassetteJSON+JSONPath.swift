@@ -7,12 +7,12 @@ extension CassetteJSON: JSONPathTraversable {
     public var jsonPathMemberValues: [CassetteJSON]? { objectValue?.map(\.value) }
 }
 
-/// The ignored paths of JSON-semantic matching (``MatchRule/json(ignoring:)``, GraphQL variables), which are given as
-/// text: whether a place a walk reports (`items.0.ts`) is one of them, by `JSONPath.matches(dottedLocation:)`. An
-/// expression that is not a path matches no place.
+/// The ignored paths of JSON-semantic matching (``MatchRule/json(ignoring:)``, GraphQL variables): whether a place a
+/// walk reports (`items.0.ts`) is one of them, by `JSONPath.matches(dottedLocation:)`. The paths come parsed, so a
+/// walk over a large body does not read them again at every place.
 enum JSONPathPattern {
     /// Whether `location` (e.g. `a.0.b`) matches one of `patterns` (e.g. `a.*.b`, `$.a[0].b`).
-    static func matches(_ location: String, any patterns: Set<String>) -> Bool {
-        patterns.contains { (try? JSONPath($0))?.matches(dottedLocation: location) ?? false }
+    static func matches(_ location: String, any patterns: Set<JSONPath>) -> Bool {
+        patterns.contains { $0.matches(dottedLocation: location) }
     }
 }

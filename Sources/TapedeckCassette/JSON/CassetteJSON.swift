@@ -96,13 +96,13 @@ public enum CassetteJSON: Hashable, Sendable {
 
     /// Equality that ignores the order of object keys and compares numbers by value; members whose dotted path
     /// (e.g. `user.id`, `items.*.ts`, with `*` for any array index or key) is in `ignoring` are skipped.
-    public func semanticallyEquals(_ other: CassetteJSON, ignoring paths: Set<String> = [], path: String = "") -> Bool {
+    public func semanticallyEquals(_ other: CassetteJSON, ignoring paths: Set<JSONPath> = [], path: String = "") -> Bool {
         firstDifference(from: other, ignoring: paths, path: path) == nil
     }
 
     /// The dotted path of the first place where `self` and `other` differ semantically, or `nil` when they agree.
     /// The root is reported as `$`.
-    public func firstDifference(from other: CassetteJSON, ignoring paths: Set<String> = [], path: String = "") -> String? {
+    public func firstDifference(from other: CassetteJSON, ignoring paths: Set<JSONPath> = [], path: String = "") -> String? {
         if !path.isEmpty, JSONPathPattern.matches(path, any: paths) { return nil }
         let here = path.isEmpty ? "$" : path
         switch (self, other) {

@@ -11,8 +11,8 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case method, url, host, path, query
         case headers([String])
-        case body, json(Set<String>), form, multipart
-        case graphQL(Set<String>)
+        case body, json(Set<JSONPath>), form, multipart
+        case graphQL(Set<JSONPath>)
         case custom(String, @Sendable (Interaction.Request, Interaction.Request) -> Bool)
     }
 
@@ -45,7 +45,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
 
     /// JSON bodies compared as values: key order and number spelling ignored, and so are the members at `paths`
     /// (`JSONPath`s: `"meta.requestId"`, `"items.*.ts"`, `"$.items[*].ts"`).
-    public static func json(ignoring paths: Set<JSONPath> = []) -> MatchRule { MatchRule(kind: .json(Set(paths.map(\.expression)))) }
+    public static func json(ignoring paths: Set<JSONPath> = []) -> MatchRule { MatchRule(kind: .json(paths)) }
 
     /// GraphQL over HTTP (``GraphQLRequest``: a JSON POST body, a batch, an `application/graphql` body, or GET
     /// parameters) compared by operation: the operation name, the persisted-query hash or else the document with
@@ -58,7 +58,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// configuration.matching = [.method, .host, .path, .graphQL()]
     /// ```
     public static func graphQL(ignoringVariables paths: Set<JSONPath> = []) -> MatchRule {
-        MatchRule(kind: .graphQL(Set(paths.map(\.expression))))
+        MatchRule(kind: .graphQL(paths))
     }
 
     /// A custom comparison of the live request (first argument) with a recorded one (second); `name` appears in
@@ -80,11 +80,11 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         case .query: return "query"
         case .headers(let names): return "headers(\(names.joined(separator: ", ")))"
         case .body: return "body"
-        case .json(let paths): return paths.isEmpty ? "json" : "json(ignoring: \(paths.sorted().joined(separator: ", ")))"
+        case .json(let paths): return paths.isEmpty ? "json" : "json(ignoring: \(paths.map(\.expression).sorted().joined(separator: ", ")))"
         case .form: return "form"
         case .multipart: return "multipart"
         case .graphQL(let paths):
-            return paths.isEmpty ? "graphql" : "graphql(ignoring variables: \(paths.sorted().joined(separator: ", ")))"
+            return paths.isEmpty ? "graphql" : "graphql(ignoring variables: \(paths.map(\.expression).sorted().joined(separator: ", ")))"
         case .custom(let name, _): return "custom(\(name))"
         }
     }

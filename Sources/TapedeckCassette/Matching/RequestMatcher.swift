@@ -165,7 +165,7 @@ struct RequestMatcher: Sendable {
 
     /// The `graphQL` rule. A request sent again as it was recorded (the same method, query string, content type and
     /// body bytes) is the same operation without reading it.
-    private func graphQLDifference(_ live: Interaction.Request, _ recorded: Interaction.Request, ignoring: Set<String>) -> String? {
+    private func graphQLDifference(_ live: Interaction.Request, _ recorded: Interaction.Request, ignoring: Set<JSONPath>) -> String? {
         let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
         if live.method == recorded.method, liveBody == recordedBody, live.headers["Content-Type"] == recorded.headers["Content-Type"],
            live.url == recorded.url || URLParts(live.url).query == URLParts(recorded.url).query {

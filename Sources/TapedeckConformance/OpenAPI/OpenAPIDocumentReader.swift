@@ -99,7 +99,10 @@ enum OpenAPIDocumentReader {
     private static func describe(_ error: any Error, at root: String? = nil) -> String {
         let openAPIError = OpenAPIKit.OpenAPI.Error(from: error)
         let path = openAPIError.codingPathString
-        let text = shown(openAPIError.localizedDescription, limit: 300)
+        // An error OpenAPIKit has no account of (a server URL template's parse error, thrown as it is) would read
+        // "The operation could not be completed (… error 0.)"; its own description says what was wrong.
+        let known = error is DecodingError || error is any OpenAPIKit.OpenAPIError
+        let text = shown(known ? openAPIError.localizedDescription : String(describing: error), limit: 300)
         guard let place = path.isEmpty ? root : "$" + (path.hasPrefix(".") || path.hasPrefix("[") ? path : "." + path) else { return text }
         return "\(text) (at \(place))"
     }
