@@ -72,6 +72,12 @@ import TapedeckYAML
         #expect(!reason.contains("could not be completed"), "\(reason)")
     }
 
+    /// A problem OpenAPIKit finds in the document's own members comes with no coding path; it is placed at the root.
+    @Test func aMissingTopLevelMemberIsPlacedAtTheRoot() throws {
+        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nx-a: 1\nbad-extension: 2\n"))
+        #expect(reason.hasSuffix("(at $)"), "\(reason)")
+    }
+
     @Test func aJSONSyntaxErrorNamesTheLineAndColumn() throws {
         let reason = try #require(Self.refusal("{\"openapi\": \"3.1.0\",\n  \"info\": }"))
         #expect(reason.contains("line 2, column"), "\(reason)")

@@ -103,6 +103,9 @@ enum OpenAPIDocumentReader {
         // "The operation could not be completed (… error 0.)"; its own description says what was wrong.
         let known = error is DecodingError || error is any OpenAPIKit.OpenAPIError
         let text = shown(known ? openAPIError.localizedDescription : String(describing: error), limit: 300)
+        // OpenAPIKit gives no coding path for a problem in the document's own members ("… in the root Document
+        // object"): that place is the root.
+        let root = root ?? (text.contains("in the root Document object") ? "$" : nil)
         guard let place = path.isEmpty ? root : "$" + (path.hasPrefix(".") || path.hasPrefix("[") ? path : "." + path) else { return text }
         return "\(text) (at \(place))"
     }
