@@ -112,7 +112,7 @@ extension Loopback.StubServerResponseTests {
                 }
                 group.addTask {
                     // Sent once the slow request is surely waiting on the server's only thread.
-                    while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                    try await server.waitForRequest()
                     _ = try await transport.send(HTTPRequest(url: server.url("/fast")))
                     order.append("fast")
                 }

@@ -21,3 +21,20 @@ public func withStubServer<T>(
     defer { server.stop() }
     return try await body(server)
 }
+
+extension StubServer {
+    /// Waits until the server's journal holds a request, for a test that acts once a request has reached the server
+    /// (cancels it, stops the server, sends the next one) rather than after a guessed pause; gives up after `limit`.
+    /// Whether a request arrived.
+    ///
+    /// ```swift
+    /// let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"))) }
+    /// try #require(try await server.waitForRequest(), "the request reached the server")
+    /// ```
+    @discardableResult
+    public func waitForRequest(within limit: Duration = .seconds(20)) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while journal.entries.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return !journal.entries.isEmpty
+    }
+}

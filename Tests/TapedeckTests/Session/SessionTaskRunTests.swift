@@ -34,7 +34,7 @@ import TapedeckTestSupport
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
         let canceller = Task {
-            while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            try await server.waitForRequest()
             task.cancel()
         }
         let result = await task.run()
@@ -49,7 +49,7 @@ import TapedeckTestSupport
         defer { server.stop() }
         let api = HTTPSessionManager(baseURL: server.url("/"), transport: CurlTransport())
         let invalidator = Task {
-            while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            try await server.waitForRequest()
             api.session.invalidateAndCancel()
         }
         await #expect(throws: URLError.self) { try await api.get("slow") }
@@ -60,7 +60,7 @@ import TapedeckTestSupport
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/slow")))
         let caller = Task { await task.run() }
-        while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await server.waitForRequest()
         caller.cancel()
         let result = await caller.value
         #expect((result.error as? URLError)?.code == .cancelled)
@@ -71,7 +71,7 @@ import TapedeckTestSupport
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/file")))
         let caller = Task { await task.run() }
-        while server.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await server.waitForRequest()
         task.suspend()
         #expect(task.state == .suspended)
         try await Task.sleep(for: .milliseconds(50))
