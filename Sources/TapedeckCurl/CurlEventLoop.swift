@@ -45,7 +45,8 @@ final class CurlEventLoop: Sendable {
     private let mailbox = Mailbox()
     private let nextID = Atomic<UInt64>(1)
     private let stopped = Locked(false)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The loop thread, joined on shutdown so that it has ended (its TLS state freed) when ``shutdown()`` returns.
+    private let thread = Locked<JoinableThread?>(nil)
     /// The loop thread's `pthread_self()`, 0 until it runs.
     private let loopThread = Atomic<UInt>(0)
 
@@ -61,11 +62,9 @@ final class CurlEventLoop: Sendable {
         _ = tdk_multi_setopt_long(pointer, CURLMOPT_MAXCONNECTS, configuration.connectionCacheSize)
         let mailbox = self.mailbox
         let multi = self.multi
-        let exited = self.exited
         // The thread holds the loop strongly until it exits, so the executor it runs jobs for stays valid.
-        let thread = Thread { [self] in
+        let started = JoinableThread(name: "tapedeck.curl") { [self] in
             self.loopThread.store(Self.currentThreadID(), ordering: .releasing)
-            ThreadName.setCurrent("tapedeck.curl")
             var loop = LoopState(multi: multi.pointer, configuration: configuration, executor: asUnownedTaskExecutor())
             loop.run(mailbox: mailbox) { id in
                 // A stream body pump has bytes for a paused transfer.
@@ -73,9 +72,8 @@ final class CurlEventLoop: Sendable {
                 curl_multi_wakeup(multi.pointer)
             }
             curl_multi_cleanup(multi.pointer)
-            exited.signal()
         }
-        thread.start()
+        thread.withLock { $0 = started }
     }
 
     /// A fresh transfer identifier.
@@ -113,13 +111,12 @@ final class CurlEventLoop: Sendable {
         #endif
     }
 
-    /// Stops the loop: running transfers fail with `URLError.cancelled`; waits for the thread to exit, unless the
-    /// caller is that thread (a job running on the loop), which exits once the job returns.
+    /// Stops the loop: running transfers fail with `URLError.cancelled`; waits for the thread to end, unless the
+    /// caller is that thread (a job running on the loop), which ends once the job returns. Called again, it returns
+    /// at once.
     func shutdown() {
-        let first = stopped.withLock { !$0 }
-        guard first else { return }
         send(.shutdown)
-        if !isLoopThread { exited.wait() }
+        thread.withLock { $0 }?.join()
     }
 }
 

@@ -71,11 +71,12 @@ public struct CurlTransport: HTTPTransport {
         }
     }
 
-    /// Owns the loop; when the last transport copy releases it, the loop shuts down.
+    /// Owns the loop; when the last transport copy releases it, the loop shuts down and its thread ends before the
+    /// release returns (so a process that exits right after has no thread still tearing down TLS state).
     private final class Engine: Sendable {
         let loop: CurlEventLoop
         init(configuration: Configuration) { loop = CurlEventLoop(configuration: configuration) }
-        deinit { loop.send(.shutdown) }
+        deinit { loop.shutdown() }
     }
 
     private let engine: Engine

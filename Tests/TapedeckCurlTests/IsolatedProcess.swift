@@ -28,3 +28,10 @@ func inIsolatedProcess(_ testName: String, _ body: () async throws -> Void) asyn
     // The child must really have run the test, not filtered it away.
     #expect(text.contains("Test \(testName)") && text.contains("passed"), "isolated run of \(testName) did not run it:\n\(text)")
 }
+
+/// Names of this process's threads, from /proc.
+func threadNames() -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+}

@@ -5,13 +5,6 @@ import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 
-/// Names of this process's threads, from /proc.
-private func threadNames() -> [String] {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-}
-
 private func openDescriptorCount() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
 }
