@@ -148,19 +148,19 @@ import Testing
             for position in 0..<19 {
                 let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 18 - position)
                 for slashes in [false, true] {
-                    var writer = JSONByteWriter(style: JSONWritingStyle(escapesSlashes: slashes))
+                    var writer = JSONWriter(style: JSONWritingStyle(escapesSlashes: slashes))
                     writer.writeString(text)
                     #expect(String(decoding: writer.output.array, as: UTF8.self) == reference(text, slashes: slashes), "\(position) \(special.debugDescription)")
                 }
             }
         }
         for value: Int64 in [0, 7, -7, 10, 1_234_567_890, .max, .min] {
-            var writer = JSONByteWriter(style: .compact)
+            var writer = JSONWriter(style: .compact)
             writer.writeInteger(value)
             #expect(String(decoding: writer.output.array, as: UTF8.self) == String(value))
         }
         for value in [0, 0.000012, 1.5, 3, -2, 1e15, 1e300, .infinity, .nan] {
-            var writer = JSONByteWriter(style: .compact)
+            var writer = JSONWriter(style: .compact)
             var object = writer.beginObject(level: 0)
             writer.member("d", double: value, in: &object)
             writer.end(object)
@@ -202,7 +202,7 @@ import Testing
 
 /// How the codec spells `body` in a cassette, as a JSON value, or `nil` for an empty body.
 private func spelling(of body: CassetteBody) -> CassetteJSON? {
-    var writer = JSONByteWriter(style: .compact)
+    var writer = JSONWriter(style: .compact)
     var holder = writer.beginObject(level: 0)
     BodyFormat.write(body, as: "body", in: &holder, of: &writer)
     writer.end(holder)

@@ -15,15 +15,29 @@ extension HTTPSessionManager {
         success: (@Sendable (SessionTask, (any Sendable)?) -> Void)? = nil,
         failure: (@Sendable (SessionTask?, any Error) -> Void)? = nil
     ) -> SessionTask? {
+        start({ try makeRequest(method, path, parameters: parameters, headers: headers) }, success: success, failure: failure) {
+            session.dataTask(with: $0, uploadProgress: uploadProgress, downloadProgress: downloadProgress, completion: $1)
+        }
+    }
+
+    /// Serializes a request, creates its task with `makeTask` and starts it, reporting the result to `success` or
+    /// `failure`. When the request cannot be serialized no task is created, and `failure` runs asynchronously on the
+    /// completion queue with the serialization error.
+    private func start(
+        _ serialize: () throws -> HTTPRequest,
+        success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
+        failure: (@Sendable (SessionTask?, any Error) -> Void)?,
+        makeTask: (HTTPRequest, @escaping @Sendable (SessionTaskResult) -> Void) -> SessionTask
+    ) -> SessionTask? {
         let request: HTTPRequest
         do {
-            request = try makeRequest(method, path, parameters: parameters, headers: headers)
+            request = try serialize()
         } catch {
             if let failure { completionQueue.async { failure(nil, error) } }
             return nil
         }
         let box = TaskBox()
-        let task = session.dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress) { result in
+        let task = makeTask(request) { result in
             let task = box.take()
             if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
         }
@@ -63,21 +77,10 @@ extension HTTPSessionManager {
         success: (@Sendable (SessionTask, (any Sendable)?) -> Void)?,
         failure: (@Sendable (SessionTask?, any Error) -> Void)?
     ) -> SessionTask? {
-        let request: HTTPRequest
-        do {
-            request = try makeMultipartRequest(path, parameters: parameters, headers: headers, constructingBody: constructingBody)
-        } catch {
-            if let failure { completionQueue.async { failure(nil, error) } }
-            return nil
+        start({ try makeMultipartRequest(path, parameters: parameters, headers: headers, constructingBody: constructingBody) },
+              success: success, failure: failure) {
+            session.uploadTask(with: $0, from: $0.body, progress: progress, completion: $1)
         }
-        let box = TaskBox()
-        let task = session.uploadTask(with: request, from: request.body, progress: progress) { result in
-            let task = box.take()
-            if let error = result.error { failure?(task, error) } else if let task { success?(task, result.value) }
-        }
-        box.task = task
-        task.resume()
-        return task
     }
 
     /// `HEAD`, AFNetworking style.

@@ -28,7 +28,7 @@ enum BodyFormat {
             for candidate in styles {
                 if candidate.style.escapesSlashes && !hasSlash { continue }
                 if (candidate.style.indent != nil) != multiline { continue }
-                var writer = JSONByteWriter(style: candidate.style, capacity: bytes.count)
+                var writer = JSONWriter(style: candidate.style, capacity: bytes.count)
                 writer.write(value, level: 0)
                 if UnsafeRawBufferPointer(writer.output.bytes).elementsEqual(bytes) {
                     return (value, candidate.name, candidate.style)
@@ -39,7 +39,7 @@ enum BodyFormat {
     }
 
     /// Writes `body` as member `key` of `object`, or nothing for an empty body.
-    static func write(_ body: CassetteBody, as key: String, in object: inout JSONByteWriter.Container, of writer: inout JSONByteWriter) {
+    static func write(_ body: CassetteBody, as key: String, in object: inout JSONWriter.Container, of writer: inout JSONWriter) {
         var members: [CassetteJSON.Member] = []
         switch body.storage {
         case .sidecar(let path, let byteCount):

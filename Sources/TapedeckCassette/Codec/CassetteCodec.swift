@@ -14,7 +14,7 @@ import TapedeckCore
 public enum CassetteCodec {
     /// The cassette as JSON (two-space indent, trailing newline), in its ``Cassette/formatVersion``.
     public static func encode(_ cassette: Cassette) -> Data {
-        var writer = JSONByteWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
+        var writer = JSONWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
         var document = writer.beginObject(level: 0)
         writer.member("version", .integer(cassette.formatVersion), in: &document)
         if let salt = cassette.redactionSalt {
@@ -86,7 +86,7 @@ public enum CassetteCodec {
 
     /// One interaction as a JSON value (the element of `interactions`).
     public static func encode(_ interaction: Interaction) -> CassetteJSON {
-        var writer = JSONByteWriter(style: .compact)
+        var writer = JSONWriter(style: .compact)
         write(interaction, to: &writer, level: 0)
         // The writer's own output always parses.
         return (try? CassetteJSON.parse(writer.output.data)) ?? .null
@@ -94,7 +94,7 @@ public enum CassetteCodec {
 
     /// Writes one interaction straight to `writer`, with no ``CassetteJSON`` tree in between: this runs for every
     /// recorded interaction and for every interaction of a saved cassette.
-    static func write(_ interaction: Interaction, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ interaction: Interaction, to writer: inout JSONWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("recordedAt", string: Timestamp.format(interaction.recordedAt), in: &object)
         writer.key("request", in: &object)
@@ -154,7 +154,7 @@ public enum CassetteCodec {
                            peerCertificates: certificates, recordedAt: recordedAt, webSocket: webSocket)
     }
 
-    static func write(_ request: Interaction.Request, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ request: Interaction.Request, to writer: inout JSONWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("method", string: request.method, in: &object)
         writer.member("url", string: request.url, in: &object)
@@ -171,7 +171,7 @@ public enum CassetteCodec {
             body: try BodyFormat.decode(json["body"], at: fields.at("body"), file: file))
     }
 
-    static func write(_ response: Interaction.Response, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ response: Interaction.Response, to writer: inout JSONWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("status", integer: Int64(response.statusCode), in: &object)
         writer.member("reason", string: response.reasonPhrase, in: &object)
@@ -190,7 +190,7 @@ public enum CassetteCodec {
     }
 
     /// `"chunks": [[bytes, seconds], …]`, one pair per line.
-    static func write(_ chunks: [TimedChunk], to writer: inout JSONByteWriter, in object: inout JSONByteWriter.Container) {
+    static func write(_ chunks: [TimedChunk], to writer: inout JSONWriter, in object: inout JSONWriter.Container) {
         writer.key("chunks", in: &object)
         var array = writer.beginArray(level: object.childLevel)
         for chunk in chunks {
@@ -242,7 +242,7 @@ public enum CassetteCodec {
             transportCode: try reader.optionalInt("transportCode"), transportMessage: try reader.optionalString("transportMessage"))
     }
 
-    static func write(_ failure: Interaction.Failure, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ failure: Interaction.Failure, to writer: inout JSONWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("code", .integer(failure.code), in: &object)
         if let name = URLErrorNames.knownName(failure.code) { writer.member("name", .string(name), in: &object) }
@@ -253,7 +253,7 @@ public enum CassetteCodec {
     }
 
     /// Headers as `[name, value]` pairs, in recorded order.
-    static func write(_ headers: HTTPHeaders, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ headers: HTTPHeaders, to writer: inout JSONWriter, level: Int) {
         var pairs = writer.beginArray(level: level)
         for field in headers {
             writer.nextElement(in: &pairs)
@@ -267,7 +267,7 @@ public enum CassetteCodec {
         writer.end(pairs)
     }
 
-    static func write(_ metrics: TransferMetrics, to writer: inout JSONByteWriter, level: Int) {
+    static func write(_ metrics: TransferMetrics, to writer: inout JSONWriter, level: Int) {
         var object = writer.beginObject(level: level)
         writer.member("nameLookup", double: metrics.nameLookup, in: &object)
         writer.member("connect", double: metrics.connect, in: &object)

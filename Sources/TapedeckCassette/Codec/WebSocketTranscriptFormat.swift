@@ -9,14 +9,14 @@ enum WebSocketTranscriptFormat {
     static let kinds = ["text", "binary", "ping", "pong", "close"]
 
     /// Writes `transcript` as member `webSocket` of `object`.
-    static func write(_ transcript: WebSocketTranscript, in object: inout JSONByteWriter.Container, of writer: inout JSONByteWriter) {
+    static func write(_ transcript: WebSocketTranscript, in object: inout JSONWriter.Container, of writer: inout JSONWriter) {
         writer.key("webSocket", in: &object)
         var member = writer.beginObject(level: object.childLevel)
         writer.key("frames", in: &member)
         var frames = writer.beginArray(level: member.childLevel)
         for frame in transcript.frames {
             writer.nextElement(in: &frames)
-            var line = JSONByteWriter(style: .compact, capacity: 64)
+            var line = JSONWriter(style: .compact, capacity: 64)
             line.write(json(frame), level: 0)
             writer.output.append(line.output.bytes)
         }

@@ -33,12 +33,6 @@ package enum ContentCoding {
         return crc == crc32(decoded) ? decoded : nil
     }
 
-    /// The decoded bytes of a `deflate` body: a zlib stream (RFC 1950, as the coding is defined) or, as some servers
-    /// send, a raw deflate stream (RFC 1951); `nil` when it is neither.
-    package static func inflate(_ data: Data) -> Data? {
-        inflateZlib(data) ?? inflateRaw(data)
-    }
-
     /// The decoded bytes of a zlib stream whose Adler-32 checksum holds, else `nil`.
     package static func inflateZlib(_ data: Data) -> Data? {
         let bytes = [UInt8](data)

@@ -48,14 +48,7 @@ public enum CassetteJSON: Hashable, Sendable {
 
     /// A number from a double, in Swift's shortest round-tripping spelling.
     public static func double(_ value: Double) -> CassetteJSON {
-        .number(wholeNumber(value).map { String($0) } ?? String(value))
-    }
-
-    /// The integer a double is spelled as: a whole number below 10^15, or 0 for a value that is not finite (JSON has
-    /// no spelling for it). `nil` when the double keeps its shortest round-tripping spelling.
-    static func wholeNumber(_ value: Double) -> Int64? {
-        guard value.isFinite else { return 0 }
-        return value == value.rounded() && abs(value) < 1e15 ? Int64(value) : nil
+        .number(JSONWriter.wholeNumber(value).map { String($0) } ?? String(value))
     }
 
     /// The string, when this is a string.

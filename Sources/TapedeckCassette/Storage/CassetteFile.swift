@@ -117,7 +117,7 @@ public enum CassetteFile {
 
     /// One journal line: `{"seq":N,"interaction":{…}}` and a newline.
     static func journalLine(_ interaction: Interaction, sequence: Int) -> [UInt8] {
-        var writer = JSONByteWriter(style: .compact)
+        var writer = JSONWriter(style: .compact)
         var line = writer.beginObject(level: 0)
         writer.member("seq", integer: Int64(sequence), in: &line)
         writer.key("interaction", in: &line)
