@@ -23,7 +23,8 @@ enum ContractServer {
             return .json(Data(#"{"id":7,"name":"Ada Lovelace","languages":["en","fr"]}"#.utf8))
         }
         server.route(.get, "/api/broken", response: .json(Data(#"{"error":"database unavailable","retryAfter":30}"#.utf8), status: 500))
-        server.route(.get, "/api/slow", response: StubResponse(body: .data(Data("{}".utf8)), delay: .seconds(2)))
+        // Well past the clients' 1.5 s timeout, so the timeout scenario times out however loaded the machine is.
+        server.route(.get, "/api/slow", response: StubResponse(body: .data(Data("{}".utf8)), delay: .seconds(6)))
         server.add(Stub(RequestPattern(.get, "/api/dropped"), fault: .reset))
         server.route(.post, "/upload/avatar") { request in
             let contentType = request.headers["Content-Type"] ?? ""

@@ -27,7 +27,9 @@ private func runScenarios(over transport: any HTTPTransport, server baseURL: URL
     let reachability = NetworkReachabilityManager(source: .simulated(simulated))
     let network = try NetworkManager(config: NetworkConfig(
         dataBaseURL: baseURL.appendingPathComponent("api/"), uploadBaseURL: baseURL.appendingPathComponent("upload/"),
-        downloadBaseURL: baseURL, timeoutInterval: 0.5), transport: transport, reachability: reachability)
+        // Short enough for the timeout scenario to end soon, long enough that a sanitizer-built run on a loaded machine
+        // does not time out the 150 KB multipart upload.
+        downloadBaseURL: baseURL, timeoutInterval: 1.5), transport: transport, reachability: reachability)
     await simulated.settle()
     var outcomes: [Outcome] = []
     for scenario in ContractScenario.all {
