@@ -78,12 +78,27 @@ enum OpenAPIDocumentReader {
 
     private static func decode<Value: Decodable>(_ type: Value.Type, from input: Input) throws -> Value {
         // The tree decoder decodes what JSONDecoder and YAMLDecoder decode, many times faster (see DocumentNode); on
-        // any error they decode again, so a failure reads as it always has.
-        if let tree = input.tree, let value = try? DocumentDecoder.decode(type, from: tree) { return value }
-        switch input {
-        case .json(let data, _): return try JSONDecoder().decode(type, from: data)
-        case .yaml(let node, _): return try YAMLDecoder().decode(type, from: node)
+        // any error they decode again, so a failure reads as it always has, unless theirs names no place and the
+        // tree decoder's does: a server URL template's parse error (which OpenAPIKit throws with no coding path),
+        // or JSONDecoder's bare "not valid JSON" for a text the strict parser read.
+        var treeError: (any Error)?
+        if let tree = input.tree {
+            do { return try DocumentDecoder.decode(type, from: tree) } catch { treeError = error }
         }
+        do {
+            switch input {
+            case .json(let data, _): return try JSONDecoder().decode(type, from: data)
+            case .yaml(let node, _): return try YAMLDecoder().decode(type, from: node)
+            }
+        } catch {
+            if let treeError, !isPlaced(error), isPlaced(treeError) { throw treeError }
+            throw error
+        }
+    }
+
+    /// Whether OpenAPIKit's account of `error` has a coding path.
+    private static func isPlaced(_ error: any Error) -> Bool {
+        !OpenAPIKit.OpenAPI.Error(from: error).codingPath.isEmpty
     }
 
     /// Where and why `json` is not JSON (`Invalid JSON at line 2, column 12 (byte 30): …`), or `nil` when it is.
