@@ -22,11 +22,7 @@ enum OpenAPIDocumentReader {
         do {
             version = try decode(VersionProbe.self, from: input).openapi
         } catch {
-            // JSONDecoder says only "The given data was not valid JSON"; Tapedeck's parser says where. It runs only
-            // on a document that failed, so valid ones pay nothing.
-            if case .json(let json, _) = input, let syntax = Self.syntaxError(json) {
-                throw OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
-            }
+            if let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error, at: "$")))")
         }
         do {
@@ -41,8 +37,16 @@ enum OpenAPIDocumentReader {
         } catch let error as OpenAPIDocumentError {
             throw error
         } catch {
+            if !isPlaced(error), let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: describe(error))
         }
+    }
+
+    /// JSONDecoder says only "The given data was not valid JSON", with no place; Tapedeck's parser says where. It
+    /// runs only on a document that failed, so valid ones pay nothing. `nil` for YAML, and for JSON it reads.
+    private static func syntaxRefusal(_ input: Input, source: String) -> OpenAPIDocumentError? {
+        guard case .json(let json, _) = input, let syntax = syntaxError(json) else { return nil }
+        return OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
     }
 
     /// A document ready to decode: JSON bytes or a composed YAML tree, each with its ``DocumentNode`` tree when it has one.
