@@ -143,6 +143,14 @@ enum JSONNesting {
             throw YAMLDocumentError(line: nil, column: nil,
                                     message: "the document has \(bytes.count) bytes, more than the \(limits.maximumBytes) a document may have")
         }
+        // Over contiguous memory (a document's Data), so the pass costs nothing next to decoding the document.
+        let problem = bytes.withContiguousStorageIfAvailable { tooDeep($0, limits: limits) }
+            ?? ContiguousArray(bytes).withUnsafeBufferPointer { tooDeep($0, limits: limits) }
+        if let problem { throw problem }
+    }
+
+    /// Where `bytes` first nest deeper than the limit, or `nil`.
+    private static func tooDeep(_ bytes: UnsafeBufferPointer<UInt8>, limits: YAMLDocument.Limits) -> YAMLDocumentError? {
         var depth = 0
         var inString = false
         var escaped = false
@@ -159,13 +167,13 @@ enum JSONNesting {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 guard depth <= limits.maximumDepth else {
-                    throw YAMLDocumentError(line: line, column: column,
-                                            message: "objects and arrays nest deeper than \(limits.maximumDepth) levels")
+                    return YAMLDocumentError(line: line, column: column, message: "objects and arrays nest deeper than \(limits.maximumDepth) levels")
                 }
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: "\n"): line += 1; column = 0
             default: break
             }
         }
+        return nil
     }
 }
