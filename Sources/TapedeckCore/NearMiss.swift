@@ -58,41 +58,69 @@ package struct NearMiss<Candidate> {
     package var differences: [NearMissDifference]
     /// The sum of the differences' weights: lower is nearer.
     package let score: Int
-    /// The edit distance between its path and the request's, which breaks ties of ``score``.
-    package let pathDistance: Int
 
     /// The `limit` candidates nearest the request, nearest first: the lowest ``score``, then the most similar path
     /// text (``editDistance(_:_:)`` between `target` and the candidate's `path`; 0 when either is unknown), then the
     /// order given, so callers put the candidate they prefer on a tie first.
+    ///
+    /// Every unmatched request ranks every stub, so this does no more than the ranking needs: each candidate's
+    /// differences are found once, the candidates (a stub is a large value) are not moved, and a path's edit
+    /// distance is computed only to order candidates of equal score that make the cut.
     package static func nearest(_ candidates: some Sequence<Candidate>, toPath target: String?, limit: Int = 3,
                                 path: (Candidate) -> String?,
                                 differences: (Candidate) -> [NearMissDifference]) -> [NearMiss] {
         let scored = candidates.map { candidate -> NearMiss in
             let found = differences(candidate)
-            let distance = target.flatMap { target in path(candidate).map { editDistance($0, target) } } ?? 0
-            return NearMiss(candidate: candidate, differences: found, score: found.reduce(0) { $0 + $1.weight },
-                            pathDistance: distance)
+            return NearMiss(candidate: candidate, differences: found, score: found.reduce(0) { $0 + $1.weight })
         }
-        // Scored once per candidate, not once per comparison. Positions are ranked by their keys, so the candidates
-        // themselves (a stub is a large value) are not moved while sorting; the position breaks ties.
-        let keys = scored.map { ($0.score, $0.pathDistance) }
-        let ranked = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
-        return ranked.prefix(limit).map { scored[$0] }
+        var chosen: [Int] = []
+        var taken = [Bool](repeating: false, count: scored.count)
+        // Score by score, nearest first: the positions of that score in the order given, sorted by path when tied.
+        while chosen.count < limit {
+            var nearest: Int?
+            for position in scored.indices where !taken[position] { nearest = Swift.min(nearest ?? .max, scored[position].score) }
+            guard let best = nearest else { break }
+            var tied: [Int] = []
+            for position in scored.indices where !taken[position] && scored[position].score == best {
+                tied.append(position)
+                taken[position] = true
+            }
+            if tied.count > 1, let target {
+                let distances = tied.map { path(scored[$0].candidate).map { editDistance($0, target) } ?? 0 }
+                tied = tied.indices.sorted { distances[$0] != distances[$1] ? distances[$0] < distances[$1] : $0 < $1 }.map { tied[$0] }
+            }
+            chosen += tied.prefix(limit - chosen.count)
+        }
+        return chosen.map { scored[$0] }
     }
 
-    /// Levenshtein distance between two short strings, capped at 64 bytes each so a long path costs little.
+    /// Levenshtein distance between two short strings, capped at 64 bytes each so a long path costs little. What
+    /// the two share at the start and at the end costs nothing (paths that differ in one segment are the usual case).
+    /// It runs for many stubs on every unmatched request, so it works on buffers, not arrays.
     package static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.utf8.prefix(64)), y = Array(b.utf8.prefix(64))
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var previous = Array(0...y.count)
-        var current = previous
-        for i in 1...x.count {
-            current[0] = i
-            for j in 1...y.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+        let x = ContiguousArray(a.utf8.prefix(64)), y = ContiguousArray(b.utf8.prefix(64))
+        return x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                var start = 0, xEnd = x.count, yEnd = y.count
+                while start < xEnd, start < yEnd, x[start] == y[start] { start += 1 }
+                while xEnd > start, yEnd > start, x[xEnd - 1] == y[yEnd - 1] { xEnd -= 1; yEnd -= 1 }
+                let rows = xEnd - start, columns = yEnd - start
+                if rows == 0 || columns == 0 { return max(rows, columns) }
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (columns + 1)) { cells in
+                    var previous = cells.baseAddress!, current = previous + (columns + 1)
+                    for j in 0...columns { previous[j] = j }
+                    for i in 1...rows {
+                        current[0] = i
+                        let byte = x[start + i - 1]
+                        for j in 1...columns {
+                            let substitution = previous[j - 1] + (byte == y[start + j - 1] ? 0 : 1)
+                            current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+                        }
+                        swap(&previous, &current)
+                    }
+                    return previous[columns]
+                }
             }
-            swap(&previous, &current)
         }
-        return previous[y.count]
     }
 }

@@ -88,5 +88,11 @@ import TapedeckTestSupport
         #expect(!ending(.exit(1), "x.yaml: the **GET** endpoint is wrong").namesAPlace)
         #expect(ending(.exit(1), "x.json: invalid stub definition at delay.éé: unknown field").namesAPlace)
         #expect(ending(.exit(1), "cassette x.json is not a valid cassette at version: missing").namesAPlace)
+        // A statement about the whole file is not placed by naming the file alone (any vague refusal would pass); it
+        // names the part of the file it is about, as `convert --to pact` does for a cassette with no host.
+        #expect(!ending(.exit(1), "x.json has no request with a host to name the provider after; give --provider NAME").namesAPlace)
+        #expect(ending(.exit(1), "x.json: no URL at $.interactions[*].request.url has a host to name the provider after; give --provider NAME").namesAPlace)
+        #expect(ending(.exit(1), "api.yaml: a value JSON cannot hold: x (at $.paths['/pets'].get.responses.200.content['application/json'].examples.Cat.value.id)").namesAPlace)
+        #expect(ending(.exit(1), "api.yaml: Problem encountered when parsing `url` (at $.servers[1].url)").namesAPlace)
     }
 }

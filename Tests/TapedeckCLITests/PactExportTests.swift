@@ -247,6 +247,6 @@ import TapedeckTestSupport
         let empty = try Fixtures.write(Cassette(), "empty.json", in: directory.url)
         let nameless = try CLIRunner.run(["convert", empty.path, "--to", "pact"])
         #expect(nameless.status == 1)
-        #expect(nameless.stderr.contains("empty.json has no request with a host to name the provider after; give --provider NAME"))
+        #expect(nameless.stderr.contains("empty.json: no URL at $.interactions[*].request.url has a host to name the provider after; give --provider NAME"))
     }
 }

@@ -65,11 +65,40 @@ import TapedeckYAML
     }
 
     /// A server URL template OpenAPIKit cannot parse (found by the CLI sweep) is said in its words, not as
-    /// "The operation could not be completed".
-    @Test func aBrokenServerURLTemplateSaysWhatIsWrong() throws {
-        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nservers: [{url: \"http://api.example.com/{v\"}]\npaths: {}\n"))
-        #expect(reason.contains("An opening brace with no closing brace was found"), "\(reason)")
-        #expect(!reason.contains("could not be completed"), "\(reason)")
+    /// "The operation could not be completed", and placed at its server's `url` (OpenAPIKit throws it with no
+    /// coding path). In a path item or an operation, OpenAPIKit's `$ref`-or-path-item decoding takes the error in and
+    /// names the path item: placed there.
+    @Test func aBrokenServerURLTemplateSaysWhatIsWrongAndWhere() throws {
+        let top = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nservers: [{url: /a}, {url: \"http://api.example.com/{v\"}]\npaths: {}\n"))
+        #expect(top.contains("An opening brace with no closing brace was found"), "\(top)")
+        #expect(!top.contains("could not be completed"), "\(top)")
+        #expect(top.hasSuffix("(at $.servers[1].url)"), "\(top)")
+        let json = try #require(Self.refusal(#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "x}"}], "paths": {}}"#))
+        #expect(json.contains("A closing brace with no opening brace was found"), "\(json)")
+        #expect(json.hasSuffix("(at $.servers[0].url)"), "\(json)")
+        let operation = try #require(Self.refusal(#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"servers": [{"url": "x}"}], "responses": {}}}}}"#))
+        #expect(operation.hasSuffix("(at $.paths['/a'])"), "\(operation)")
+    }
+
+    /// An example YAML can write and JSON cannot (`-.inf`, found by the CLI sweep) is refused at its JSONPath in the
+    /// document, as the decoding errors are, not as the encoder's "Path: examples.Cat.value.id".
+    @Test func anExampleJSONCannotHoldIsPlacedAtItsJSONPath() throws {
+        let reason = try #require(Self.refusal("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /pets:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          examples:
+                            Cat: {value: {id: -.inf}}
+            """))
+        #expect(reason.hasPrefix("api.yaml: a value JSON cannot hold: "), "\(reason)")
+        #expect(reason.hasSuffix("(at $.paths['/pets'].get.responses.200.content['application/json'].examples.Cat.value.id)"), "\(reason)")
     }
 
     /// A problem OpenAPIKit finds in the document's own members comes with no coding path; it is placed at the root.

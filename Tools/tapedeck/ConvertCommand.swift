@@ -97,7 +97,8 @@ struct ConvertCommand: ParsableCommand {
             data = CassetteJSON.serialize(try WireMockExport.mappings(for: cassette, bodyData: bodyData), style: .pretty)
         case .pact:
             guard let provider = provider ?? PactExport.defaultProvider(for: cassette) else {
-                throw CLIError("\(file) has no request with a host to name the provider after; give --provider NAME")
+                // About every request of the file: placed at the JSONPath of their URLs, as the sweep wants a place.
+                throw CLIError("\(file): no URL at $.interactions[*].request.url has a host to name the provider after; give --provider NAME")
             }
             let contract = try PactExport.contract(for: cassette, consumer: consumer ?? PactExport.defaultConsumer(cassettePath: file),
                                                    provider: provider, matchers: matchers, bodyData: bodyData)

@@ -103,6 +103,14 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
             guard let url = URL(string: try decode(String.self)) else { throw corrupted("Invalid URL string.") }
             return url as! Value
         }
+        if type == URLTemplate.self {
+            // OpenAPIKit throws a template's parse error as it is, with no coding path; here it says where.
+            do { return try URLTemplate(templateString: try decode(String.self)) as! Value } catch let error as DecodingError {
+                throw error
+            } catch {
+                throw corrupted(String(describing: error))
+            }
+        }
         if type == Date.self || type == Data.self || type == Decimal.self { throw unsupported(type) }
         return try Value(from: self)
     }

@@ -2,7 +2,7 @@
 public struct OpenAPIDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The document's file name or label.
     public var source: String
-    /// What is wrong, with the place in the document when known (`paths./pets.get.responses`).
+    /// What is wrong, with the place in the document when known, as a JSONPath (`$.paths['/pets'].get.responses`).
     public var reason: String
 
     /// Creates the error.

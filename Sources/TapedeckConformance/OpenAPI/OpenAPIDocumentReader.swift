@@ -22,11 +22,7 @@ enum OpenAPIDocumentReader {
         do {
             version = try decode(VersionProbe.self, from: input).openapi
         } catch {
-            // JSONDecoder says only "The given data was not valid JSON"; Tapedeck's parser says where. It runs only
-            // on a document that failed, so valid ones pay nothing.
-            if case .json(let json, _) = input, let syntax = Self.syntaxError(json) {
-                throw OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
-            }
+            if let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error, at: "$")))")
         }
         do {
@@ -41,8 +37,16 @@ enum OpenAPIDocumentReader {
         } catch let error as OpenAPIDocumentError {
             throw error
         } catch {
+            if !isPlaced(error), let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: describe(error))
         }
+    }
+
+    /// JSONDecoder says only "The given data was not valid JSON", with no place; Tapedeck's parser says where. It
+    /// runs only on a document that failed, so valid ones pay nothing. `nil` for YAML, and for JSON it reads.
+    private static func syntaxRefusal(_ input: Input, source: String) -> OpenAPIDocumentError? {
+        guard case .json(let json, _) = input, let syntax = syntaxError(json) else { return nil }
+        return OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
     }
 
     /// A document ready to decode: JSON bytes or a composed YAML tree, each with its ``DocumentNode`` tree when it has one.
@@ -78,12 +82,27 @@ enum OpenAPIDocumentReader {
 
     private static func decode<Value: Decodable>(_ type: Value.Type, from input: Input) throws -> Value {
         // The tree decoder decodes what JSONDecoder and YAMLDecoder decode, many times faster (see DocumentNode); on
-        // any error they decode again, so a failure reads as it always has.
-        if let tree = input.tree, let value = try? DocumentDecoder.decode(type, from: tree) { return value }
-        switch input {
-        case .json(let data, _): return try JSONDecoder().decode(type, from: data)
-        case .yaml(let node, _): return try YAMLDecoder().decode(type, from: node)
+        // any error they decode again, so a failure reads as it always has, unless theirs names no place and the
+        // tree decoder's does: a server URL template's parse error (which OpenAPIKit throws with no coding path),
+        // or JSONDecoder's bare "not valid JSON" for a text the strict parser read.
+        var treeError: (any Error)?
+        if let tree = input.tree {
+            do { return try DocumentDecoder.decode(type, from: tree) } catch { treeError = error }
         }
+        do {
+            switch input {
+            case .json(let data, _): return try JSONDecoder().decode(type, from: data)
+            case .yaml(let node, _): return try YAMLDecoder().decode(type, from: node)
+            }
+        } catch {
+            if let treeError, !isPlaced(error), isPlaced(treeError) { throw treeError }
+            throw error
+        }
+    }
+
+    /// Whether OpenAPIKit's account of `error` has a coding path.
+    private static func isPlaced(_ error: any Error) -> Bool {
+        !OpenAPIKit.OpenAPI.Error(from: error).codingPath.isEmpty
     }
 
     /// Where and why `json` is not JSON (`Invalid JSON at line 2, column 12 (byte 30): …`), or `nil` when it is.
@@ -124,6 +143,14 @@ enum JSONNesting {
             throw YAMLDocumentError(line: nil, column: nil,
                                     message: "the document has \(bytes.count) bytes, more than the \(limits.maximumBytes) a document may have")
         }
+        // Over contiguous memory (a document's Data), so the pass costs nothing next to decoding the document.
+        let problem = bytes.withContiguousStorageIfAvailable { tooDeep($0, limits: limits) }
+            ?? ContiguousArray(bytes).withUnsafeBufferPointer { tooDeep($0, limits: limits) }
+        if let problem { throw problem }
+    }
+
+    /// Where `bytes` first nest deeper than the limit, or `nil`.
+    private static func tooDeep(_ bytes: UnsafeBufferPointer<UInt8>, limits: YAMLDocument.Limits) -> YAMLDocumentError? {
         var depth = 0
         var inString = false
         var escaped = false
@@ -140,13 +167,13 @@ enum JSONNesting {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 guard depth <= limits.maximumDepth else {
-                    throw YAMLDocumentError(line: line, column: column,
-                                            message: "objects and arrays nest deeper than \(limits.maximumDepth) levels")
+                    return YAMLDocumentError(line: line, column: column, message: "objects and arrays nest deeper than \(limits.maximumDepth) levels")
                 }
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: "\n"): line += 1; column = 0
             default: break
             }
         }
+        return nil
     }
 }

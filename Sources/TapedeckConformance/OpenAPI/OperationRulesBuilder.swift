@@ -29,16 +29,18 @@ struct OperationRulesBuilder {
     mutating func build() throws(OpenAPIDocumentError) -> (operations: [OperationRules], program: SchemaProgram) {
         var operations: [OperationRules] = []
         for (path, maybePathItem) in document.paths {
-            let place = "paths.\(path.rawValue)"
+            let place = Self.member("$.paths", path.rawValue)
             let pathItem = try resolve(maybePathItem, at: place)
-            let shared = try pathItem.parameters.map { parameter throws(OpenAPIDocumentError) in try self.parameter(parameter, at: place) }
+            let shared = try pathItem.parameters.enumerated().map { item throws(OpenAPIDocumentError) in
+                try self.parameter(item.element, at: "\(place).parameters[\(item.offset)]")
+            }
             for endpoint in pathItem.endpoints {
                 let method = endpoint.method.rawValue.uppercased()
-                let operationPlace = "\(place).\(endpoint.method.rawValue.lowercased())"
+                let operationPlace = Self.member(place, endpoint.method.rawValue.lowercased())
                 let operation = endpoint.operation
                 var parameters = shared
-                for parameter in operation.parameters {
-                    let rule = try self.parameter(parameter, at: operationPlace)
+                for (index, parameter) in operation.parameters.enumerated() {
+                    let rule = try self.parameter(parameter, at: "\(operationPlace).parameters[\(index)]")
                     parameters.removeAll { $0.name == rule.name && $0.location == rule.location }
                     parameters.append(rule)
                 }
@@ -49,7 +51,7 @@ struct OperationRulesBuilder {
                 }
                 var responses: [ResponseKey: ResponseRule] = [:]
                 for (status, maybeResponse) in operation.responses {
-                    let responsePlace = "\(operationPlace).responses.\(status.rawValue)"
+                    let responsePlace = Self.member("\(operationPlace).responses", status.rawValue)
                     responses[key(status)] = try response(try resolve(maybeResponse, at: responsePlace), at: responsePlace)
                 }
                 operations.append(OperationRules(
@@ -72,7 +74,7 @@ struct OperationRulesBuilder {
     private mutating func parameter(
         _ maybe: Either<OpenAPI.Reference<OpenAPI.Parameter>, OpenAPI.Parameter>, at place: String
     ) throws(OpenAPIDocumentError) -> ParameterRule {
-        let parameter = try resolve(maybe, at: "\(place).parameters")
+        let parameter = try resolve(maybe, at: place)
         let location: ParameterLocation
         switch parameter.location {
         case .path: location = .path
@@ -80,7 +82,6 @@ struct OperationRulesBuilder {
         case .header: location = .header
         case .cookie: location = .cookie
         }
-        let parameterPlace = "\(place).parameters.\(parameter.name)"
         switch parameter.schemaOrContent {
         case .a(let context):
             let separator: Character
@@ -89,12 +90,12 @@ struct OperationRulesBuilder {
             case .pipeDelimited: separator = "|"
             default: separator = ","
             }
-            let (schema, source) = try compile(context.schema, at: parameterPlace)
+            let (schema, source) = try compile(context.schema, at: "\(place).schema")
             return ParameterRule(name: parameter.name, location: location, required: parameter.required,
                                  schema: schema, schemaSource: source,
                                  exploded: context.style == .form && context.explode, separator: separator)
         case .b(let content):
-            let media = try mediaTypes(content, at: parameterPlace).first
+            let media = try mediaTypes(content, at: place).first
             return ParameterRule(name: parameter.name, location: location, required: parameter.required,
                                  schema: media?.schema, schemaSource: media?.schemaSource, exploded: false, separator: ",")
         }
@@ -103,12 +104,13 @@ struct OperationRulesBuilder {
     private mutating func response(_ response: OpenAPI.Response, at place: String) throws(OpenAPIDocumentError) -> ResponseRule {
         var headers: [ParameterRule] = []
         for (name, maybeHeader) in response.headers ?? [:] {
-            let header = try resolve(maybeHeader, at: "\(place).headers.\(name)")
+            let headerPlace = Self.member("\(place).headers", name)
+            let header = try resolve(maybeHeader, at: headerPlace)
             let schema: (index: Int, source: JSONValue)?
             switch header.schemaOrContent {
-            case .a(let context): schema = try compile(context.schema, at: "\(place).headers.\(name)")
+            case .a(let context): schema = try compile(context.schema, at: "\(headerPlace).schema")
             case .b(let content):
-                schema = try mediaTypes(content, at: "\(place).headers.\(name)").first.flatMap { media in
+                schema = try mediaTypes(content, at: headerPlace).first.flatMap { media in
                     media.schema.flatMap { index in media.schemaSource.map { (index, $0) } }
                 }
             }
@@ -122,9 +124,9 @@ struct OperationRulesBuilder {
         var rules: [MediaTypeRule] = []
         for (contentType, maybeContent) in content {
             let range = contentType.typeAndSubtype.lowercased()
-            let entryPlace = "\(place).content.\(range)"
+            let entryPlace = Self.member("\(place).content", contentType.rawValue)
             let entry = try resolve(maybeContent, at: entryPlace)
-            let schema = try entry.schema.map { schema throws(OpenAPIDocumentError) in try compile(schema, at: entryPlace) }
+            let schema = try entry.schema.map { schema throws(OpenAPIDocumentError) in try compile(schema, at: "\(entryPlace).schema") }
             rules.append(MediaTypeRule(range: range, schema: schema?.index, schemaSource: schema?.source,
                                        examples: try examples(of: entry, at: entryPlace)))
         }
@@ -148,8 +150,9 @@ struct OperationRulesBuilder {
         var found: [(name: String, value: JSONValue)] = []
         if let example = entry["example"] { found.append(("", example)) }
         for (name, maybeExample) in content.examples ?? [:] {
-            let example = try resolve(maybeExample, at: "\(place).examples.\(name)")
-            if let value = example.dataOrLegacyValue { found.append((name, try json(value, at: "\(place).examples.\(name)"))) }
+            let examplePlace = Self.member("\(place).examples", name)
+            let example = try resolve(maybeExample, at: examplePlace)
+            if let value = example.dataOrLegacyValue { found.append((name, try json(value, at: "\(examplePlace).value"))) }
         }
         return found
     }
@@ -159,9 +162,20 @@ struct OperationRulesBuilder {
     private func json(_ part: some Encodable, at place: String) throws(OpenAPIDocumentError) -> JSONValue {
         do {
             return try JSONValueParser.parse(encoder.encode(part), allowingFragments: true)
+        } catch let EncodingError.invalidValue(_, context) {
+            // A value JSON has no spelling for (YAML's `.inf`, `.nan`), placed where it is below `place`.
+            let at = context.codingPath.reduce(place) { at, key in key.intValue.map { "\(at)[\($0)]" } ?? Self.member(at, key.stringValue) }
+            throw OpenAPIDocumentError(source: source, reason: "a value JSON cannot hold: \(context.debugDescription) (at \(at))")
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "\(place) cannot be read: \(error)")
         }
+    }
+
+    /// `place` one member down, in the JSONPath form the document's other errors are placed in: `.name`, or
+    /// `['name']` for a name of anything but letters, digits and `_` (`$.paths['/pets'].get`).
+    static func member(_ place: String, _ name: String) -> String {
+        let plain = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        return plain ? "\(place).\(name)" : "\(place)['\(name.replacingOccurrences(of: "'", with: "\\'"))']"
     }
 
     private func resolve<Component>(

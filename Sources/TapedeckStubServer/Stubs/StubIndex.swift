@@ -19,6 +19,9 @@ struct StubIndex {
     private var unindexed: [Entry] = []
     private var pathOfID: [Stub.ID: String?] = [:]
     private var nextSequence = 0
+    /// Every stub, in registration order: kept as stubs come and go, so that a near-miss report (every unmatched
+    /// request) takes it as it is instead of gathering, sorting and copying the stubs each time.
+    private(set) var all: [Stub] = []
 
     /// How many stubs are registered.
     var count: Int { pathOfID.count }
@@ -35,6 +38,7 @@ struct StubIndex {
         } else {
             unindexed.append(entry)
         }
+        all.append(stub)
     }
 
     /// Removes the stub with `id`; whether there was one.
@@ -47,6 +51,7 @@ struct StubIndex {
         } else {
             unindexed.removeAll { $0.stub.id == id }
         }
+        all.removeAll { $0.id == id }
         return true
     }
 
@@ -62,11 +67,6 @@ struct StubIndex {
         if !unindexed.isEmpty { found += unindexed }
         if found.count > 1 { found.sort { $0.precedes($1) } }
         return found
-    }
-
-    /// Every stub, in registration order.
-    var all: [Stub] {
-        (byPath.values.joined() + unindexed).sorted { $0.sequence < $1.sequence }.map(\.stub)
     }
 
     /// The stub with `id`.
