@@ -49,6 +49,11 @@ package final class JoinableThread: Sendable {
         }
     }
 
+    /// A thread nobody joined is detached, so its resources are freed when it ends.
+    deinit {
+        if let thread = handle.withLock({ $0 }) { pthread_detach(thread) }
+    }
+
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
