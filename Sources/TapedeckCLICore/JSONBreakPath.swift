@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Where in a JSON document its text breaks off or goes wrong, as a JSON path: the value that was being read at a
 /// byte offset (`$.interactions[3].response.body` for a file cut short inside that body). It follows the text's
@@ -48,8 +49,7 @@ enum JSONBreakPath {
         for container in stack {
             switch container {
             case .object(let key?, _):
-                let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-                path += plain ? ".\(key)" : "['\(key)']"
+                path = JSONPath.member(key, of: path)
             case .object(nil, _): break
             case .array(let position): path += "[\(position)]"
             }

@@ -29,14 +29,14 @@ struct OperationRulesBuilder {
     mutating func build() throws(OpenAPIDocumentError) -> (operations: [OperationRules], program: SchemaProgram) {
         var operations: [OperationRules] = []
         for (path, maybePathItem) in document.paths {
-            let place = Self.member("$.paths", path.rawValue)
+            let place = JSONPath.member(path.rawValue, of: "$.paths")
             let pathItem = try resolve(maybePathItem, at: place)
             let shared = try pathItem.parameters.enumerated().map { item throws(OpenAPIDocumentError) in
                 try self.parameter(item.element, at: "\(place).parameters[\(item.offset)]")
             }
             for endpoint in pathItem.endpoints {
                 let method = endpoint.method.rawValue.uppercased()
-                let operationPlace = Self.member(place, endpoint.method.rawValue.lowercased())
+                let operationPlace = JSONPath.member(endpoint.method.rawValue.lowercased(), of: place)
                 let operation = endpoint.operation
                 var parameters = shared
                 for (index, parameter) in operation.parameters.enumerated() {
@@ -51,7 +51,7 @@ struct OperationRulesBuilder {
                 }
                 var responses: [ResponseKey: ResponseRule] = [:]
                 for (status, maybeResponse) in operation.responses {
-                    let responsePlace = Self.member("\(operationPlace).responses", status.rawValue)
+                    let responsePlace = JSONPath.member(status.rawValue, of: "\(operationPlace).responses")
                     responses[key(status)] = try response(try resolve(maybeResponse, at: responsePlace), at: responsePlace)
                 }
                 operations.append(OperationRules(
@@ -104,7 +104,7 @@ struct OperationRulesBuilder {
     private mutating func response(_ response: OpenAPI.Response, at place: String) throws(OpenAPIDocumentError) -> ResponseRule {
         var headers: [ParameterRule] = []
         for (name, maybeHeader) in response.headers ?? [:] {
-            let headerPlace = Self.member("\(place).headers", name)
+            let headerPlace = JSONPath.member(name, of: "\(place).headers")
             let header = try resolve(maybeHeader, at: headerPlace)
             let schema: (index: Int, source: JSONValue)?
             switch header.schemaOrContent {
@@ -124,7 +124,7 @@ struct OperationRulesBuilder {
         var rules: [MediaTypeRule] = []
         for (contentType, maybeContent) in content {
             let range = contentType.typeAndSubtype.lowercased()
-            let entryPlace = Self.member("\(place).content", contentType.rawValue)
+            let entryPlace = JSONPath.member(contentType.rawValue, of: "\(place).content")
             let entry = try resolve(maybeContent, at: entryPlace)
             let schema = try entry.schema.map { schema throws(OpenAPIDocumentError) in try compile(schema, at: "\(entryPlace).schema") }
             rules.append(MediaTypeRule(range: range, schema: schema?.index, schemaSource: schema?.source,
@@ -150,7 +150,7 @@ struct OperationRulesBuilder {
         var found: [(name: String, value: JSONValue)] = []
         if let example = entry["example"] { found.append(("", example)) }
         for (name, maybeExample) in content.examples ?? [:] {
-            let examplePlace = Self.member("\(place).examples", name)
+            let examplePlace = JSONPath.member(name, of: "\(place).examples")
             let example = try resolve(maybeExample, at: examplePlace)
             if let value = example.dataOrLegacyValue { found.append((name, try json(value, at: "\(examplePlace).value"))) }
         }
@@ -164,18 +164,11 @@ struct OperationRulesBuilder {
             return try JSONValueParser.parse(encoder.encode(part), allowingFragments: true)
         } catch let EncodingError.invalidValue(_, context) {
             // A value JSON has no spelling for (YAML's `.inf`, `.nan`), placed where it is below `place`.
-            let at = context.codingPath.reduce(place) { at, key in key.intValue.map { "\(at)[\($0)]" } ?? Self.member(at, key.stringValue) }
+            let at = context.codingPath.reduce(place) { at, key in key.intValue.map { "\(at)[\($0)]" } ?? JSONPath.member(key.stringValue, of: at) }
             throw OpenAPIDocumentError(source: source, reason: "a value JSON cannot hold: \(context.debugDescription) (at \(at))")
         } catch {
             throw OpenAPIDocumentError(source: source, reason: "\(place) cannot be read: \(error)")
         }
-    }
-
-    /// `place` one member down, in the JSONPath form the document's other errors are placed in: `.name`, or
-    /// `['name']` for a name of anything but letters, digits and `_` (`$.paths['/pets'].get`).
-    static func member(_ place: String, _ name: String) -> String {
-        let plain = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-        return plain ? "\(place).\(name)" : "\(place)['\(name.replacingOccurrences(of: "'", with: "\\'"))']"
     }
 
     private func resolve<Component>(

@@ -74,6 +74,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         steps.contains { if case .index(let index) = $0 { index < 0 } else { false } }
     }
 
+    /// `place` one member down, as messages name places: `.name`, or `['name']` for a name of anything but letters,
+    /// digits and `_` (`$.paths['/pets'].get`).
+    package static func member(_ name: String, of place: String) -> String {
+        let plain = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        return plain ? "\(place).\(name)" : "\(place)['\(name.replacingOccurrences(of: "'", with: "\\'"))']"
+    }
+
     /// How messages and reports print it: the expression as given.
     public var description: String { expression }
 
