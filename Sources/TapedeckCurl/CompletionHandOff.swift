@@ -9,7 +9,7 @@ import TapedeckCore
 final class CompletionHandOff: Sendable {
     private enum State {
         case working
-        case waiting(UnsafeContinuation<Void, Never>)
+        case waiting(CheckedContinuation<Void, Never>)
         case done
     }
 
@@ -17,7 +17,7 @@ final class CompletionHandOff: Sendable {
 
     /// The handler has returned: lets the caller go on.
     func markDone() {
-        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             defer { state = .done }
             if case .waiting(let continuation) = state { return continuation }
             return nil
@@ -28,13 +28,10 @@ final class CompletionHandOff: Sendable {
     /// Returns once ``markDone()`` has been called; call it only after the caller was resumed with a response.
     func waitUntilDone() async {
         if state.withLock({ if case .done = $0 { true } else { false } }) { return }
-        await withUnsafeContinuation { continuation in
-            let finished = state.withLock { state -> Bool in
-                if case .done = state { return true }
-                state = .waiting(continuation)
-                return false
-            }
-            if finished { continuation.resume() }
+        await state.wait { state, continuation in
+            if case .done = state { return () }
+            state = .waiting(continuation)
+            return nil
         }
     }
 }

@@ -41,13 +41,10 @@ final class StreamBodyPump: Sendable {
 
     /// Appends a chunk, waiting first while the buffer is full. Returns `false` once cancelled.
     private func append(_ chunk: Data) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let mustWait = state.withLock { state -> Bool in
-                guard !state.cancelled, state.buffered >= Self.highWaterMark else { return false }
-                state.pumpWaiting = continuation
-                return true
-            }
-            if !mustWait { continuation.resume() }
+        await state.wait { state, continuation in
+            guard !state.cancelled, state.buffered >= Self.highWaterMark else { return () }
+            state.pumpWaiting = continuation
+            return nil
         }
         let wakeReader = state.withLock { state -> Bool? in
             guard !state.cancelled else { return nil }

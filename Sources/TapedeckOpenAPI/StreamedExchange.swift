@@ -66,22 +66,19 @@ final class StreamedExchange: Sendable {
     ///   after the calling task is cancelled.
     func head() async throws -> HTTPResponseHead {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<HTTPResponseHead, any Error>? = state.withLock { state in
-                    switch state.head {
-                    case .waiting:
-                        state.head = .waiting(continuation)
-                        return nil
-                    case .arrived(let head):
-                        state.head = .delivered
-                        return .success(head)
-                    case .failed(let error):
-                        return .failure(error)
-                    case .delivered:
-                        preconditionFailure("StreamedExchange.head() is awaited once")
-                    }
+            try await state.waitThrowing { state, continuation in
+                switch state.head {
+                case .waiting:
+                    state.head = .waiting(continuation)
+                    return nil
+                case .arrived(let head):
+                    state.head = .delivered
+                    return .success(head)
+                case .failed(let error):
+                    return .failure(error)
+                case .delivered:
+                    preconditionFailure("StreamedExchange.head() is awaited once")
                 }
-                if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
             cancel()

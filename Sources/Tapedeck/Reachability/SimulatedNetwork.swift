@@ -50,13 +50,10 @@ public final class SimulatedNetwork: Sendable {
 
     /// Returns once every delivery under way (such as the first value after `startMonitoring()`) is done.
     public func settle() async {
-        await withCheckedContinuation { continuation in
-            let idle = state.withLock { state -> Bool in
-                guard state.pendingDeliveries > 0 else { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+        await state.wait { state, continuation in
+            guard state.pendingDeliveries > 0 else { return () }
+            state.idleWaiters.append(continuation)
+            return nil
         }
     }
 

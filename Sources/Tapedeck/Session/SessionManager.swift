@@ -239,8 +239,6 @@ public final class SessionManager: Sendable {
     /// Stops accepting tasks and waits for the running ones to finish.
     public func finishTasksAndInvalidate() async {
         _ = registry.withLock { $0.invalidate() }
-        await withCheckedContinuation { continuation in
-            if !registry.withLock({ $0.waitForIdle(continuation) }) { continuation.resume() }
-        }
+        await registry.wait { registry, continuation in registry.waitForIdle(continuation) ? nil : () }
     }
 }

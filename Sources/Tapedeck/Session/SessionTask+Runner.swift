@@ -21,13 +21,10 @@ extension SessionTask {
             case .background(let task):
                 await task.value
             case .caller(_, let attempt):
-                await withCheckedContinuation { continuation in
-                    let running = owner.storage.withLock { state -> Bool in
-                        guard state.callerAttempt == attempt else { return false }
-                        state.attemptEndWaiters.append(continuation)
-                        return true
-                    }
-                    if !running { continuation.resume() }
+                await owner.storage.wait { state, continuation in
+                    guard state.callerAttempt == attempt else { return () }
+                    state.attemptEndWaiters.append(continuation)
+                    return nil
                 }
             }
         }

@@ -122,13 +122,10 @@ public final class SessionTask: Sendable {
     public var result: SessionTaskResult {
         get async {
             if let finished = storage.withLock({ $0.result }) { return finished }
-            return await withCheckedContinuation { continuation in
-                let finished = storage.withLock { state -> SessionTaskResult? in
-                    if let result = state.result { return result }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let finished { continuation.resume(returning: finished) }
+            return await storage.wait { state, continuation in
+                if let result = state.result { return result }
+                state.waiters.append(continuation)
+                return nil
             }
         }
     }

@@ -70,13 +70,10 @@ final class CurlWebSocketEngine: Sendable {
         observer?(.sent(frame))
         wake()
         guard shared.withLock({ $0.outbound.count > Self.highWater }) else { return }
-        await withCheckedContinuation { continuation in
-            let resumeNow = shared.withLock { shared -> Bool in
-                guard shared.outbound.count > Self.highWater, !shared.finished else { return true }
-                shared.drainWaiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
+        await shared.wait { shared, continuation in
+            guard shared.outbound.count > Self.highWater, !shared.finished else { return () }
+            shared.drainWaiters.append(continuation)
+            return nil
         }
     }
 
@@ -102,15 +99,12 @@ final class CurlWebSocketEngine: Sendable {
 
     /// Waits for the connection to end.
     func ending() async -> WebSocketEnding {
-        await withCheckedContinuation { continuation in
-            let ended = shared.withLock { shared -> WebSocketEnding? in
-                guard shared.finished, let ending = shared.ending else {
-                    shared.endingWaiters.append(continuation)
-                    return nil
-                }
-                return ending
+        await shared.wait { shared, continuation in
+            guard shared.finished, let ending = shared.ending else {
+                shared.endingWaiters.append(continuation)
+                return nil
             }
-            if let ended { continuation.resume(returning: ended) }
+            return ending
         }
     }
 

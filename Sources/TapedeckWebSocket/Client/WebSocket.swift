@@ -51,7 +51,11 @@ public final class WebSocket: Sendable {
         to url: URL, options: WebSocketClientOptions = WebSocketClientOptions(),
         observer: (@Sendable (WebSocketTrafficEvent) -> Void)? = nil
     ) async throws -> WebSocket {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocket, Error>) in
+        // The outcome crosses threads through a lock, not as the continuation's value: when the connection's thread
+        // resumes before this task has suspended, the runtime gives ThreadSanitizer no ordering between the socket's
+        // initialisation there and reads of its fields here (Tools/Sanitizers/ContinuationFastPath; seen in CI).
+        let outcome = Locked<Result<WebSocket, any Error>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             // The connection's own thread: libcurl's connect blocks, and the socket is then waited on with poll(2).
             let thread = Thread {
                 let engine: CurlWebSocketEngine
@@ -65,18 +69,23 @@ public final class WebSocket: Sendable {
                         stream: opened.stream, limits: options.limits, closeTimeout: options.closeTimeout,
                         messages: feed, observer: observer)
                 } catch {
-                    continuation.resume(throwing: error)
+                    outcome.withLock { $0 = .failure(error) }
+                    continuation.resume()
                     return
                 }
                 // The thread holds the engine, not the socket, so a socket nobody holds is closed (deinit).
-                continuation.resume(returning: WebSocket(
+                let socket = WebSocket(
                     url: url, requestHeaders: opened.request, response: opened.response, negotiation: opened.negotiation,
-                    messages: messages, backend: engine))
+                    messages: messages, backend: engine)
+                outcome.withLock { $0 = .success(socket) }
+                continuation.resume()
                 engine.run(leftover: opened.leftover)
             }
             thread.name = "tapedeck-websocket"
             thread.start()
         }
+        // Set before the resume, so never nil here.
+        return try outcome.withLock { $0! }.get()
     }
 
     /// Sends a message. Returns once it is queued for the connection; waits while more than 1 MiB is queued.

@@ -60,12 +60,9 @@ final class ReplayedWebSocketBackend: WebSocketBackend {
     }
 
     func ending() async -> WebSocketEnding {
-        await withCheckedContinuation { continuation in
-            let ended = state.withLock { state -> WebSocketEnding? in
-                if state.ending == nil { state.waiters.append(continuation) }
-                return state.ending
-            }
-            if let ended { continuation.resume(returning: ended) }
+        await state.wait { state, continuation in
+            if state.ending == nil { state.waiters.append(continuation) }
+            return state.ending
         }
     }
 
