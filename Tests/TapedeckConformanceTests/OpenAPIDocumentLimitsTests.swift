@@ -101,6 +101,20 @@ import TapedeckYAML
         #expect(reason.hasSuffix("(at $.paths['/pets'].get.responses.200.content['application/json'].examples.Cat.value.id)"), "\(reason)")
     }
 
+    /// The same in a component example (found by the 10,000-input CLI sweep): placed below `$.components`.
+    @Test func aComponentExampleJSONCannotHoldIsPlacedAtItsJSONPath() throws {
+        let reason = try #require(Self.refusal("""
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths: {}
+            components:
+              examples:
+                Cat: {value: {id: -.inf}}
+            """))
+        #expect(reason.hasPrefix("api.yaml: a value JSON cannot hold: "), "\(reason)")
+        #expect(reason.hasSuffix("(at $.components.examples.Cat.value.id)"), "\(reason)")
+    }
+
     /// A problem OpenAPIKit finds in the document's own members comes with no coding path; it is placed at the root.
     @Test func aMissingTopLevelMemberIsPlacedAtTheRoot() throws {
         let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nx-a: 1\nbad-extension: 2\n"))

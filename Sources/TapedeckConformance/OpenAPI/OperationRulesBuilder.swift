@@ -15,13 +15,7 @@ struct OperationRulesBuilder {
     init(document: OpenAPI.Document, source: String) throws(OpenAPIDocumentError) {
         self.document = document
         self.source = source
-        let components: JSONValue
-        do {
-            components = try JSONValueParser.parse(JSONEncoder().encode(document.components))
-        } catch {
-            throw OpenAPIDocumentError(source: source, reason: "its components cannot be read: \(error)")
-        }
-        schemaRoot = ["components": components]
+        schemaRoot = ["components": try Self.json(document.components, at: "$.components", source: source, encoder: encoder)]
         compiler = SchemaCompiler(root: schemaRoot)
     }
 
@@ -160,6 +154,12 @@ struct OperationRulesBuilder {
     /// Part of the document as JSON (read back with Tapedeck's parser: `JSONDecoder` would decode `JSONValue` by
     /// probing each value's type with thrown errors, which cost more than the rest of start-up).
     private func json(_ part: some Encodable, at place: String) throws(OpenAPIDocumentError) -> JSONValue {
+        try Self.json(part, at: place, source: source, encoder: encoder)
+    }
+
+    private static func json(
+        _ part: some Encodable, at place: String, source: String, encoder: JSONEncoder
+    ) throws(OpenAPIDocumentError) -> JSONValue {
         do {
             return try JSONValueParser.parse(encoder.encode(part), allowingFragments: true)
         } catch let EncodingError.invalidValue(_, context) {
