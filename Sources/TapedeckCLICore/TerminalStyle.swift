@@ -27,8 +27,4 @@ public struct TerminalStyle: Sendable, Hashable {
     public func red(_ text: String) -> String { wrap(text, "31") }
     /// Green text (passes, additions).
     public func green(_ text: String) -> String { wrap(text, "32") }
-    /// Yellow text (warnings).
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
-    /// Dim text (context).
-    public func dim(_ text: String) -> String { wrap(text, "2") }
 }

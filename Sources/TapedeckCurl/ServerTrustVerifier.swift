@@ -52,7 +52,7 @@ final class ServerTrustVerifier {
         let encoding = policy.canonicalEncoding
         var digest = [UInt8](repeating: 0, count: 32)
         _ = encoding.withUnsafeBytes { tdk_sha256($0.baseAddress, $0.count, &digest) }
-        let key = "/nonexistent/tapedeck-trust-policy-" + digest.map { String(format: "%02x", $0) }.joined()
+        let key = "/nonexistent/tapedeck-trust-policy-" + digest.lowercaseHex
         return defaultPath.map { "\($0):\(key)" } ?? key
     }
 

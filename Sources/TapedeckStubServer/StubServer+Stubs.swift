@@ -47,11 +47,6 @@ extension StubServer {
         core.stubs.removeAll()
     }
 
-    /// Removes every route and stub; the journal is kept.
-    public func removeAllRoutes() {
-        core.stubs.removeAll()
-    }
-
     /// Every stub, in the order they were added.
     public var stubs: [Stub] { core.stubs.all }
 

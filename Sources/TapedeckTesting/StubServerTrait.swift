@@ -35,14 +35,7 @@ public struct StubServerTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let server = httpbin ? try StubServer.httpbin(configuration: configuration) : try StubServer(configuration: configuration)
-        defer { server.stop() }
-        try configure(server)
-        try await TapedeckTest.$currentStubServer.withValue(server) {
-            try await TapedeckTest.$currentTransport.withValue(server.transport()) {
-                try await function()
-            }
-        }
+        try await TapedeckTest.withStubServer(configuration, httpbin: httpbin, configure: configure) { _ in try await function() }
     }
 }
 

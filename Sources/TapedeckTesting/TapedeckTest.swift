@@ -40,6 +40,23 @@ public enum TapedeckTest {
     public static var transport: any HTTPTransport {
         currentTransport ?? MissingTestTransport()
     }
+
+    #if StubServer
+    /// Starts a stub server (with httpbin's routes when asked), lets `configure` add to it, and runs `body` with it as
+    /// the current server and transport; the server stops when `body` returns. What the trait and `withStubServer`
+    /// share.
+    static func withStubServer(
+        _ configuration: StubServer.Configuration, httpbin: Bool, configure: (StubServer) throws -> Void,
+        _ body: (StubServer) async throws -> Void
+    ) async throws {
+        let server = httpbin ? try StubServer.httpbin(configuration: configuration) : try StubServer(configuration: configuration)
+        defer { server.stop() }
+        try configure(server)
+        try await $currentStubServer.withValue(server) {
+            try await $currentTransport.withValue(server.transport()) { try await body(server) }
+        }
+    }
+    #endif
 }
 
 /// Fails every request: the test asked for ``TapedeckTest/transport`` outside a cassette or stub-server scope.

@@ -79,14 +79,7 @@ extension XCTestCase {
         configure: (StubServer) throws -> Void = { _ in },
         _ body: @Sendable (StubServer) async throws -> Void
     ) async throws {
-        let server = httpbin ? try StubServer.httpbin(configuration: configuration) : try StubServer(configuration: configuration)
-        defer { server.stop() }
-        try configure(server)
-        try await TapedeckTest.$currentStubServer.withValue(server) {
-            try await TapedeckTest.$currentTransport.withValue(server.transport()) {
-                try await body(server)
-            }
-        }
+        try await TapedeckTest.withStubServer(configuration, httpbin: httpbin, configure: configure, body)
     }
     #endif
 }

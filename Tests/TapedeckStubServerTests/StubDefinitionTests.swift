@@ -182,7 +182,7 @@ import TapedeckCore
         // H9: a 1xx sent `100 Continue` and held the connection; the client waited for ever.
         (#"{"request": {}, "response": {"status": 101}}"#, "invalid stub definition at response.status: 101 is an informational "
             + "status, which a stub cannot answer with (the client would wait for the final response for ever); use 200 to 599"),
-        (#"{"request": {}, "response": {"status": "200"}}"#, "invalid stub definition at response.status: expected a number"),
+        (#"{"request": {}, "response": {"status": "200"}}"#, "invalid stub definition at response.status: expected an integer"),
         (#"{"request": {}, "response": {"body": "a", "jsonBody": 1}}"#, "invalid stub definition at response: give at most one of body, base64Body, jsonBody, bodyFile, not body and jsonBody"),
         (#"{"request": {}, "response": {"fault": "explode"}}"#, #"invalid stub definition at response.fault: unknown fault "explode""#),
         (#"{"request": {}, "response": {"fault": "reset", "jsonBody": 1}}"#, "invalid stub definition at response: the reset fault takes no other member; remove jsonBody"),

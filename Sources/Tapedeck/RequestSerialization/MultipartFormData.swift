@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A `multipart/form-data` body under construction (AFNetworking's `AFMultipartFormData`), encoded lazily as a
 /// stream so large files are read from disk in pieces while they are sent.
@@ -50,7 +51,7 @@ public struct MultipartFormData: Sendable {
 
     /// A boundary such as `Boundary+1A2B3C4D5E6F7A8B`, from two random 32-bit numbers as AFNetworking makes it.
     public static func randomBoundary() -> String {
-        "Boundary+" + hex8(UInt32.random(in: .min ... .max)) + hex8(UInt32.random(in: .min ... .max))
+        "Boundary+" + (UInt32.random(in: .min ... .max).paddedHex + UInt32.random(in: .min ... .max).paddedHex).uppercased()
     }
 
     /// Whether no part has been appended.
@@ -175,10 +176,5 @@ public struct MultipartFormData: Sendable {
             throw RequestSerializationError.fileNotReadable(fileURL: fileURL, underlying: nil)
         }
         return size
-    }
-
-    private static func hex8(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

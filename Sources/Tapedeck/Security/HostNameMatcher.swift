@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 import X509
 
 /// Whether a certificate names a host, by the rules libcurl applies with OpenSSL (`X509_check_host` /
@@ -9,7 +10,7 @@ enum HostNameMatcher {
     static func matches(_ certificate: Certificate, host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let names = (try? certificate.extensions.subjectAlternativeNames).flatMap { $0 }.map(Array.init) ?? []
-        if let address = addressBytes(bare) {
+        if let address = IPAddress(bare)?.bytes {
             return names.contains { name in
                 if case .ipAddress(let octets) = name { return Array(octets.bytes) == address }
                 return false
@@ -34,13 +35,5 @@ enum HostNameMatcher {
 
     static func commonNames(of certificate: Certificate) -> [String] {
         certificate.subject.flatMap { $0 }.filter { $0.type == .RDNAttributeType.commonName }.compactMap { String($0.value) }
-    }
-
-    static func addressBytes(_ host: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
     }
 }

@@ -82,11 +82,7 @@ struct PactComparison: Sendable {
         }
         switch query {
         case .string(let text):
-            for pair in text.split(separator: "&") where !pair.isEmpty {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
-                add(decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
-            }
+            for (name, value) in URLEncodedForm.pairs(Data(text.utf8)) { add(name, value) }
         case .object(let members):
             for member in members {
                 switch member.value {

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The `graphQL` match rule's comparison of two GraphQL requests, and the near-miss line that names the operation
 /// and what differs. Pure logic over ``GraphQLRequest``.
@@ -74,8 +75,7 @@ enum GraphQLComparison {
     }
 
     private static func shown(_ value: CassetteJSON) -> String {
-        let text = String(decoding: CassetteJSON.serialize(value), as: UTF8.self)
-        return text.count > 40 ? text.prefix(39) + "…" : text
+        Shown.truncated(String(decoding: CassetteJSON.serialize(value), as: UTF8.self), limit: 40)
     }
 
     /// `at character 57: recorded "…name friends{…", request "…name email{…"`.

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// XXH64 (xxHash, 64 bits, seed 0), fed chunk by chunk: the content hash that names sidecar files.
 ///
@@ -114,8 +115,5 @@ struct ContentHash: Sendable {
     }
 
     /// ``digest`` as sixteen lowercase hexadecimal digits.
-    var hexDigest: String {
-        let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    var hexDigest: String { digest.paddedHex }
 }

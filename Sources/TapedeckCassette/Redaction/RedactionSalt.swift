@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// The per-cassette key that ``StandIn``s are made with: 128 random bits, stored in the cassette (`"redaction":
 /// {"salt": "<32 hex digits>"}`) so that recordings added later give a secret the stand-in it already has.
 ///
@@ -38,13 +40,7 @@ public struct RedactionSalt: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The 32 lower-case hex digits, as the cassette stores them.
-    public var description: String {
-        func hex(_ value: UInt64) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return hex(key.0) + hex(key.1)
-    }
+    public var description: String { key.0.paddedHex + key.1.paddedHex }
 
     /// Two salts are equal when their 128-bit keys are.
     public static func == (lhs: RedactionSalt, rhs: RedactionSalt) -> Bool { lhs.key == rhs.key }

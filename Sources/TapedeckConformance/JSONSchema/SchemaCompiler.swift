@@ -237,7 +237,6 @@ extension JSONValue {
 
     /// The value as compact JSON text, cut to 60 characters, for messages.
     var compactText: String {
-        let text = String(decoding: encoded, as: UTF8.self)
-        return text.count > 60 ? String(text.prefix(59)) + "…" : text
+        Shown.truncated(String(decoding: encoded, as: UTF8.self), limit: 60)
     }
 }

@@ -291,7 +291,7 @@ struct SchemaValueGenerator {
     }
 
     private static func uuid(_ high: UInt64, _ low: UInt64) -> String {
-        let hex = (hex16(high) + hex16(low)).map { String($0) }
+        let hex = (high.paddedHex + low.paddedHex).map { String($0) }
         // Version 4, variant 10xx, as random UUIDs are written.
         var digits = hex
         digits[12] = "4"
@@ -299,11 +299,6 @@ struct SchemaValueGenerator {
         let text = digits.joined()
         let parts = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
         return parts.joined(separator: "-")
-    }
-
-    private static func hex16(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }

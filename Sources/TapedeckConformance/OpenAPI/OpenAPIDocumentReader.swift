@@ -31,7 +31,7 @@ enum OpenAPIDocumentReader {
                 return document.convert(to: .v3_1_1)
             }
             guard version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
-                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Self.shown(version)) is not supported (3.0 and 3.1 are) (at $.openapi)")
+                throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Shown.truncated(version, limit: 60)) is not supported (3.0 and 3.1 are) (at $.openapi)")
             }
             return try decode(OpenAPIKit.OpenAPI.Document.self, from: input)
         } catch let error as OpenAPIDocumentError {
@@ -121,17 +121,12 @@ enum OpenAPIDocumentReader {
         // An error OpenAPIKit has no account of (a server URL template's parse error, thrown as it is) would read
         // "The operation could not be completed (… error 0.)"; its own description says what was wrong.
         let known = error is DecodingError || error is any OpenAPIKit.OpenAPIError
-        let text = shown(known ? openAPIError.localizedDescription : String(describing: error), limit: 300)
+        let text = Shown.truncated(known ? openAPIError.localizedDescription : String(describing: error), limit: 300)
         // OpenAPIKit gives no coding path for a problem in the document's own members ("… in the root Document
         // object"): that place is the root.
         let root = root ?? (text.contains("in the root Document object") ? "$" : nil)
         guard let place = path.isEmpty ? root : "$" + (path.hasPrefix(".") || path.hasPrefix("[") ? path : "." + path) else { return text }
         return "\(text) (at \(place))"
-    }
-
-    /// `text` cut to `limit` characters with "…", for a message that echoes the document.
-    static func shown(_ text: String, limit: Int = 60) -> String {
-        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The hash algorithms of the `Digest` scheme (RFC 7616 §3.3, §6.1), each computed by Tapedeck itself (no
 /// cryptography library): every algorithm the RFC registers.
@@ -29,7 +30,7 @@ public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
     public func hexDigest(_ bytes: some DataProtocol) -> String {
         var hash = AnyBlockHash(self)
         hash.update(bytes)
-        return Self.hex(hash.finalize())
+        return hash.finalize().lowercaseHex
     }
 
     /// The lowercase hex digest of `text`'s UTF-8 bytes.
@@ -45,17 +46,7 @@ public enum DigestAlgorithm: String, CaseIterable, Hashable, Sendable {
         } catch {
             return nil
         }
-        return Self.hex(hash.finalize())
-    }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return hash.finalize().lowercaseHex
     }
 }
 

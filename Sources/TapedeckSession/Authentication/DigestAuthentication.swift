@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Answers `Digest` challenges (RFC 7616): computes the `response` hash and writes the `Authorization` value.
 ///
@@ -37,7 +38,7 @@ public struct DigestAuthentication: Sendable {
     /// 16 random bytes as 32 hex digits.
     @Sendable public static func randomClientNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return DigestAlgorithm.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.lowercaseHex
     }
 
     /// The request-target a `Digest` answer names as `uri`: the URL's percent-encoded path (`/` when empty) and query.
@@ -155,7 +156,7 @@ public struct DigestAuthentication: Sendable {
             if isAlphanumeric || kept.contains(byte) {
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                text += "%" + String(DigestAlgorithm.hex([byte]).uppercased())
+                text += "%" + [byte].lowercaseHex.uppercased()
             }
         }
         return text

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,9 +60,7 @@ struct DiskCacheStore: Sendable {
 
     /// The file name for `key`: 16 hex digits and `.cache`.
     static func fileName(for key: CacheKey) -> String {
-        let hash = CacheFileFormat.checksum(Data(key.text.utf8))
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
+        CacheFileFormat.checksum(Data(key.text.utf8)).paddedHex + "." + fileExtension
     }
 
     private static func isEntryFileName(_ name: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -70,7 +71,7 @@ struct CookieFile: Codable {
         } catch let error as CookieStoreError {
             throw error
         } catch let error as DecodingError {
-            throw corrupt(error, path: path)
+            throw .corruptFile(path: path, field: error.place, reason: error.reason)
         } catch {
             throw .corruptFile(path: path, field: "", reason: "\(error)")
         }
@@ -94,55 +95,6 @@ struct CookieFile: Codable {
         if CookieHost.canonicalDomain(cookie.domain).isEmpty { return ("domain", "is empty") }
         if cookie.path.utf8.first != UInt8(ascii: "/") { return ("path", "\"\(cookie.path)\" does not start with /") }
         return nil
-    }
-
-    private static func corrupt(_ error: DecodingError, path: String) -> CookieStoreError {
-        switch error {
-        case .typeMismatch(let type, let context):
-            .corruptFile(path: path, field: field(context.codingPath), reason: "expected \(describe(type))")
-        case .valueNotFound(let type, let context):
-            .corruptFile(path: path, field: field(context.codingPath), reason: "is null, expected \(describe(type))")
-        case .keyNotFound(let key, let context):
-            .corruptFile(path: path, field: field(context.codingPath + [key]), reason: "is missing")
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                .corruptFile(path: path, field: "", reason: "not valid JSON: " + underlyingDescription(context))
-            } else {
-                .corruptFile(path: path, field: field(context.codingPath), reason: context.debugDescription)
-            }
-        @unknown default:
-            .corruptFile(path: path, field: "", reason: "\(error)")
-        }
-    }
-
-    private static func underlyingDescription(_ context: DecodingError.Context) -> String {
-        guard let underlying = context.underlyingError else { return context.debugDescription }
-        let nsError = underlying as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(underlying)"
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type: "an integer"
-        case is [Cookie].Type, is [Any].Type: "an array"
-        case is Date.Type: "a timestamp string"
-        default: "\(type)"
-        }
-    }
-
-    /// `cookies[3].expires` for the coding path cookies → Index 3 → expires.
-    static func field(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return text
     }
 
     /// Writes `data` to `url` atomically: a temporary file in the same directory, then `rename(2)` over the target,

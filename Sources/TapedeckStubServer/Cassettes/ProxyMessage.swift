@@ -44,12 +44,7 @@ enum ProxyMessage {
 
     /// The request to send to `url`, as ``upstreamRequest(for:base:timeout:)`` builds it.
     static func upstreamRequest(for request: RecordedRequest, url: URL, timeout: TimeInterval) -> HTTPRequest {
-        let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        let headers = HTTPHeaders(request.headers.fields.filter { field in
-            let name = field.name.lowercased()
-            return !droppedRequestHeaders.contains(name) && !named.contains(name)
-        })
+        let headers = RecordedAnswer.forwardable(request.headers, dropping: droppedRequestHeaders)
         return HTTPRequest(method: request.method, url: url, headers: headers,
                            body: request.body.isEmpty ? .none : .data(request.body),
                            timeoutInterval: timeout, redirectPolicy: .none)
@@ -63,12 +58,7 @@ enum ProxyMessage {
     /// §9.1: the connection runs without them), and a `101` that accepts one anyway is not relayed
     /// (``WebSocketRelay/Opening/unofferedExtensions(_:)``).
     static func upgradeHeaders(for request: RecordedRequest) -> HTTPHeaders {
-        let named = Set(request.headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        var headers = HTTPHeaders(request.headers.fields.filter { field in
-            let name = field.name.lowercased()
-            return !droppedRequestHeaders.contains(name) && !named.contains(name) && name != "sec-websocket-extensions"
-        })
+        var headers = RecordedAnswer.forwardable(request.headers, dropping: droppedRequestHeaders.union(["sec-websocket-extensions"]))
         headers.add(name: "Connection", value: "Upgrade")
         headers.add(name: "Upgrade", value: request.headers["Upgrade"] ?? "websocket")
         return headers

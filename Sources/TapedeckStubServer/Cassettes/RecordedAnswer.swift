@@ -114,13 +114,14 @@ enum RecordedAnswer {
         return StubResponse(status: recorded.statusCode, headers: headers, body: body)
     }
 
-    /// `headers` without the ones that describe one connection or its framing.
-    static func forwardable(_ headers: HTTPHeaders) -> HTTPHeaders {
+    /// `headers` without the ones that describe one connection or its framing (`dropping`, lowercased) and those the
+    /// `Connection` header names.
+    static func forwardable(_ headers: HTTPHeaders, dropping: Set<String> = hopByHopHeaders) -> HTTPHeaders {
         let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         return HTTPHeaders(headers.fields.filter { field in
             let name = field.name.lowercased()
-            return !hopByHopHeaders.contains(name) && !named.contains(name)
+            return !dropping.contains(name) && !named.contains(name)
         })
     }
 

@@ -45,56 +45,7 @@ public struct StubDefinitionError: Error, CustomStringConvertible, Equatable, Se
     /// The place and reason of a decoding failure: a wrong type or a missing field, or what a definition type's
     /// decoder refused (thrown as `dataCorrupted` with the offending field's coding path).
     init(_ error: DecodingError) {
-        switch error {
-        case .keyNotFound(let key, let context):
-            self.init(location: Self.location(context.codingPath + [key]), reason: "required field \"\(key.stringValue)\" is missing")
-        case .typeMismatch(let type, let context):
-            self.init(location: Self.location(context.codingPath), reason: "expected \(Self.typeName(type))")
-        case .valueNotFound(let type, let context):
-            self.init(location: Self.location(context.codingPath), reason: "expected \(Self.typeName(type)), found null")
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-            self.init(location: Self.location(context.codingPath), reason: underlying ?? context.debugDescription)
-        @unknown default:
-            self.init(location: "$", reason: "\(error)")
-        }
-    }
-
-    /// `stubs[2].request.query.page` for a coding path, `$` for the root; a key that is not a plain name is quoted
-    /// (and cut short), as in `request.headers["X Trace"]`.
-    private static func location(_ path: [any CodingKey]) -> String {
-        guard !path.isEmpty else { return "$" }
-        var location = ""
-        for key in path {
-            if let index = key.intValue {
-                location += "[\(index)]"
-            } else if isPlainName(key.stringValue) {
-                location += (location.isEmpty ? "" : ".") + key.stringValue
-            } else {
-                location += "[\(Shown.quoted(key.stringValue))]"
-            }
-        }
-        return location
-    }
-
-    private static func isPlainName(_ key: String) -> Bool {
-        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
-        // Letters (any non-ASCII character counts as one, as in JSONPath's shorthand), digits, `_` and `-`.
-        return key.utf8.allSatisfy { byte in
-            byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is UInt64.Type, is Double.Type: return "a number"
-        case is Bool.Type: return "true or false"
-        default:
-            if String(describing: type).hasPrefix("Dictionary") { return "an object" }
-            return type is any Collection.Type ? "an array" : "an object"
-        }
+        self.init(location: error.place.isEmpty ? "$" : error.place, reason: error.reason)
     }
 }
 

@@ -106,9 +106,9 @@ enum HttpbinStateHandlers {
         guard fields["username"] == user, fields["realm"] == realm, let nonce = fields["nonce"], let uri = fields["uri"],
               let response = fields["response"], let qop = fields["qop"], let nc = fields["nc"], let cnonce = fields["cnonce"],
               (fields["algorithm"] ?? "MD5").uppercased() == algorithm.uppercased() else { return false }
-        let hash: (String) -> String = algorithm == "SHA-256" ? { hex(SHA256.hash(data: Data($0.utf8))) } : { hex(Insecure.MD5.hash(data: Data($0.utf8))) }
+        let hash: (String) -> String = algorithm == "SHA-256" ? { SHA256.hash(data: Data($0.utf8)).lowercaseHex } : { Insecure.MD5.hash(data: Data($0.utf8)).lowercaseHex }
         let ha1 = hash("\(user):\(realm):\(password)")
-        let ha2 = qop == "auth-int" ? hash("\(method):\(uri):\(algorithm == "SHA-256" ? hex(SHA256.hash(data: body)) : hex(Insecure.MD5.hash(data: body)))")
+        let ha2 = qop == "auth-int" ? hash("\(method):\(uri):\(algorithm == "SHA-256" ? SHA256.hash(data: body).lowercaseHex : Insecure.MD5.hash(data: body).lowercaseHex)")
             : hash("\(method):\(uri)")
         return hash("\(ha1):\(nonce):\(nc):\(cnonce):\(qop):\(ha2)") == response.lowercased()
     }
@@ -139,10 +139,6 @@ enum HttpbinStateHandlers {
             fields[name] = value
         }
         return fields
-    }
-
-    private static func hex<D: Digest>(_ digest: D) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 

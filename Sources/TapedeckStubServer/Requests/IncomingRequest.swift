@@ -47,25 +47,13 @@ final class IncomingRequest {
     /// The request as handlers and the journal see it.
     func recorded() -> RecordedRequest {
         let (path, query) = Self.split(target: rawTarget)
-        let digest = bodyLength == 0 ? Self.emptyBodyDigest : Self.hex(hasher.finalize())
+        let digest = bodyLength == 0 ? Self.emptyBodyDigest : hasher.finalize().lowercaseHex
         return RecordedRequest(
             method: method, path: path, query: query, version: version, headers: headers, body: body,
             bodyLength: bodyLength, bodyTruncated: bodyTruncated, bodySHA256: digest, receivedAt: receivedAt)
     }
 
-    private static let emptyBodyDigest = hex(SHA256.hash(data: Data()))
-
-    /// Lowercase hex, without `String(format:)` (this runs for every request).
-    static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    private static let emptyBodyDigest = SHA256.hash(data: Data()).lowercaseHex
 
     /// Splits a request target into its path and raw query (without `?`); a fragment is dropped.
     static func split(target: String) -> (path: String, query: String?) {

@@ -66,7 +66,7 @@ public struct TestCertificateAuthority: Sendable {
         do {
             var names: [GeneralName] = []
             for host in all {
-                if let address = Self.addressBytes(host) {
+                if let address = IPAddress(host)?.bytes {
                     names.append(.ipAddress(ASN1OctetString(contentBytes: ArraySlice(address))))
                 } else {
                     guard Self.isValidDNSName(host) else {
@@ -96,15 +96,6 @@ public struct TestCertificateAuthority: Sendable {
         } catch {
             throw Error(description: "cannot issue a certificate for \(hosts): \(error)")
         }
-    }
-
-    /// The bytes of an IPv4 or IPv6 literal, or `nil`.
-    static func addressBytes(_ host: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
     }
 
     /// Letters, digits, `-` and `.` in labels of 1–63 characters, optionally a leading `*.` wildcard.

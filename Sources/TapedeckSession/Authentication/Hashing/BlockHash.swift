@@ -5,7 +5,7 @@
 /// ```swift
 /// var hash = SHA256Hash()
 /// hash.update(Array("abc".utf8))
-/// let hex = DigestAlgorithm.hex(hash.finalize())   // "ba7816bf…"
+/// let hex = hash.finalize().lowercaseHex   // "ba7816bf…"
 /// ```
 protocol BlockHash {
     /// Bytes per block: 64 or 128.
