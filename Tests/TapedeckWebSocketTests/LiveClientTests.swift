@@ -63,6 +63,17 @@ import TapedeckWebSocket
         #expect(try await peer.logged("/greet", count: 1) == [.init(path: "/greet", kind: "closed", data: "1001")])
     }
 
+    /// The connection's thread keeps the engine, not the socket: a socket nobody holds any more says goodbye (1001).
+    @Test func aSocketNobodyHoldsClosesAsGoingAway() async throws {
+        let peer = try PythonWebSocketsPeer.start()
+        defer { peer.stop() }
+        var socket: WebSocket? = try await WebSocket.connect(to: peer.url("/greet"))
+        var iterator = socket?.messages.makeAsyncIterator()
+        #expect(try await iterator?.next() == .text("hello none"))
+        socket = nil
+        #expect(try await peer.logged("/greet", count: 1) == [.init(path: "/greet", kind: "closed", data: "1001")])
+    }
+
     @Test func theServersPingIsAnswered() async throws {
         let peer = try PythonWebSocketsPeer.start()
         defer { peer.stop() }

@@ -73,19 +73,25 @@ public final class WebSocket: Sendable {
                     continuation.resume()
                     return
                 }
-                // The thread holds the engine, not the socket, so a socket nobody holds is closed (deinit).
-                let socket = WebSocket(
-                    url: url, requestHeaders: opened.request, response: opened.response, negotiation: opened.negotiation,
-                    messages: messages, backend: engine)
-                outcome.withLock { $0 = .success(socket) }
+                // The thread holds the engine, not the socket (no local names it), so a socket nobody holds is closed
+                // (deinit).
+                outcome.withLock { outcome in
+                    outcome = .success(WebSocket(
+                        url: url, requestHeaders: opened.request, response: opened.response, negotiation: opened.negotiation,
+                        messages: messages, backend: engine))
+                }
                 continuation.resume()
                 engine.run(leftover: opened.leftover)
             }
             thread.name = "tapedeck-websocket"
             thread.start()
         }
-        // Set before the resume, so never nil here.
-        return try outcome.withLock { $0! }.get()
+        // Set before the resume, so never nil here; taken out, so that the thread, which keeps `outcome`, does not
+        // keep the socket too.
+        return try outcome.withLock { outcome in
+            defer { outcome = nil }
+            return outcome!
+        }.get()
     }
 
     /// Sends a message. Returns once it is queued for the connection; waits while more than 1 MiB is queued.
