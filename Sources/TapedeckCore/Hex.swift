@@ -7,7 +7,8 @@ extension Sequence<UInt8> {
     package var lowercaseHex: String {
         let digits: StaticString = "0123456789abcdef"
         var text: [UInt8] = []
-        text.reserveCapacity(underestimatedCount * 2)
+        // A digest is a Sequence with no count to go by: room for SHA-256's 64 digits at least.
+        text.reserveCapacity(Swift.max(underestimatedCount, 32) * 2)
         for byte in self {
             text.append(digits.utf8Start[Int(byte >> 4)])
             text.append(digits.utf8Start[Int(byte & 0xF)])
