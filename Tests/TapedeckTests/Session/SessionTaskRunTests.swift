@@ -85,7 +85,7 @@ import TapedeckTestSupport
         try await Task.sleep(for: .milliseconds(50))
         task.resume()
         let result = await caller.value
-        #expect(result.response?.statusCode == 200)
+        #expect(result.response?.statusCode == 200, "\(String(describing: result.error))")
         #expect(result.data?.count == 1000)
         #expect(server.journal.entries.filter { $0.path == "/late-then-quick" }.count == 2, "the request was started again")
     }
