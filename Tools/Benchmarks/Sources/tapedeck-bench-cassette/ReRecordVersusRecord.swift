@@ -16,7 +16,9 @@ struct ReRecordVersusRecord {
     let block: Int
     let rounds: Int
 
-    func run() async throws -> (reRecording: [Double], recording: [Double]) {
+    /// Microseconds per request of each counted block of each side, and each side's `finish()` in microseconds per
+    /// request recorded (the re-recording side compares its answers with the earlier ones there).
+    func run() async throws -> (reRecording: [Double], recording: [Double], reRecordingFinish: Double, recordingFinish: Double) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-rerecord-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,12 +50,17 @@ struct ReRecordVersusRecord {
             count: count, block: block, rounds: rounds,
             measured: { range in for index in range { try await send(reRecording, index) } },
             baseline: { range in for index in range { try await send(recording, index) } })
+        let requests = Double(count * (rounds + 1))
+        let recordingStart = ContinuousClock.now
+        _ = try recording.finish()
+        let recordingFinish = ClientReplay.microseconds(ContinuousClock.now - recordingStart) / requests
+        let reRecordingStart = ContinuousClock.now
         let summary = try reRecording.finish()
+        let reRecordingFinish = ClientReplay.microseconds(ContinuousClock.now - reRecordingStart) / requests
         guard summary.drift.isEmpty, summary.interactionCount == count * (rounds + 1) else {
             throw CassetteError.closed(file: "re-recording found drift or lost interactions: \(summary.drift.prefix(3))")
         }
-        _ = try recording.finish()
-        return (result.measured, result.baseline)
+        return (result.measured, result.baseline, reRecordingFinish, recordingFinish)
     }
 }
 

@@ -118,6 +118,9 @@ do {
         let ratios = zip(result.reRecording, result.recording).map { $0 / $1 }
         print("recording median-us \(median(result.recording)) re-recording median-us \(median(result.reRecording))")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
+        // The whole recording, finish() included: the median block's cost per request plus finish()'s share.
+        let whole = (median(result.reRecording) + result.reRecordingFinish) / (median(result.recording) + result.recordingFinish)
+        print("finish-us-per-request re-recording \(result.reRecordingFinish) recording \(result.recordingFinish) whole-ratio \(whole)")
     case "client-replay":
         guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
         let result = try runDetached { try await ClientReplay(count: count, block: block, rounds: 3).run() }
