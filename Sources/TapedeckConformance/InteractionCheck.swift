@@ -90,7 +90,7 @@ struct InteractionCheck {
         let documented = rule.mediaTypes.map(\.range).joined(separator: ", ")
         let mediaType: String
         if let contentType = headers["Content-Type"] {
-            mediaType = MediaTypeMatching.essence(contentType)
+            mediaType = MediaType.essence(of: contentType)
         } else if rule.mediaTypes.count == 1, !rule.mediaTypes[0].range.utf8.contains(UInt8(ascii: "*")) {
             mediaType = rule.mediaTypes[0].range
         } else {

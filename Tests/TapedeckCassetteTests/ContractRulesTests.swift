@@ -13,6 +13,28 @@ import Testing
                             live: answer(200, "application/json; charset=utf-8", body: #"{"tags":["y","z"],"name":"b","id":2}"#)).isEmpty)
     }
 
+    @Test func theQuickFitNeverPassesWhatTheFullComparisonRefuses() throws {
+        let documents = try [
+            #"{"id":1,"name":"a"}"#, #"{"id":2,"name":"b"}"#, #"{"name":"b","id":2}"#, #"{"id":"1","name":"a"}"#,
+            #"{"id":1}"#, #"{"id":1,"name":"a","extra":true}"#, #"{"id":1,"id":"x","name":"a"}"#,
+            #"[]"#, #"[1,2]"#, #"["a"]"#, #"[{"a":1},{"b":"x"}]"#, #"[{"b":"y"},{"a":2}]"#, #"[{"a":1},{"a":"1"}]"#,
+            #"[[1],[2,3]]"#, #"[["x"]]"#, #"{"list":[{"k":[1]}]}"#, #"{"list":[{"k":["1"]}]}"#, #"{"list":[]}"#,
+            "null", "true", "1", #""s""#, #"[1,1,1,1,"five"]"#, #"[1,2,3,4,5,6]"#, #"[{"a":1},{"a":1},{"a":1},{"a":1},{"b":1}]"#,
+        ].map { try CassetteJSON.parse($0) }
+        var quick = 0
+        for recorded in documents {
+            for live in documents {
+                let full = JSONShape.collect(recorded: recorded, live: live, path: "$")
+                if JSONShape.fits(recorded, live) {
+                    quick += 1
+                    #expect(full.isEmpty, "\(recorded) ~ \(live): \(full)")
+                }
+                #expect(JSONShape.violations(recorded: recorded, live: live) == full)
+            }
+        }
+        #expect(quick > documents.count, "the quick fit answers more than identical pairs")
+    }
+
     @Test func statusAndMediaTypeMustMatch() {
         let violations = ContractRules().check(recorded: answer(body: "{}"), live: answer(404, "text/html", body: "<h1>no</h1>"))
         #expect(violations.map(\.rule) == ["status", "content-type", "shape"])

@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCassette
+import TapedeckCore
 
 /// How a recorded body is written in a Pact v3 contract, chosen by its `Content-Type` the way Pact's core reads a v3
 /// body back (checked with the reference verifier, pact_ffi 0.5): a JSON media type (`application/json`,
@@ -13,7 +14,7 @@ import TapedeckCassette
 enum PactBody {
     /// The contract's `body` value for `data` sent with `contentType`, or why there is none.
     static func value(of data: Data, contentType: String?) -> Result<CassetteJSON, Refusal> {
-        let mediaType = contentType.map(Self.mediaType)
+        let mediaType = contentType.map(MediaType.essence(of:))
         if let mediaType, isJSON(mediaType) {
             guard let json = CassetteJSON.parseBody(data) else { return .failure(Refusal("its \(mediaType) body is not JSON")) }
             return .success(json)
@@ -33,10 +34,6 @@ enum PactBody {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// `application/json` from `Application/JSON; charset=utf-8`.
-    static func mediaType(_ contentType: String) -> String {
-        String(contentType.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
-    }
 
     static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))

@@ -102,7 +102,7 @@ public enum PactExport {
             for index in members {
                 let response = cassette.interactions[index].response!
                 let json: CassetteJSON? = if case .success(let value) = PactBody.value(of: try bodyData(response.body), contentType: response.headers["Content-Type"]),
-                                              PactBody.isJSON(response.headers["Content-Type"].map(PactBody.mediaType) ?? "") { value } else { nil }
+                                              PactBody.isJSON(response.headers["Content-Type"].map(MediaType.essence(of:)) ?? "") { value } else { nil }
                 answers.append((response.headers, json))
             }
             let found = PactMatchers.varying(answers)
@@ -132,7 +132,7 @@ public enum PactExport {
             return .failure(refusal)
         }
         if let varying {
-            let isJSON = PactBody.isJSON(response.headers["Content-Type"].map(PactBody.mediaType) ?? "")
+            let isJSON = PactBody.isJSON(response.headers["Content-Type"].map(MediaType.essence(of:)) ?? "")
             let body = isJSON ? responseMembers.first { $0.key == "body" }?.value : nil
             var headers: [CassetteJSON.Member] = []
             if case .object(let members)? = responseMembers.first(where: { $0.key == "headers" })?.value { headers = members }

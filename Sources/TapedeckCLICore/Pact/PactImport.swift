@@ -118,7 +118,7 @@ public struct PactImport: Sendable {
                 return bytes
             }
             // v3 has no binary form: a body of a media type neither JSON nor text is its bytes in base64 (PactBody).
-            if let mediaType = contentType(part).map(PactBody.mediaType), !PactBody.isJSON(mediaType), !PactBody.isText(mediaType),
+            if let mediaType = contentType(part).map(MediaType.essence(of:)), !PactBody.isJSON(mediaType), !PactBody.isText(mediaType),
                let bytes = Data(base64Encoded: text) {
                 return bytes
             }

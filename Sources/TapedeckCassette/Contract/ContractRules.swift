@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The rules a live answer is checked against a recorded one with, by `tapedeck verify` and by drift reports while
 /// recording (``CassetteSummary/drift``). Pure: values in, violations out.
@@ -51,7 +52,7 @@ public struct ContractRules: Sendable {
     /// The media type of a `Content-Type` value, lowercased, without parameters.
     public static func mediaType(_ value: String?) -> String? {
         guard let value else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = MediaType.essence(of: value)
         return type.isEmpty ? nil : type
     }
 

@@ -18,7 +18,7 @@ enum ResponseDrift {
     static func line(recorded: Interaction, live: Interaction, position: Int,
                      bodyData: (CassetteBody) -> Data?) -> String? {
         guard case .response(let now) = live.outcome else { return nil }
-        let prefix = "#\(position) \(live.request.summary): "
+        var prefix: String { "#\(position) \(live.request.summary): " }
         switch recorded.outcome {
         case .failure(let failure):
             return prefix + "outcome: recorded a transport error (\(failure.code) \(URLErrorNames.name(failure.code))), got status \(now.statusCode)"
