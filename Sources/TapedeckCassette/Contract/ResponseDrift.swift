@@ -31,6 +31,35 @@ enum ResponseDrift {
         }
     }
 
+    /// Pairs each of the `recorded` requests with its earlier recording in `earlier`, as indexes into the two: the
+    /// k-th recording of a request (its ``RequestPlace/key(_:)``) with the k-th earlier one; a request recorded
+    /// more often than before has no pair for the extra ones.
+    ///
+    /// A re-recording usually repeats the earlier run request for request. While it does (the same method and URL at
+    /// each index), the pairs are index to index, found without working out a key; keys are worked out only from the
+    /// first request that departs.
+    static func pairs(recorded: [Interaction.Request], earlier: [Interaction.Request]) -> [(earlier: Int, recorded: Int)] {
+        var inStep = 0
+        while inStep < recorded.count, inStep < earlier.count,
+              recorded[inStep].method == earlier[inStep].method, recorded[inStep].url == earlier[inStep].url {
+            inStep += 1
+        }
+        var pairs = (0..<inStep).map { (earlier: $0, recorded: $0) }
+        guard inStep < recorded.count else { return pairs }
+        var positions: [String: [Int]] = [:]
+        for (index, request) in earlier.enumerated() { positions[RequestPlace.key(request), default: []].append(index) }
+        var paired: [String: Int] = [:]
+        for request in recorded[..<inStep] { paired[RequestPlace.key(request), default: 0] += 1 }
+        for index in inStep..<recorded.count {
+            let key = RequestPlace.key(recorded[index])
+            let occurrence = paired[key, default: 0]
+            guard let found = positions[key], occurrence < found.count else { continue }
+            paired[key] = occurrence + 1
+            pairs.append((earlier: found[occurrence], recorded: index))
+        }
+        return pairs
+    }
+
     private static func answer(_ response: Interaction.Response, _ bodyData: (CassetteBody) -> Data?) -> ContractRules.Answer {
         ContractRules.Answer(status: response.statusCode, contentType: response.headers["Content-Type"],
                              body: bodyData(response.body) ?? Data())

@@ -21,16 +21,16 @@ extension CassetteSession {
         var baseWritten = false
         /// The answers recorded before that live answers are compared with for ``drift``: the cassette this session
         /// re-records (``RecordMode/all``), or the one it spies on (``RecordMode/spy``); and where each request
-        /// (``RequestPlace/key(_:)``) stands in them.
+        /// (``RequestPlace/key(_:)``) stands in them, worked out when first needed.
         var previous: [Interaction] = []
-        var previousPositions: [String: [Int]] = [:]
-        /// How many recordings of each request key have been compared with ``previous`` so far.
+        private var previousPositions: [String: [Int]]?
+        /// How many spied answers to each request key have been compared with ``previous`` so far.
         var previousCompared: [String: Int] = [:]
         /// `#index METHOD URL: rule: what` of every live answer that drifted from the one recorded before it.
         var drift: [String] = []
-        /// Re-recorded interactions and the earlier ones they are compared with when the session finishes (positions
-        /// in the cassette and in ``previous``): the comparison reads both bodies, which the recording path leaves.
-        var driftPairs: [(earlier: Int, recorded: Int)] = []
+        /// Positions of the interactions recorded over ``previous``, in commit order: when the session finishes, each is
+        /// paired with the earlier recording of its request and compared for drift, work the recording path leaves.
+        var recordedOverPrevious: [Int] = []
         var faultFirings: [Int: Int] = [:]
         /// Firings of the configuration's `conversationFaults`, by position.
         var conversationFaultFirings: [Int: Int] = [:]
@@ -54,9 +54,18 @@ extension CassetteSession {
             self.player = player
             self.file = file
             self.previous = previous
-            for (position, interaction) in previous.enumerated() {
-                previousPositions[RequestPlace.key(interaction.request), default: []].append(position)
+        }
+
+        /// Where the requests of `key` stand in ``previous``.
+        mutating func earlierPositions(of key: String) -> [Int]? {
+            if previousPositions == nil {
+                var positions: [String: [Int]] = [:]
+                for (position, interaction) in previous.enumerated() {
+                    positions[RequestPlace.key(interaction.request), default: []].append(position)
+                }
+                previousPositions = positions
             }
+            return previousPositions?[key]
         }
 
         /// What one commit writes, in this order, before ``committed(_:)`` adds its interaction.
@@ -101,7 +110,7 @@ extension CassetteSession {
         /// Adds the interaction of `commit`, now on disk, and pairs it with its earlier recording for drift.
         mutating func committed(_ commit: Commit) {
             baseWritten = true
-            noteDrift(of: commit.interaction, at: commit.position)
+            if !previous.isEmpty { recordedOverPrevious.append(commit.position) }
             if commit.interaction.request.body.sidecarPath != nil || commit.interaction.response?.body.sidecarPath != nil {
                 sidecarPositions.append(commit.position)
             }
@@ -149,15 +158,14 @@ extension CassetteSession {
             return .open(rewrite: scrubStored(of: pending, redaction: redaction))
         }
 
-        /// The re-recorded interactions paired by ``noteDrift(of:at:)`` with the earlier ones, taken out to be
-        /// compared after the lock (comparing reads their bodies).
+        /// The interactions recorded over ``previous``, each with the earlier recording of its request, taken out to
+        /// be compared (once) when the session finishes.
         mutating func takeDriftPairs() -> [(earlier: Interaction, recorded: Interaction, position: Int)] {
             let interactions = player.cassette.interactions
-            let pairs = driftPairs.compactMap { pair in
-                pair.recorded < interactions.count ? (previous[pair.earlier], interactions[pair.recorded], pair.recorded) : nil
-            }
-            driftPairs = []
-            return pairs
+            let recorded = recordedOverPrevious.filter { $0 < interactions.count }
+            recordedOverPrevious = []
+            let pairs = ResponseDrift.pairs(recorded: recorded.map { interactions[$0].request }, earlier: previous.map(\.request))
+            return pairs.map { (previous[$0.earlier], interactions[recorded[$0.recorded]], recorded[$0.recorded]) }
         }
 
         /// Scrubs copies of `secrets`, just learned, from the interactions the cassette already holds. Returns whether
@@ -179,17 +187,6 @@ extension CassetteSession {
         private func checkRecording() throws(CassetteError) {
             if closed { throw CassetteError.closed(file: file) }
             if let conflict { throw conflict }
-        }
-
-        /// Pairs a re-recording with the answer recorded before it for the same request (the same occurrence of its
-        /// ``RequestPlace/key(_:)``); finishing compares the pairs and notes any drift.
-        private mutating func noteDrift(of interaction: Interaction, at position: Int) {
-            guard !previous.isEmpty else { return }
-            let key = RequestPlace.key(interaction.request)
-            let occurrence = previousCompared[key, default: 0]
-            guard let positions = previousPositions[key], occurrence < positions.count else { return }
-            previousCompared[key] = occurrence + 1
-            driftPairs.append((earlier: positions[occurrence], recorded: position))
         }
     }
 }

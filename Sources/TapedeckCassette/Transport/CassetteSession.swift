@@ -162,7 +162,7 @@ final class CassetteSession: Sendable {
         let key = RequestPlace.key(recorded)
         let earlier = state.withLock { state -> (Int, Interaction)? in
             let occurrence = state.previousCompared[key, default: 0]
-            guard let positions = state.previousPositions[key], !positions.isEmpty else { return nil }
+            guard let positions = state.earlierPositions(of: key), !positions.isEmpty else { return nil }
             state.previousCompared[key] = occurrence + 1
             let position = positions[min(occurrence, positions.count - 1)]
             return (position, state.previous[position])

@@ -42,7 +42,11 @@ struct ReRecordVersusRecord {
         for _ in 0...rounds { for index in 0..<count { try await send(earlier, index) } }
         try earlier.finish()
         let reRecordedFile = directory.appendingPathComponent("re-recorded.json")
-        try FileManager.default.copyItem(at: earlierFile, to: reRecordedFile)
+        // RERECORD_CONTROL=1 records both sides into new cassettes: an A/A run, the ratios the harness reads when the
+        // two sides do the same work.
+        if ProcessInfo.processInfo.environment["RERECORD_CONTROL"] == nil {
+            try FileManager.default.copyItem(at: earlierFile, to: reRecordedFile)
+        }
         let reRecording = try CassetteTransport(cassette: reRecordedFile, mode: .all, upstream: CurlTransport(), environment: [:])
         let recording = try CassetteTransport(cassette: directory.appendingPathComponent("new.json"), mode: .all,
                                               upstream: CurlTransport(), environment: [:])
