@@ -174,7 +174,8 @@ extension Redaction {
             let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
             result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
             if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: standIn ?? placeholder) }
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+            let encoded = PlaceholderSecrets.percentEncoded(secret)
+            if encoded != secret {
                 result = result.replacingOccurrences(of: encoded, with: standIn ?? Redaction.encodedPlaceholder)
             }
         }

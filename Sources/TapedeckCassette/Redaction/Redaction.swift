@@ -435,7 +435,7 @@ public struct Redaction: Sendable {
             else if name == "variables" || name == "extensions" { replacement = redactedJSONParameter(value, name: name) }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
-                    replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+                    replacement = PlaceholderSecrets.percentEncoded(value)
                 }
             }
             guard let replacement, pieces[1] != replacement else { return item }

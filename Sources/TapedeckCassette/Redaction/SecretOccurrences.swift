@@ -55,8 +55,8 @@ struct SecretOccurrences: Sendable {
     }
 
     /// The bytes of each spelling of `secret` that ``Redaction/scrub(_:secrets:placeholder:)`` replaces: as written,
-    /// with `/` escaped, percent-encoded (as `addingPercentEncoding(withAllowedCharacters: .alphanumerics)` does,
-    /// computed without Foundation for ASCII, the common case).
+    /// with `/` escaped, percent-encoded (as ``PlaceholderSecrets/percentEncoded(_:)`` does, computed without
+    /// Foundation for ASCII, the common case).
     static func spellings(of secret: String) -> [[UInt8]] {
         let bytes = Array(secret.utf8)
         var spellings = [bytes]
@@ -69,7 +69,7 @@ struct SecretOccurrences: Sendable {
                 return isAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             }
         } else {
-            encoded = Array((secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret).utf8)
+            encoded = Array(PlaceholderSecrets.percentEncoded(secret).utf8)
         }
         if encoded != bytes { spellings.append(encoded) }
         return spellings
