@@ -1,3 +1,5 @@
+import Foundation
+
 /// HTTP's field-value grammar (RFC 9110 §5.6): tokens (§5.6.2), quoted-strings (§5.6.4), optional whitespace
 /// (§5.6.3) and comma-separated lists (§5.6.1). The one place the WWW-Authenticate, Cache-Control and
 /// Sec-WebSocket-Extensions readers, and the writers of quoted parameters, take these rules from; each reader keeps
@@ -47,6 +49,23 @@ package enum HTTPFieldSyntax {
     /// empty elements dropped. Commas inside quoted-strings are not told apart: for lists of tokens.
     package static func listElements(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The parameters after the first `;` of a field value (`Content-Type`, `Content-Disposition`), by lowercased
+    /// name, the first of a repeated name kept, with one pair of surrounding quotes removed (escapes are kept; a `;`
+    /// inside quotes still separates): `form-data; name="a"; filename="b.txt"` → `["name": "a", "filename": "b.txt"]`.
+    package static func parameters(of value: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pieces = parameter.split(separator: "=", maxSplits: 1)
+            guard pieces.count == 2 else { continue }
+            let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+            guard result[name] == nil else { continue }
+            var text = pieces[1].trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+            result[name] = text
+        }
+        return result
     }
 
     /// A cursor over a field value. It is a value: copy it to look ahead, assign the copy back to undo.
