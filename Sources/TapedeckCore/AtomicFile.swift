@@ -64,7 +64,7 @@ package enum AtomicFile {
     package static func target(ofTemporary name: String) -> String? {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
         let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-        let isNumber = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        let isNumber = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy(\.isASCIIDigit) }
         guard parts.count >= 3, parts.suffix(2).allSatisfy(isNumber) else { return nil }
         return parts.dropLast(2).joined(separator: ".")
     }

@@ -15,12 +15,7 @@ import Foundation
 package enum HTTPFieldSyntax {
     /// `tchar`: a visible ASCII character that is not a delimiter.
     package static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        byte.isASCIIAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 
     /// Whether `text` is a token: not empty, `tchar`s only.

@@ -157,7 +157,7 @@ public struct Redaction: Sendable {
         if isKindName(name), trimmed.count <= 16, trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }) {
             return true
         }
-        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy(\.isASCIIDigit) else { return false }
         let lowered = name.lowercased()
         return ["count", "max", "min", "limit", "remaining", "used", "total", "size", "length", "number", "expires", "ttl"]
             .contains { lowered.contains($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Which of many secrets occur in a text, found in one pass over its bytes, so that scrubbing a text of thousands of
 /// known secrets (an export whose every record carried a token) costs one scan rather than one per secret.
@@ -65,8 +66,7 @@ struct SecretOccurrences: Sendable {
         if bytes.allSatisfy({ $0 < 0x80 }) {
             let hex = Array("0123456789ABCDEF".utf8)
             encoded = bytes.flatMap { byte -> [UInt8] in
-                let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                return isAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                byte.isASCIIAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             }
         } else {
             encoded = Array(PlaceholderSecrets.percentEncoded(secret).utf8)

@@ -143,8 +143,7 @@ public struct DigestAuthentication: Sendable {
         let kept = Set("!#$&+-.^_`|~".utf8)
         var text = ""
         for byte in value.utf8 {
-            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            if isAlphanumeric || kept.contains(byte) {
+            if byte.isASCIIAlphanumeric || kept.contains(byte) {
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 text += "%" + [byte].lowercaseHex.uppercased()
