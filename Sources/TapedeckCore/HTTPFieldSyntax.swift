@@ -24,8 +24,18 @@ package enum HTTPFieldSyntax {
     }
 
     /// Optional whitespace (`OWS`, `BWS`): a space or a horizontal tab.
+    @inlinable
     package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// `bytes` without leading and trailing optional whitespace; empty when there is nothing else. Inlinable: the
+    /// curl transport trims every header line with it.
+    @inlinable
+    package static func trimmingWhitespace<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }) else { return bytes[bytes.endIndex...] }
+        let last = bytes.lastIndex(where: { !isWhitespace($0) })!
+        return bytes[first...last]
     }
 
     /// `text` as a quoted-string, with `"` and `\` escaped by a backslash.

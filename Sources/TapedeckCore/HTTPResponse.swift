@@ -50,10 +50,8 @@ public struct HTTPResponseHead: Hashable, Sendable {
         // response a serializer validates, so without Foundation's string machinery.
         let bytes = value.utf8
         let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes[..<end].firstIndex(where: { !isBlank($0) }),
-              let last = bytes[first..<end].lastIndex(where: { !isBlank($0) }) else { return "" }
-        let type = bytes[first...last]
+        let type = HTTPFieldSyntax.trimmingWhitespace(bytes[..<end])
+        guard !type.isEmpty else { return "" }
         guard type.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return String(Substring(type)) }
         return String(decoding: type.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }

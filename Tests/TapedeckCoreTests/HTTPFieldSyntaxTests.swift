@@ -42,4 +42,10 @@ import TapedeckCore
     @Test func listElementsAreTrimmedWithoutEmptyOnes() {
         #expect(HTTPFieldSyntax.listElements(" keep-alive ,, Upgrade,") == ["keep-alive", "Upgrade"])
     }
+
+    @Test func whitespaceIsTrimmedFromBothEndsOnly() {
+        #expect(Array(HTTPFieldSyntax.trimmingWhitespace(" \t a b \t".utf8)) == Array("a b".utf8))
+        #expect(HTTPFieldSyntax.trimmingWhitespace(" \t ".utf8).isEmpty)
+        #expect(Array(HTTPFieldSyntax.trimmingWhitespace("\r\nx".utf8)) == Array("\r\nx".utf8), "only SP and HTAB")
+    }
 }

@@ -67,7 +67,7 @@ struct CacheControl: Hashable, Sendable {
         var result: [(String, String?)] = []
         let isNotComma = { (byte: UInt8) in byte != UInt8(ascii: ",") }
         while !scanner.isAtEnd {
-            let name = trimmed(scanner.bytes(while: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "=") }))
+            let name = HTTPFieldSyntax.trimmingWhitespace(scanner.bytes(while: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "=") }))
             var argument: String?
             if scanner.skip("=") {
                 scanner.skipWhitespace()
@@ -75,7 +75,7 @@ struct CacheControl: Hashable, Sendable {
                     argument = quoted
                     scanner.skip(while: isNotComma)
                 } else {
-                    argument = String(decoding: trimmed(scanner.bytes(while: isNotComma)), as: UTF8.self)
+                    argument = String(decoding: HTTPFieldSyntax.trimmingWhitespace(scanner.bytes(while: isNotComma)), as: UTF8.self)
                 }
             }
             scanner.skip(",")
@@ -100,11 +100,5 @@ struct CacheControl: Hashable, Sendable {
             value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 2_147_483_648)
         }
         return value
-    }
-
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        guard let first = bytes.firstIndex(where: { !HTTPFieldSyntax.isWhitespace($0) }),
-              let last = bytes.lastIndex(where: { !HTTPFieldSyntax.isWhitespace($0) }) else { return [] }
-        return bytes[first...last]
     }
 }
