@@ -58,8 +58,7 @@ extension TLSSettings.Certificate {
         case .pem(let data):
             return data
         case .der(let der):
-            let base64 = der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-            return Data("-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n".utf8)
+            return Data(PEMCertificates.encode(der).utf8)
         }
     }
 }

@@ -47,7 +47,7 @@ package enum Timestamp {
         func number(_ range: Range<Int>) -> Int32? {
             var value: Int32 = 0
             for index in range {
-                guard index < bytes.count, (0x30...0x39).contains(bytes[index]) else { return nil }
+                guard index < bytes.count, bytes[index].isASCIIDigit else { return nil }
                 value = value * 10 + Int32(bytes[index] - 0x30)
             }
             return value
@@ -61,7 +61,7 @@ package enum Timestamp {
         if bytes[19] == UInt8(ascii: ".") {
             // Any number of digits may follow; nine (nanoseconds) are read, so the value cannot overflow.
             let digits = min(bytes.count - 1 - 20, 9)
-            guard digits > 0, bytes[20..<(bytes.count - 1)].allSatisfy({ (0x30...0x39).contains($0) }),
+            guard digits > 0, bytes[20..<(bytes.count - 1)].allSatisfy(\.isASCIIDigit),
                   let fraction = number(20..<(20 + digits)) else { return nil }
             milliseconds = Double(fraction) / pow(10, Double(digits)) * 1000
         } else if bytes.count != 20 {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import TapedeckCore
 
 /// Thin typed access to one libcurl easy handle. Every variadic call goes through the C shims.
 struct CurlEasy {
@@ -85,7 +86,7 @@ struct CurlEasy {
             var node = lists[index]
             while let current = node {
                 if let text = current.pointee.data, strncmp(text, "Cert:", 5) == 0 {
-                    chain += CertificateChainParser.derCertificates(inPEM: String(cString: text + 5))
+                    chain += PEMCertificates.blocks(in: String(cString: text + 5)).compactMap(\.der)
                 }
                 node = current.pointee.next
             }

@@ -89,17 +89,9 @@ final class ResponseBodyWriter {
             events.yield(.bodyChunk(Data(bytes)))
             return true
         case .file(let fd, _):
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    writeFailure = errno
-                    return false
-                }
-                offset += written
-            }
-            return true
+            guard let code = writeFully(fd, bytes) else { return true }
+            writeFailure = code
+            return false
         }
     }
 

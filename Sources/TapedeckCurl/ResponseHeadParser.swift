@@ -29,16 +29,16 @@ struct ResponseHeadParser {
             startResponse(statusLine: line)
             return nil
         }
-        if let first = line.first, Self.isSpace(first), let lastIndex = headers.indices.last {
+        if let first = line.first, HTTPFieldSyntax.isWhitespace(first), let lastIndex = headers.indices.last {
             // An obsolete folded continuation of the previous header.
             var fields = Array(headers)
-            fields[lastIndex].value += " " + Self.string(Self.trimmed(line))
+            fields[lastIndex].value += " " + Self.string(HTTPFieldSyntax.trimmingWhitespace(line))
             headers = HTTPHeaders(fields)
             return nil
         }
         guard let colon = line.firstIndex(of: .colon) else { return nil }
         let name = Self.string(line[..<colon])
-        let value = Self.string(Self.trimmed(line[(colon + 1)...]))
+        let value = Self.string(HTTPFieldSyntax.trimmingWhitespace(line[(colon + 1)...]))
         headers.add(name: name, value: value)
         return nil
     }
@@ -53,23 +53,14 @@ struct ResponseHeadParser {
 
     /// `HTTP/1.1 200 OK`: version, code, and the rest (trimmed) as the reason; HTTP/2 lines have no reason.
     private mutating func startResponse(statusLine line: Bytes) {
-        let versionEnd = line.firstIndex(where: Self.isSpace) ?? line.endIndex
+        let versionEnd = line.firstIndex(where: HTTPFieldSyntax.isWhitespace) ?? line.endIndex
         version = Self.string(line[..<versionEnd])
-        var rest = Self.trimmed(line[versionEnd...])
-        let codeEnd = rest.firstIndex(where: Self.isSpace) ?? rest.endIndex
+        var rest = HTTPFieldSyntax.trimmingWhitespace(line[versionEnd...])
+        let codeEnd = rest.firstIndex(where: HTTPFieldSyntax.isWhitespace) ?? rest.endIndex
         statusCode = Self.decimal(rest[..<codeEnd]) ?? 0
-        rest = Self.trimmed(rest[codeEnd...])
+        rest = HTTPFieldSyntax.trimmingWhitespace(rest[codeEnd...])
         reasonPhrase = Self.string(rest)
         headers = HTTPHeaders()
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == .space || byte == .tab }
-
-    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
-        let last = bytes.lastIndex(where: { !isSpace($0) })!
-        return bytes[first...last]
     }
 
     private static func decimal(_ bytes: Bytes) -> Int? {
@@ -90,7 +81,5 @@ struct ResponseHeadParser {
 private extension UInt8 {
     static let lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r")
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":")
 }

@@ -206,6 +206,14 @@ import TapedeckTestSupport
         #expect(!redaction.scrub(text, secrets: secrets).contains("secret-with-slashes"))
     }
 
+    /// The ASCII path spells a secret as Foundation's `addingPercentEncoding(withAllowedCharacters: .alphanumerics)`.
+    @Test func percentEncodingWithoutFoundationMatchesFoundation() {
+        let ascii = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self)
+        for text in [ascii, "tok-1/2+3=4 ~_.", "a%2Fb", ""] {
+            #expect(PlaceholderSecrets.percentEncoded(text) == text.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        }
+    }
+
     @Test func aBodyWithAFoundSecretOnEveryRecordStreamsInLinearTime() {
         // 20,000 records, each with its own token: each becomes a secret to scrub from the rest of the body.
         let lines = (0..<20_000).map { #"{"n":\#($0),"session_token":"st-\#($0)-9f8e7d6c5b4a","p":"\#(String(repeating: "p", count: 100))"}"# }

@@ -53,17 +53,6 @@ import TapedeckCore
     }
 }
 
-@Suite struct CertificateChainParserTests {
-    @Test func everyPEMBlockBecomesOneDERCertificate() {
-        let first = Data([1, 2, 3, 4]).base64EncodedString()
-        let second = Data(repeating: 9, count: 100).base64EncodedString(options: .lineLength64Characters)
-        let text = "-----BEGIN CERTIFICATE-----\n\(first)\n-----END CERTIFICATE-----\nnoise\n"
-            + "-----BEGIN CERTIFICATE-----\n\(second)\n-----END CERTIFICATE-----\n"
-        #expect(CertificateChainParser.derCertificates(inPEM: text) == [Data([1, 2, 3, 4]), Data(repeating: 9, count: 100)])
-        #expect(CertificateChainParser.derCertificates(inPEM: "no certificates").isEmpty)
-    }
-}
-
 @Suite struct HeaderLineTests {
     @Test func curlGetsEmptyValuesWithASemicolonAndNoExpectOrInventedContentType() {
         let request = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1/")!, headers: ["A": "1", "Empty": ""])

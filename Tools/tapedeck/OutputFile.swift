@@ -1,7 +1,7 @@
 import Foundation
-import TapedeckCassette
+import TapedeckCore
 
-/// A report or certificate written where the user said (`--junit`, `--json`, `--ca-file`), through ``AtomicFile``
+/// A report or certificate written where the user said (`--junit`, `--json`, `--ca-file`), through `AtomicFile`
 /// as `-o` is: a regular file is replaced whole, a device or FIFO written through, anything else refused in words.
 ///
 /// ```swift
@@ -11,8 +11,7 @@ enum OutputFile {
     /// Writes `data` to `path`; fails with "could not write WHAT to PATH: REASON".
     static func write(_ data: Data, to path: String, what: String) throws(CLIError) {
         do { try AtomicFile.write(data, to: URL(fileURLWithPath: path)) } catch {
-            guard case .io(_, _, let reason) = error else { throw CLIError("could not write \(what) to \(path): \(error.description)") }
-            throw CLIError("could not write \(what) to \(path): \(reason)")
+            throw CLIError("could not write \(what) to \(path): \(error.reason)")
         }
     }
 }

@@ -4,19 +4,9 @@ import Foundation
 enum ResponseCharset {
     /// The `charset` parameter of `head`'s `Content-Type`, lowercased and unquoted, when there is one.
     static func name(in head: HTTPResponseHead) -> String? {
-        guard let contentType = head.headers["Content-Type"] else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
-                continue
-            }
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
-            }
-            return value.isEmpty ? nil : value.lowercased()
-        }
-        return nil
+        guard let contentType = head.headers["Content-Type"],
+              let value = HTTPFieldSyntax.parameters(of: contentType)["charset"], !value.isEmpty else { return nil }
+        return value.lowercased()
     }
 
     /// The encoding an IANA charset name stands for, when it is one Foundation decodes.

@@ -4,9 +4,6 @@ import X509
 
 /// Reads certificates given as DER or PEM, naming the source of anything that is not a certificate.
 enum CertificateLoader {
-    static let begin = "-----BEGIN CERTIFICATE-----"
-    static let end = "-----END CERTIFICATE-----"
-
     /// The DER certificates in `item` (one for DER, every `CERTIFICATE` block for PEM), each checked to parse.
     static func derCertificates(in item: TLSSettings.Certificate, source: String) throws(SecurityPolicyError) -> [Data] {
         let ders: [Data]
@@ -55,29 +52,23 @@ enum CertificateLoader {
 
     /// The base64 bodies of the `CERTIFICATE` blocks in `pem`, decoded.
     static func pemBlocks(in pem: Data, source: String) throws(SecurityPolicyError) -> [Data] {
-        let text = String(decoding: pem, as: UTF8.self)
-        var result: [Data] = []
-        var rest = text[...]
-        while let start = rest.range(of: begin) {
-            guard let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) else {
-                throw .unreadableCertificate(source: source, reason: "a PEM block has no \(end) line")
-            }
-            let body = rest[start.upperBound..<stop.lowerBound].filter { !$0.isWhitespace }
-            guard let der = Data(base64Encoded: String(body)) else {
-                throw .unreadableCertificate(source: source, reason: "a PEM block is not valid base64")
-            }
-            result.append(der)
-            rest = rest[stop.upperBound...]
+        let blocks = PEMCertificates.blocks(in: String(decoding: pem, as: UTF8.self))
+        if blocks.isEmpty {
+            throw .unreadableCertificate(source: source, reason: "no \(PEMCertificates.begin) block")
         }
-        if result.isEmpty {
-            throw .unreadableCertificate(source: source, reason: "no \(begin) block")
+        return try blocks.map { block throws(SecurityPolicyError) in
+            switch block {
+            case .der(let der): return der
+            case .notBase64: throw .unreadableCertificate(source: source, reason: "a PEM block is not valid base64")
+            case .unterminated:
+                throw .unreadableCertificate(source: source, reason: "a PEM block has no \(PEMCertificates.end) line")
+            }
         }
-        return result
     }
 
     /// Whether `data` looks like PEM text rather than DER.
     static func isPEM(_ data: Data) -> Bool {
-        data.range(of: Data(begin.utf8)) != nil
+        data.range(of: Data(PEMCertificates.begin.utf8)) != nil
     }
 }
 

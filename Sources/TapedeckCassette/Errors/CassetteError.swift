@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Everything that can go wrong with a cassette. Each case says what was wrong and where; the error bridges to
 /// `NSError` in ``errorDomain`` (`"TapedeckCassetteErrorDomain"`) with the stable codes listed on each case.
@@ -146,5 +147,12 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
                 + "\nsimplify the filter's pattern (no nested quantifiers such as (a+)+)"
         }
+    }
+}
+
+extension CassetteError {
+    /// An atomic write's failure as ``io(file:operation:reason:)``, in the same words.
+    package init(_ failure: AtomicFile.Failure) {
+        self = .io(file: failure.path, operation: failure.operation, reason: failure.reason)
     }
 }

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// A GraphQL document read into tokens by the lexical grammar of the GraphQL specification (October 2021, §2.1):
 /// punctuators, names, int and float values, strings and block strings. What the grammar ignores (the byte order
 /// mark, white space, line terminators, commas and comments) is dropped.
@@ -66,7 +68,7 @@ struct GraphQLLexer {
                 throw error(at: start, "unexpected character \(Self.describe(byteAt: start, in: bytes))")
             }
             var end = start + 1
-            while end < bytes.count, Self.isNameStart(bytes[end]) || Self.isDigit(bytes[end]) { end += 1 }
+            while end < bytes.count, Self.isNameStart(bytes[end]) || bytes[end].isASCIIDigit { end += 1 }
             tokens.append(Token(kind: .name, range: start..<end))
             return end
         }
@@ -79,7 +81,7 @@ struct GraphQLLexer {
         if bytes[end] == UInt8(ascii: "-") { end += 1 }
         if end < bytes.count, bytes[end] == UInt8(ascii: "0") {
             end += 1
-            if end < bytes.count, Self.isDigit(bytes[end]) { throw error(at: end, "a number may not have a leading zero") }
+            if end < bytes.count, bytes[end].isASCIIDigit { throw error(at: end, "a number may not have a leading zero") }
         } else {
             end = try digits(from: end)
         }
@@ -104,7 +106,7 @@ struct GraphQLLexer {
     /// The end of one or more digits starting at `start`.
     private func digits(from start: Int) throws(GraphQLSyntaxError) -> Int {
         var end = start
-        while end < bytes.count, Self.isDigit(bytes[end]) { end += 1 }
+        while end < bytes.count, bytes[end].isASCIIDigit { end += 1 }
         if end == start { throw error(at: start, "expected a digit, found \(Self.describe(byteAt: start, in: bytes))") }
         return end
     }
@@ -190,10 +192,8 @@ struct GraphQLLexer {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+        byte.isASCIIDigit || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
     }
 
     /// `"x"`, `U+000B` or `the end of the document`, for messages.

@@ -120,7 +120,7 @@ final class BodyCapture: Sendable {
             try Redaction.refuse(snapshot.giveUps, file: cassette.path, place: "a body of over \(snapshot.count) bytes streamed to a sidecar file")
         }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + snapshot.hash.hexDigest + ".bin"
-        try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette))
+        do { try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
         return CassetteBody(sidecar: name, byteCount: snapshot.count)
     }
 
@@ -132,7 +132,7 @@ final class BodyCapture: Sendable {
             redacting(data)
         }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(redacted) + ".bin"
-        try AtomicFile.write(redacted, to: CassetteFile.sidecarURL(name, cassette: cassette))
+        do { try AtomicFile.write(redacted, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
         return CassetteBody(sidecar: name, byteCount: Int64(redacted.count))
     }
 

@@ -143,10 +143,17 @@ extension PlaceholderSecrets {
         return changed ? items.joined(separator: "&") : String(text)
     }
 
-    /// `text` with everything but letters and digits percent-encoded: the spelling ``SecretFill/masking(_:)`` and
-    /// redaction's scrubbing look for.
+    /// `text` with everything but letters and digits (`CharacterSet.alphanumerics`) percent-encoded, uppercase hex:
+    /// the spelling ``SecretFill/masking(_:)`` and redaction's scrubbing look for. ASCII, the common case, is
+    /// encoded without Foundation.
     static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+        }
+        let hex = Array("0123456789ABCDEF".utf8)
+        return String(decoding: text.utf8.flatMap { byte -> [UInt8] in
+            byte.isASCIIAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }, as: UTF8.self)
     }
 
     // MARK: - Body

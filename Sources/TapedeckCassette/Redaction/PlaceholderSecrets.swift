@@ -60,8 +60,7 @@ public struct PlaceholderSecrets: Sendable {
         var result = ""
         var pendingSeparator = false
         for byte in name.utf8 {
-            let isLetterOrDigit = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            guard isLetterOrDigit else {
+            guard byte.isASCIIAlphanumeric else {
                 pendingSeparator = !result.isEmpty
                 continue
             }

@@ -174,7 +174,8 @@ extension Redaction {
             let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
             result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
             if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: standIn ?? placeholder) }
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+            let encoded = PlaceholderSecrets.percentEncoded(secret)
+            if encoded != secret {
                 result = result.replacingOccurrences(of: encoded, with: standIn ?? Redaction.encodedPlaceholder)
             }
         }
@@ -190,7 +191,7 @@ extension Redaction {
     /// Whether `text` may hold a copy of `secret` in one of the spellings ``scrub(_:secrets:placeholder:)`` replaces:
     /// the bytes of the secret's first run of letters and digits (which every spelling keeps) occur in it.
     static func mayHoldCopy(_ text: String, of secret: String) -> Bool {
-        let core = secret.utf8.drop { !Self.isAlphanumeric($0) }.prefix { Self.isAlphanumeric($0) }
+        let core = secret.utf8.drop { !$0.isASCIIAlphanumeric }.prefix(while: \.isASCIIAlphanumeric)
         guard !core.isEmpty else { return true }
         return text.utf8.withContiguousStorageIfAvailable { haystack in
             Array(core).withUnsafeBufferPointer { occurs($0, in: haystack) }
@@ -210,10 +211,6 @@ extension Redaction {
             start = offset + 1
         }
         return false
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// A body with copies of `secrets` scrubbed, when it is text.

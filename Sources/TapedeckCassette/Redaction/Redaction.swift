@@ -157,7 +157,7 @@ public struct Redaction: Sendable {
         if isKindName(name), trimmed.count <= 16, trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }) {
             return true
         }
-        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.utf8.allSatisfy(\.isASCIIDigit) else { return false }
         let lowered = name.lowercased()
         return ["count", "max", "min", "limit", "remaining", "used", "total", "size", "length", "number", "expires", "ttl"]
             .contains { lowered.contains($0) }
@@ -435,7 +435,7 @@ public struct Redaction: Sendable {
             else if name == "variables" || name == "extensions" { replacement = redactedJSONParameter(value, name: name) }
             for filter in filters {
                 if case .queryParameter(let target, let value) = filter.kind, target == name {
-                    replacement = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+                    replacement = PlaceholderSecrets.percentEncoded(value)
                 }
             }
             guard let replacement, pieces[1] != replacement else { return item }

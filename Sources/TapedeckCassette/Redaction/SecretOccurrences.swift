@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// Which of many secrets occur in a text, found in one pass over its bytes, so that scrubbing a text of thousands of
 /// known secrets (an export whose every record carried a token) costs one scan rather than one per secret.
@@ -55,22 +56,12 @@ struct SecretOccurrences: Sendable {
     }
 
     /// The bytes of each spelling of `secret` that ``Redaction/scrub(_:secrets:placeholder:)`` replaces: as written,
-    /// with `/` escaped, percent-encoded (as `addingPercentEncoding(withAllowedCharacters: .alphanumerics)` does,
-    /// computed without Foundation for ASCII, the common case).
+    /// with `/` escaped, percent-encoded (``PlaceholderSecrets/percentEncoded(_:)``).
     static func spellings(of secret: String) -> [[UInt8]] {
         let bytes = Array(secret.utf8)
         var spellings = [bytes]
         if bytes.contains(UInt8(ascii: "/")) { spellings.append(Array(secret.replacingOccurrences(of: "/", with: "\\/").utf8)) }
-        let encoded: [UInt8]
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            let hex = Array("0123456789ABCDEF".utf8)
-            encoded = bytes.flatMap { byte -> [UInt8] in
-                let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                return isAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        } else {
-            encoded = Array((secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret).utf8)
-        }
+        let encoded = Array(PlaceholderSecrets.percentEncoded(secret).utf8)
         if encoded != bytes { spellings.append(encoded) }
         return spellings
     }

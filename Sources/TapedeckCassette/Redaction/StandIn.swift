@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// The stable replacement ``Redaction`` writes for a secret when its cassette has a ``RedactionSalt``:
 /// `REDACTED-` and twelve letters and digits, the same for the same secret everywhere in the cassette.
 ///
@@ -84,7 +86,7 @@ public enum StandIn {
         let start = bytes.startIndex + offset
         let end = start + prefixBytes.count + codeLength
         guard end <= bytes.endIndex, code(of: bytes[start..<end]) != nil else { return nil }
-        if end < bytes.endIndex, isAlphanumeric(bytes[end]) { return nil }
+        if end < bytes.endIndex, bytes[end].isASCIIAlphanumeric { return nil }
         return start..<end
     }
 
@@ -142,10 +144,6 @@ public enum StandIn {
         let tail = bytes.dropFirst(offset)
         guard let index = tail.firstRange(of: prefixBytes)?.lowerBound else { return nil }
         return index - bytes.startIndex
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 }
 

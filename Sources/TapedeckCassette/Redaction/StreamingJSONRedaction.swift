@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The JSON part of ``BodyRedactionStream``: a JSON body too large to hold in memory, redacted as its bytes pass.
 ///
@@ -297,7 +298,6 @@ struct StreamingJSONRedaction: Sendable {
 
     /// Bytes a number or `true`/`false`/`null` is made of.
     private static func isLiteralByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+        byte.isASCIIAlphanumeric || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
     }
 }

@@ -68,7 +68,7 @@ public enum CassetteFile {
 
     /// Saves a cassette atomically (temporary file and rename).
     public static func save(_ cassette: Cassette, to url: URL) throws(CassetteError) {
-        try AtomicFile.write(CassetteCodec.encode(cassette), to: url)
+        do { try AtomicFile.write(CassetteCodec.encode(cassette), to: url) } catch { throw CassetteError(error) }
     }
 
     /// The bytes of a body, reading a sidecar relative to the cassette at `cassette`. `place` says where the body

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +59,9 @@ struct SidecarRewrite {
                           writing: Bool = true) throws(CassetteError) -> Bool {
         guard data != original else { return false }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + ContentHash.of(data) + ".bin"
-        if writing { try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette)) }
+        if writing {
+            do { try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
+        }
         point(body, at: name, byteCount: Int64(data.count), in: &interactions)
         return true
     }
@@ -90,6 +93,7 @@ struct SidecarRewrite {
             try write(stream.finish())
         } catch {
             if let temporary { unlink(temporary.path) }
+            if let failure = error as? AtomicFile.Failure { throw CassetteError(failure) }
             throw error as? CassetteError ?? .io(file: source.path, operation: "rewrite", reason: "\(error)")
         }
         guard let temporary else { return false }
@@ -99,7 +103,7 @@ struct SidecarRewrite {
             return false
         }
         let name = CassetteFile.sidecarFolder(cassette) + "/" + digest + ".bin"
-        try AtomicFile.move(temporary, to: CassetteFile.sidecarURL(name, cassette: cassette))
+        do { try AtomicFile.move(temporary, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
         point(body, at: name, byteCount: written, in: &interactions)
         return true
     }

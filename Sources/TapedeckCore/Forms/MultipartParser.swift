@@ -34,7 +34,7 @@ public enum MultipartParser {
 
     /// The `boundary` parameter of a `multipart/…` content type, unquoted; `nil` when there is none or it is empty.
     public static func boundary(inContentType contentType: String) -> String? {
-        guard let boundary = headerParameters(contentType)["boundary"], !boundary.isEmpty else { return nil }
+        guard let boundary = HTTPFieldSyntax.parameters(of: contentType)["boundary"], !boundary.isEmpty else { return nil }
         return boundary
     }
 
@@ -92,21 +92,5 @@ public enum MultipartParser {
                         value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         return MultipartPart(headers: headers, body: Data(bytes[headerEnd.upperBound...]))
-    }
-
-    /// The parameters after the first `;` of a header value, by lowercased name, with one pair of surrounding
-    /// quotes removed: `form-data; name="a"; filename="b.txt"` → `["name": "a", "filename": "b.txt"]`.
-    static func headerParameters(_ value: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for parameter in value.split(separator: ";").dropFirst() {
-            let pieces = parameter.split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2 else { continue }
-            let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
-            guard result[name] == nil else { continue }
-            var text = pieces[1].trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = String(text.dropFirst().dropLast()) }
-            result[name] = text
-        }
-        return result
     }
 }

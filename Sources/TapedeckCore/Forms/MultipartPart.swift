@@ -20,7 +20,7 @@ public struct MultipartPart: Sendable, Hashable {
 
     /// Creates a part; `name`, `fileName` and `contentType` are read from `headers`.
     public init(headers: HTTPHeaders, body: Data) {
-        let disposition = headers["Content-Disposition"].map { MultipartParser.headerParameters($0) } ?? [:]
+        let disposition = headers["Content-Disposition"].map { HTTPFieldSyntax.parameters(of: $0) } ?? [:]
         self.headers = headers
         self.name = disposition["name"]
         self.fileName = disposition["filename"]

@@ -106,26 +106,27 @@ public struct DigestAuthentication: Sendable {
             nonce: challenge.nonce, clientNonce: clientNonce, nonceCount: nonceCount, qop: qop, method: method, uri: uri,
             bodyDigest: bodyDigest)
 
+        let quoted = HTTPFieldSyntax.quoted
         var fields: [String] = []
         let userhash = hashesUsername && challenge.supportsUserhash
         if userhash {
-            fields.append("username=" + Self.quoted(challenge.algorithm.hexDigest("\(credential.user):\(challenge.realm)")))
+            fields.append("username=" + quoted(challenge.algorithm.hexDigest("\(credential.user):\(challenge.realm)")))
         } else if credential.user.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
-            fields.append("username=" + Self.quoted(credential.user))
+            fields.append("username=" + quoted(credential.user))
         } else {
             fields.append("username*=UTF-8''" + Self.extendedValue(credential.user))
         }
-        fields.append("realm=" + Self.quoted(challenge.realm))
-        fields.append("uri=" + Self.quoted(uri))
+        fields.append("realm=" + quoted(challenge.realm))
+        fields.append("uri=" + quoted(uri))
         if challenge.namesAlgorithm { fields.append("algorithm=" + challenge.algorithm.rawValue) }
-        fields.append("nonce=" + Self.quoted(challenge.nonce))
+        fields.append("nonce=" + quoted(challenge.nonce))
         if let qop {
             fields.append("nc=" + Self.formatNonceCount(nonceCount))
-            fields.append("cnonce=" + Self.quoted(clientNonce))
+            fields.append("cnonce=" + quoted(clientNonce))
             fields.append("qop=" + qop.rawValue)
         }
-        fields.append("response=" + Self.quoted(response))
-        if let opaque = challenge.opaque { fields.append("opaque=" + Self.quoted(opaque)) }
+        fields.append("response=" + quoted(response))
+        if let opaque = challenge.opaque { fields.append("opaque=" + quoted(opaque)) }
         if userhash { fields.append("userhash=true") }
         return DigestAuthorization(headerValue: "Digest " + fields.joined(separator: ", "), response: response,
                                    clientNonce: clientNonce, nonceCount: nonceCount, qop: qop)
@@ -137,23 +138,12 @@ public struct DigestAuthentication: Sendable {
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
-    /// A quoted-string with `"` and `\` escaped.
-    static func quoted(_ value: String) -> String {
-        var text = "\""
-        for character in value {
-            if character == "\"" || character == "\\" { text.append("\\") }
-            text.append(character)
-        }
-        return text + "\""
-    }
-
     /// The value part of an RFC 8187 ext-value: UTF-8 bytes, attr-chars kept, the rest percent-encoded.
     static func extendedValue(_ value: String) -> String {
         let kept = Set("!#$&+-.^_`|~".utf8)
         var text = ""
         for byte in value.utf8 {
-            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            if isAlphanumeric || kept.contains(byte) {
+            if byte.isASCIIAlphanumeric || kept.contains(byte) {
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 text += "%" + [byte].lowercaseHex.uppercased()

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The parameters of a `Digest` challenge (RFC 7616 §3.3), checked and typed.
 ///
@@ -50,8 +51,8 @@ public struct DigestChallenge: Hashable, Sendable {
         }
         var options: [DigestQualityOfProtection] = []
         if let qop = challenge["qop"] {
-            for item in qop.split(separator: ",") {
-                let token = item.trimmingCharacters(in: .whitespaces).lowercased()
+            for item in HTTPFieldSyntax.listElements(qop) {
+                let token = item.lowercased()
                 if let option = DigestQualityOfProtection(rawValue: token), !options.contains(option) { options.append(option) }
             }
             guard !options.isEmpty else { return nil }

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// The `Cache-Control` directives of a request or a response (RFC 9111 §5.2), read from every `Cache-Control` field.
 ///
 /// Directive names are case-insensitive. When a directive repeats, its first value counts. A `max-age` whose value is
@@ -57,61 +59,30 @@ struct CacheControl: Hashable, Sendable {
     }
 
     /// `(lowercased name, argument)` pairs of a comma-separated directive list; a quoted argument loses its quotes
-    /// and escapes. Commas inside quotes do not separate directives.
+    /// and escapes (one without its closing quote runs to the end). Commas inside quotes do not separate
+    /// directives. Lenient as caches are: a name is whatever comes before `=`, and what follows a quoted argument up
+    /// to the next comma is ignored.
     static func directives(in value: String) -> [(String, String?)] {
+        var scanner = HTTPFieldSyntax.Scanner(value)
         var result: [(String, String?)] = []
-        var name: [UInt8] = []
-        var argument: [UInt8] = []
-        var inArgument = false
-        var hasArgument = false
-        var quoted = false
-        var escaped = false
-        var quotedArgument = false
-        func finish() {
-            let trimmedName = trimmed(name)
-            if !trimmedName.isEmpty {
-                let lowered = String(decoding: trimmedName.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-                result.append((lowered, hasArgument ? String(decoding: quotedArgument ? argument[...] : trimmed(argument), as: UTF8.self) : nil))
-            }
-            name.removeAll(keepingCapacity: true)
-            argument.removeAll(keepingCapacity: true)
-            inArgument = false
-            hasArgument = false
-            quotedArgument = false
-        }
-        for byte in value.utf8 {
-            if quoted {
-                if escaped {
-                    argument.append(byte)
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    quoted = false
+        let isNotComma = { (byte: UInt8) in byte != UInt8(ascii: ",") }
+        while !scanner.isAtEnd {
+            let name = HTTPFieldSyntax.trimmingWhitespace(scanner.bytes(while: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "=") }))
+            var argument: String?
+            if scanner.skip("=") {
+                scanner.skipWhitespace()
+                if let quoted = scanner.quotedString(allowingUnterminated: true) {
+                    argument = quoted
+                    scanner.skip(while: isNotComma)
                 } else {
-                    argument.append(byte)
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: ","):
-                finish()
-            case UInt8(ascii: "=") where !inArgument:
-                inArgument = true
-                hasArgument = true
-            case UInt8(ascii: "\"") where inArgument && trimmed(argument).isEmpty:
-                argument.removeAll(keepingCapacity: true)
-                quoted = true
-                quotedArgument = true
-            default:
-                if inArgument {
-                    if !quotedArgument { argument.append(byte) }
-                } else {
-                    name.append(byte)
+                    argument = String(decoding: HTTPFieldSyntax.trimmingWhitespace(scanner.bytes(while: isNotComma)), as: UTF8.self)
                 }
             }
+            scanner.skip(",")
+            if !name.isEmpty {
+                result.append((String(decoding: name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self), argument))
+            }
         }
-        finish()
         return result
     }
 
@@ -129,13 +100,5 @@ struct CacheControl: Hashable, Sendable {
             value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 2_147_483_648)
         }
         return value
-    }
-
-    private static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
-            return []
-        }
-        return bytes[first...last]
     }
 }

@@ -1,22 +1,19 @@
 import Foundation
 import TapedeckCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Stored responses in a directory, within a byte budget: one file per primary key (``CacheFileFormat``), named by
-/// a 64-bit FNV-1a hash of the key, written to a temporary file and renamed into place so a reader never sees half a
-/// file. When a write passes the budget, the least recently used files go; recency starts from the files'
-/// modification dates when the store opens the directory.
+/// a 64-bit FNV-1a hash of the key, written to a temporary file and renamed into place (`AtomicFile`, without
+/// `fsync`: a torn file fails its checksum and is dropped) so a reader never sees half a file. When a write passes
+/// the budget, the least recently used files go; recency starts from the files' modification dates when the store
+/// opens the directory.
 ///
 /// A cache must not fail a request, so I/O errors make the store forget rather than throw: a file that cannot be
 /// written is not stored, and one that cannot be read or decoded (truncated, corrupt, of another key or version) is
 /// removed and counts as absent. One store per directory at a time.
 struct DiskCacheStore: Sendable {
     static let fileExtension = "cache"
-    private static let temporaryPrefix = ".tmp-"
+    /// Temporary files of the versions before `AtomicFile` wrote entries, removed when found.
+    private static let oldTemporaryPrefix = ".tmp-"
 
     let directory: URL
     let capacity: Int
@@ -43,7 +40,8 @@ struct DiskCacheStore: Sendable {
         var found: [(name: String, size: Int, modified: Date)] = []
         for url in contents {
             let name = url.lastPathComponent
-            if name.hasPrefix(DiskCacheStore.temporaryPrefix) {
+            if name.hasPrefix(DiskCacheStore.oldTemporaryPrefix)
+                || AtomicFile.target(ofTemporary: name).map(DiskCacheStore.isEntryFileName) == true {
                 try? manager.removeItem(at: url)
                 continue
             }
@@ -104,13 +102,9 @@ struct DiskCacheStore: Sendable {
             removeFile(name)
             return
         }
-        let temporary = directory.appendingPathComponent(DiskCacheStore.temporaryPrefix + UUID().uuidString)
-        let destination = directory.appendingPathComponent(name)
         do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try AtomicFile.write(data, to: directory.appendingPathComponent(name), creatingDirectory: false, syncing: false)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             removeFile(name)
             return
         }

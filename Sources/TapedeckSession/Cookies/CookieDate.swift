@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// The cookie date algorithm of RFC 6265 §5.1.1: the lax parser that browsers use for `Expires`, which reads
 /// RFC 1123 (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`), asctime
@@ -46,15 +47,13 @@ enum CookieDate {
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-
     /// `minimum…maximum` digits at the start of `token`, followed by nothing or by a non-digit and anything
     /// (the shape of `day-of-month` and `year`).
     private static func digits(_ token: ArraySlice<UInt8>, minimum: Int, maximum: Int) -> Int? {
         var value = 0
         var count = 0
         var index = token.startIndex
-        while index < token.endIndex, isDigit(token[index]) {
+        while index < token.endIndex, token[index].isASCIIDigit {
             count += 1
             guard count <= maximum else { return nil }
             value = value * 10 + Int(token[index] - 0x30)
@@ -70,7 +69,7 @@ enum CookieDate {
         while fields.count < 3 {
             var value = 0
             var count = 0
-            while index < token.endIndex, isDigit(token[index]), count < 2 {
+            while index < token.endIndex, token[index].isASCIIDigit, count < 2 {
                 value = value * 10 + Int(token[index] - 0x30)
                 count += 1
                 index += 1
@@ -82,7 +81,7 @@ enum CookieDate {
                 index += 1
             }
         }
-        if index < token.endIndex, isDigit(token[index]) { return nil }
+        if index < token.endIndex, token[index].isASCIIDigit { return nil }
         return (fields[0], fields[1], fields[2])
     }
 

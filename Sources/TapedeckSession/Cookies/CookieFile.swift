@@ -1,12 +1,5 @@
 import Foundation
 import TapedeckCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The cookie file: versioned JSON, keys sorted, times as ISO 8601 UTC with milliseconds.
 ///
@@ -97,23 +90,15 @@ struct CookieFile: Codable {
         return nil
     }
 
-    /// Writes `data` to `url` atomically: a temporary file in the same directory, then `rename(2)` over the target,
-    /// so a reader sees the old file or the new one, never half of one.
+    /// Writes `data` to `url` atomically (`AtomicFile`): a temporary file in the same directory, then `rename(2)`
+    /// over the target, so a reader sees the old file or the new one, never half of one. A missing directory is
+    /// not created.
     static func writeAtomically(_ data: Data, to url: URL) throws(CookieStoreError) {
-        let path = url.path(percentEncoded: false)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try data.write(to: temporary, options: .withoutOverwriting)
+            try AtomicFile.write(data, to: url, creatingDirectory: false)
         } catch {
-            throw .unwritableFile(
-                path: path,
-                reason: "cannot write a temporary file in \(directory.path): \(error.localizedDescription)")
-        }
-        guard rename(temporary.path(percentEncoded: false), path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw .unwritableFile(path: path, reason: String(cString: strerror(code)))
+            let reason = error.operation == "write" ? error.reason : "could not \(error.operation): \(error.reason)"
+            throw .unwritableFile(path: url.path(percentEncoded: false), reason: reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// One `Set-Cookie` header value parsed by RFC 6265 §5.2, before the storage rules of §5.3 judge it.
 ///
@@ -91,7 +92,7 @@ struct SetCookieHeader: Equatable {
         var digits = text.utf8[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
         var value = 0
         for digit in digits {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// A `Retry-After` header value (RFC 9110 §10.2.3): a number of seconds, or an HTTP-date.
 ///
@@ -16,7 +17,7 @@ public enum RetryAfter: Hashable, Sendable {
     /// RFC 850, asctime); `nil` for anything else.
     public init?(_ headerValue: String) {
         let value = headerValue.trimmingCharacters(in: .whitespaces)
-        if !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+        if !value.isEmpty, value.utf8.allSatisfy(\.isASCIIDigit) {
             self = .seconds(Int(value.prefix(9)) ?? 0)
         } else if let date = HTTPDate.parse(value) {
             self = .date(date)

@@ -122,7 +122,7 @@ public final class ForwardProxy: Sendable {
     /// file is replaced atomically, a symbolic link or a device written through, anything else refused (a
     /// `CassetteError` that says what is there).
     public func writeCertificateAuthority(to file: URL) throws {
-        try AtomicFile.write(Data(certificateAuthorityPEM.utf8), to: file)
+        do { try AtomicFile.write(Data(certificateAuthorityPEM.utf8), to: file) } catch { throw CassetteError(error) }
     }
 
     /// The environment variables that send a client's requests through the proxy, in a stable order; with

@@ -1,4 +1,5 @@
 import Foundation
+import TapedeckCore
 
 /// WireMock reads its mapping files with Jackson set to allow comments (`// …` to the end of the line and
 /// `/* … */`) and single-quoted strings (`'…'`, where `\'` is a quote and `"` needs no escape). This turns such text
@@ -11,17 +12,9 @@ import Foundation
 /// // { ...spaces... \n "request": {} }
 /// ```
 enum WireMockJSONText {
-    /// Why the text is not even lenient JSON: an unterminated comment or string, with its 1-based line and column.
-    struct Failure: Error, Equatable {
-        var line: Int
-        var column: Int
-        var reason: String
-
-        var description: String { "line \(line), column \(column): \(reason)" }
-    }
-
-    /// `data` as strict JSON; `data` itself when it has no comment and no single-quoted string.
-    static func strict(_ data: Data) throws(Failure) -> Data {
+    /// `data` as strict JSON; `data` itself when it has no comment and no single-quoted string. Throws where the
+    /// text is not even lenient JSON: an unterminated comment or string, with its line and column.
+    static func strict(_ data: Data) throws(JSONSyntaxError) -> Data {
         let bytes = [UInt8](data)
         guard bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "'")) else { return data }
         var output: [UInt8] = []
@@ -59,7 +52,7 @@ enum WireMockJSONText {
     }
 
     /// The index of the quote closing the string that opens at `start`.
-    private static func endOfString(_ bytes: [UInt8], from start: Int, quote: UInt8) throws(Failure) -> Int {
+    private static func endOfString(_ bytes: [UInt8], from start: Int, quote: UInt8) throws(JSONSyntaxError) -> Int {
         var index = start + 1
         while index < bytes.count {
             switch bytes[index] {
@@ -91,10 +84,7 @@ enum WireMockJSONText {
         return output
     }
 
-    private static func failure(_ bytes: [UInt8], at offset: Int, _ reason: String) -> Failure {
-        let before = bytes[..<offset]
-        let line = before.count { $0 == 0x0A } + 1
-        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        return Failure(line: line, column: offset - lineStart + 1, reason: reason)
+    private static func failure(_ bytes: [UInt8], at offset: Int, _ reason: String) -> JSONSyntaxError {
+        bytes.withUnsafeBytes { JSONSyntaxError(reason, at: offset, in: $0) }
     }
 }

@@ -85,7 +85,7 @@ public enum WebSocketHandshake {
         guard version == self.version else { throw .unsupportedVersion(version) }
         let key = headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces)
         guard let key, isValidKey(key) else { throw .invalidKey(key) }
-        let offered = headers.values(for: "Sec-WebSocket-Protocol").flatMap(HeaderTokens.list)
+        let offered = headers.values(for: "Sec-WebSocket-Protocol").flatMap(HTTPFieldSyntax.listElements)
         let subprotocol = offered.first { supportedSubprotocols.contains($0) }
         var accepted: [WebSocketExtension] = []
         var acceptedNames: Set<String> = []
@@ -103,11 +103,11 @@ public enum WebSocketHandshake {
     /// `Upgrade: websocket` and `Connection: upgrade`, both case-insensitive tokens in lists.
     private static func checkUpgradeHeaders(_ headers: HTTPHeaders) throws(WebSocketHandshakeError) {
         let upgrade = headers.values(for: "Upgrade")
-        guard upgrade.flatMap(HeaderTokens.list).contains(where: { $0.lowercased() == "websocket" }) else {
+        guard upgrade.flatMap(HTTPFieldSyntax.listElements).contains(where: { $0.lowercased() == "websocket" }) else {
             throw .missingUpgradeHeader(upgrade.isEmpty ? nil : upgrade.joined(separator: ", "))
         }
         let connection = headers.values(for: "Connection")
-        guard connection.flatMap(HeaderTokens.list).contains(where: { $0.lowercased() == "upgrade" }) else {
+        guard connection.flatMap(HTTPFieldSyntax.listElements).contains(where: { $0.lowercased() == "upgrade" }) else {
             throw .missingConnectionUpgrade(connection.isEmpty ? nil : connection.joined(separator: ", "))
         }
     }

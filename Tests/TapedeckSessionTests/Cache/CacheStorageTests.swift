@@ -153,11 +153,15 @@ import TapedeckTestSupport
     @Test func leftoverTemporaryFilesAreRemovedAndForeignFilesLeftAlone() throws {
         defer { directory.remove() }
         try Data("half".utf8).write(to: directory.file(".tmp-123"))
+        try Data("half".utf8).write(to: directory.file(".0123456789abcdef.cache.812.77.tmp"))
         try Data("mine".utf8).write(to: directory.file("notes.txt"))
+        try Data("mine".utf8).write(to: directory.file(".notes.txt.812.77.tmp"))
         let harness = makeHarness()
         #expect(!FileManager.default.fileExists(atPath: directory.file(".tmp-123").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.file(".0123456789abcdef.cache.812.77.tmp").path))
         harness.cache.removeAllCachedResponses()
         #expect(FileManager.default.fileExists(atPath: directory.file("notes.txt").path))
+        #expect(FileManager.default.fileExists(atPath: directory.file(".notes.txt.812.77.tmp").path))
     }
 
     @Test func theFileFormatRoundTripsAndChecksItsKey() throws {

@@ -28,7 +28,7 @@ import TapedeckTestSupport
 
         let loaded = try CookieStore(contentsOf: file, clock: clock)
         #expect(loaded.allCookies == store.allCookies.filter { $0.expires != nil })
-        #expect(loaded.allCookies.map(\.name) == ["id", "theme"])
+        #expect(loaded.allCookies.map(\.name).sorted() == ["id", "theme"])
         #expect(loaded.cookieHeader(for: url("https://www.example.com/app/x")) == "id=a3fWa; theme=\"dark blue\"")
     }
 
@@ -76,6 +76,18 @@ import TapedeckTestSupport
                 "\(error.localizedDescription)")
         #expect((error as NSError).domain == "com.tapedeck.cookies")
         #expect((error as NSError).code == 1)
+    }
+
+    /// H9's rule, as for cassettes: a symbolic link is written through, not replaced by a file.
+    @Test func savingThroughASymbolicLinkKeepsTheLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let target = directory.file("real.json")
+        let link = directory.file("cookies.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.json")
+        try filledStore().save(to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.json")
+        #expect(try CookieStore(contentsOf: target, clock: clock).allCookies.map(\.name).sorted() == ["id", "theme"])
     }
 
     @Test func savingIntoAMissingDirectoryFails() throws {

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes files so that readers see either the old or the new contents, never a mix: a temporary file in the same
@@ -12,7 +14,24 @@ import Glibc
 /// reader) is written through, and a write error (`/dev/full`'s "No space left on device") is reported. A directory,
 /// a FIFO without a reader, a socket or a block device is refused in words. Renaming over a device node would replace
 /// it with a regular file.
+///
+/// ```swift
+/// try AtomicFile.write(Data(json.utf8), to: URL(fileURLWithPath: "session.json"))
+/// ```
 package enum AtomicFile {
+    /// Why a write failed: "could not OPERATION PATH: REASON".
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The file (or directory) the operation was about.
+        package var path: String
+        /// What could not be done, e.g. `write`, `create the directory`.
+        package var operation: String
+        /// Why, in words.
+        package var reason: String
+
+        /// "could not OPERATION PATH: REASON".
+        package var description: String { "could not \(operation) \(path): \(reason)" }
+    }
+
     /// What is at the path a write names.
     enum Target: Equatable {
         /// Nothing, or a regular file: written atomically at this path.
@@ -23,15 +42,31 @@ package enum AtomicFile {
         case refused(String)
     }
 
-    package static func write(_ data: Data, to url: URL) throws(CassetteError) {
+    /// Writes `data` to `url`. A missing directory is created unless `creatingDirectory` is false; a temporary file
+    /// is flushed to disk before the rename unless `syncing` is false (for a cache, whose torn file is detected and
+    /// dropped).
+    package static func write(_ data: Data, to url: URL, creatingDirectory: Bool = true, syncing: Bool = true)
+        throws(Failure) {
         switch target(url.path) {
         case .refused(let reason):
-            throw CassetteError.io(file: url.path, operation: "write", reason: reason)
+            throw Failure(path: url.path, operation: "write", reason: reason)
         case .stream(let path):
             try writeThrough(data, to: path, named: url.path)
         case .replaceable(let path):
-            try replace(data, at: URL(fileURLWithPath: path), named: url.path)
+            try replace(data, at: URL(fileURLWithPath: path), named: url.path, creatingDirectory: creatingDirectory,
+                        syncing: syncing)
         }
+    }
+
+    /// The name of the file that `name`, a temporary file of ``write(_:to:creatingDirectory:syncing:)``
+    /// (`.NAME.PID.RANDOM.tmp`), was to become; `nil` for any other name. For a directory's owner that removes what
+    /// a crash left behind.
+    package static func target(ofTemporary name: String) -> String? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        let isNumber = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy(\.isASCIIDigit) }
+        guard parts.count >= 3, parts.suffix(2).allSatisfy(isNumber) else { return nil }
+        return parts.dropLast(2).joined(separator: ".")
     }
 
     /// What `path` is, with a symbolic link followed (to its final target, which may not exist yet).
@@ -61,75 +96,64 @@ package enum AtomicFile {
     }
 
     /// Writes to a device or FIFO in place: no temporary file, no rename.
-    private static func writeThrough(_ data: Data, to path: String, named name: String) throws(CassetteError) {
+    private static func writeThrough(_ data: Data, to path: String, named name: String) throws(Failure) {
         // O_NONBLOCK: opening a FIFO nobody reads would wait for ever; it fails with ENXIO instead.
         let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             let reason = errno == ENXIO ? "is a FIFO with no reader" : String(cString: strerror(errno))
-            throw CassetteError.io(file: name, operation: "write", reason: reason)
+            throw Failure(path: name, operation: "write", reason: reason)
         }
         defer { close(fd) }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        if let failure = data.withUnsafeBytes({ writeFully(fd, $0) }) {
-            throw CassetteError.io(file: name, operation: "write", reason: failure)
+        if let code = data.withUnsafeBytes({ writeFully(fd, $0) }) {
+            throw Failure(path: name, operation: "write", reason: String(cString: strerror(code)))
         }
     }
 
-    private static func replace(_ data: Data, at url: URL, named name: String) throws(CassetteError) {
+    private static func replace(_ data: Data, at url: URL, named name: String, creatingDirectory: Bool,
+                                syncing: Bool) throws(Failure) {
         let directory = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CassetteError.io(file: directory.path, operation: "create the directory", reason: "\(error)")
+        if creatingDirectory {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw Failure(path: directory.path, operation: "create the directory", reason: "\(error)")
+            }
         }
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw CassetteError.io(file: name, operation: "create the temporary file \(temporary.lastPathComponent) to write",
-                                   reason: String(cString: strerror(errno)))
+            throw Failure(path: name, operation: "create the temporary file \(temporary.lastPathComponent) to write",
+                          reason: String(cString: strerror(errno)))
         }
         var failure = data.withUnsafeBytes { writeFully(fd, $0) }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, syncing, fsync(fd) != 0 { failure = errno }
         close(fd)
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = errno }
         if let failure {
             unlink(temporary.path)
-            throw CassetteError.io(file: name, operation: "write", reason: failure)
+            throw Failure(path: name, operation: "write", reason: String(cString: strerror(failure)))
         }
     }
 
     /// A new, empty temporary file in `folder` (created if missing), open for writing, named `.<purpose>-<pid>-<random>.tmp`:
     /// where a large body is written piece by piece before ``move(_:to:)`` puts it in place.
-    static func temporary(in folder: URL, purpose: String) throws -> (url: URL, handle: FileHandle) {
+    package static func temporary(in folder: URL, purpose: String) throws -> (url: URL, handle: FileHandle) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(".\(purpose)-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CassetteError.io(file: url.path, operation: "create", reason: "cannot create the file")
+            throw Failure(path: url.path, operation: "create", reason: "cannot create the file")
         }
         return (url, try FileHandle(forWritingTo: url))
     }
 
     /// Moves a finished temporary file into place.
-    static func move(_ temporary: URL, to url: URL) throws(CassetteError) {
+    package static func move(_ temporary: URL, to url: URL) throws(Failure) {
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw CassetteError.io(file: url.path, operation: "move into place", reason: reason)
+            throw Failure(path: url.path, operation: "move into place", reason: reason)
         }
     }
-}
-
-/// Writes all of `bytes` to `fd`, retrying interrupted and partial writes; the error text, or `nil` on success.
-private func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
-    var offset = 0
-    while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-            if errno == EINTR { continue }
-            return String(cString: strerror(errno))
-        }
-        offset += written
-    }
-    return nil
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TapedeckCassette
 import TapedeckCore
 import TapedeckTestSupport
 #if canImport(Glibc)
@@ -64,5 +63,22 @@ import Glibc
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         #expect(Self.failure(writing: directory.url.path) == "could not write \(directory.url.path): is a directory, not a file")
+    }
+
+    @Test func aTemporaryFileNamesWhatItWasToBecome() {
+        #expect(AtomicFile.target(ofTemporary: ".0123456789abcdef.cache.812.4000000000.tmp") == "0123456789abcdef.cache")
+        #expect(AtomicFile.target(ofTemporary: ".tmp-123") == nil)
+        #expect(AtomicFile.target(ofTemporary: ".notes.tmp") == nil)
+        #expect(AtomicFile.target(ofTemporary: ".a.b.1.x.tmp") == nil)
+    }
+
+    @Test func aMissingDirectoryIsCreatedOnlyWhenAsked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("new/inner.json")
+        #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write(Data("{}".utf8), to: file, creatingDirectory: false) }
+        try AtomicFile.write(Data("{}".utf8), to: file)
+        #expect(try Data(contentsOf: file) == Data("{}".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("new").path) == ["inner.json"])
     }
 }
