@@ -34,7 +34,6 @@ enum PactBody {
         init(_ reason: String) { self.reason = reason }
     }
 
-
     static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
