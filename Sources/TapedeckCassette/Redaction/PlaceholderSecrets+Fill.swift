@@ -151,9 +151,18 @@ extension PlaceholderSecrets {
             return text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
         }
         let hex = Array("0123456789ABCDEF".utf8)
-        return String(decoding: text.utf8.flatMap { byte -> [UInt8] in
-            byte.isASCIIAlphanumeric ? [byte] : [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-        }, as: UTF8.self)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if byte.isASCIIAlphanumeric {
+                encoded.append(byte)
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hex[Int(byte >> 4)])
+                encoded.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     // MARK: - Body
