@@ -16,14 +16,14 @@ import TapedeckTestSupport
 
     static func number(_ name: String, _ fallback: Int) -> Int { environment[name].flatMap { Int($0) } ?? fallback }
 
-    @Test func noDamagedInputCrashesHangsOrIsRefusedUnclearly() throws {
+    @Test func noDamagedInputCrashesHangsOrIsRefusedUnclearly() async throws {
         var sweep = CLIMutationSweep(executable: Self.environment["TAPEDECK_SWEEP_BINARY"].map { URL(fileURLWithPath: $0) } ?? ServingCommand.tapedeck,
                                      seed: UInt64(Self.number("TAPEDECK_SWEEP_SEED", 1)))
         sweep.workers = Self.number("TAPEDECK_SWEEP_JOBS", 1)
         sweep.timeLimit = TimeInterval(Self.number("TAPEDECK_SWEEP_TIME_LIMIT", 10))
         sweep.keepFolder = Self.environment["TAPEDECK_SWEEP_KEEP"].map { URL(fileURLWithPath: $0) }
         let first = Self.number("TAPEDECK_SWEEP_FIRST", 0), inputs = Self.number("TAPEDECK_SWEEP_INPUTS", Int.max - first)
-        let tally = try sweep.run(inputs: first..<(first + inputs),
+        let tally = try await sweep.run(inputs: first..<(first + inputs),
                                   maximumRuns: Self.number("TAPEDECK_SWEEP_RUNS", 300),
                                   timeBudget: TimeInterval(Self.number("TAPEDECK_SWEEP_BUDGET", 30)))
         let report = tally.report()

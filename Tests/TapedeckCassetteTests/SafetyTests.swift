@@ -96,12 +96,19 @@ import TapedeckTestSupport
         }
     }
 
-    /// The child half of ``killedRecorderLeavesAValidCassette()``: records until it is killed.
+    /// The child half of ``killedRecorderLeavesAValidCassette()``: records until it is killed, flat out for its
+    /// first 200 interactions and then one every 20 ms.
+    ///
+    /// The pace keeps the cassette small however late the parent looks. Flat out all the way, the child recorded
+    /// 18,000 interactions (36 MB) while the full suite kept the parent waiting, and the parent's loading and folding
+    /// of them then held a cooperative thread for 22 s; with the CLI sweep holding the other, every test stalled (a
+    /// FaultTests request never left in CI). Paced, the kill still lands while a recording is under way.
     @Test func crashChildRecordsUntilKilled() async throws {
         guard let path = ProcessInfo.processInfo.environment["TAPEDECK_CASSETTE_CRASH_CHILD"] else { return }
         let server = try StubServer.httpbin()
         let transport = try openCassette(URL(fileURLWithPath: path), mode: .all, upstream: CurlTransport())
         for index in 0..<100_000 {
+            if index >= 200 { try await Task.sleep(for: .milliseconds(20)) }
             _ = try await transport.send(HTTPRequest(method: .post, url: server.url("/post?i=\(index)"), body: .data(Data(repeating: 65, count: 2_000))))
         }
     }

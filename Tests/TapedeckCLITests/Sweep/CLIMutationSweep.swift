@@ -8,7 +8,7 @@ import TapedeckTestSupport
 /// Input `i` depends only on the seed and `i`, so any finding can be made again alone:
 /// ```swift
 /// var sweep = CLIMutationSweep(executable: ServingCommand.tapedeck, seed: 1)
-/// let tally = try sweep.run(inputs: 0..<50, maximumRuns: 300, timeBudget: 30)
+/// let tally = try await sweep.run(inputs: 0..<50, maximumRuns: 300, timeBudget: 30)
 /// print(tally.report())
 /// ```
 struct CLIMutationSweep: Sendable {
@@ -41,7 +41,11 @@ struct CLIMutationSweep: Sendable {
     }
 
     /// Runs the inputs numbered `inputs` until `maximumRuns` verb runs or `timeBudget` seconds are spent.
-    func run(inputs: Range<Int>, maximumRuns: Int, timeBudget: TimeInterval) throws -> SweepTally {
+    ///
+    /// The workers are threads of their own, and the caller awaits them rather than blocking: a test blocked for the
+    /// sweep's 30 s held one of the 2 cooperative threads of the whole suite, and with any other slow test beside it
+    /// every test stalled (a FaultTests request never reached its server in CI).
+    func run(inputs: Range<Int>, maximumRuns: Int, timeBudget: TimeInterval) async throws -> SweepTally {
         let tally = Locked(SweepTally())
         let next = Locked(inputs.lowerBound)
         let deadline = Date().addingTimeInterval(timeBudget)
@@ -58,7 +62,7 @@ struct CLIMutationSweep: Sendable {
                 }
             }.start()
         }
-        group.wait()
+        await withCheckedContinuation { finished in group.notify(queue: .global()) { finished.resume() } }
         var result = tally.withLock { $0 }
         result.harnessErrors = failures.withLock { $0 }
         return result
