@@ -66,7 +66,7 @@ extension OnLoopback {
             let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"), timeoutInterval: 30)) }
             // Stopped once the request hangs there, not after a fixed pause: under load the client may not have
             // connected yet, and a server stopped before that refuses the connection instead (-1004).
-            try #require(try await server.waitForRequest(), "the request reached the server")
+            try await server.waitForRequest()
             let started = ContinuousClock.now
             server.stop()
             #expect(ContinuousClock.now - started < .seconds(2))

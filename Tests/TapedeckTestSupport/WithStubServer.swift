@@ -1,3 +1,4 @@
+import Foundation
 import TapedeckStubServer
 
 /// Runs `body` with a started ``StubServer`` and stops the server afterwards, whether `body` returns or throws.
@@ -24,17 +25,28 @@ public func withStubServer<T>(
 
 extension StubServer {
     /// Waits until the server's journal holds a request, for a test that acts once a request has reached the server
-    /// (cancels it, stops the server, sends the next one) rather than after a guessed pause; gives up after `limit`.
-    /// Whether a request arrived.
+    /// (cancels it, stops the server, sends the next one) rather than after a guessed pause.
+    ///
+    /// It throws ``NoRequestArrived`` after `limit` instead of returning, so that no test goes on as if the request
+    /// had arrived: one that did suspended a request still on its way, and the request started again on resume
+    /// became the server's first.
     ///
     /// ```swift
     /// let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"))) }
-    /// try #require(try await server.waitForRequest(), "the request reached the server")
+    /// try await server.waitForRequest()
     /// ```
-    @discardableResult
-    public func waitForRequest(within limit: Duration = .seconds(20)) async throws -> Bool {
+    public func waitForRequest(within limit: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + limit
-        while journal.entries.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        return !journal.entries.isEmpty
+        while journal.entries.isEmpty {
+            guard ContinuousClock.now < deadline else { throw NoRequestArrived(limit: limit, url: url("/")) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
+}
+
+/// No request reached a stub server within a test's limit.
+public struct NoRequestArrived: Error, CustomStringConvertible {
+    public var limit: Duration
+    public var url: URL
+    public var description: String { "no request reached the stub server at \(url.absoluteString) within \(limit)" }
 }

@@ -79,7 +79,11 @@ import TapedeckTestSupport
         defer { server.stop() }
         let task = manager.dataTask(with: HTTPRequest(url: server.url("/late-then-quick")))
         let caller = Task { await task.run() }
-        try await server.waitForRequest()
+        // Suspended only once the first request has reached the server (its answer waits 120 s). Suspended before,
+        // the request started again on resume was the server's first and waited too, until the client's 60 s idle
+        // timeout: that was this test's failure under ThreadSanitizer, where the whole suite starved it past the
+        // wait's limit and the wait then returned quietly.
+        try await server.waitForRequest(within: .seconds(50))
         task.suspend()
         #expect(task.state == .suspended)
         try await Task.sleep(for: .milliseconds(50))
