@@ -20,11 +20,11 @@ struct ProxyDoorTests {
         try await withTemporaryDirectory { directory in
             let server = try flow.server()
             let cassette = directory.cassette()
-            let recorder = try ServingCommand.launch(ServingCommand.tapedeck, [
+            let recorder = try await ServingCommand.launch(ServingCommand.tapedeck, [
                 "record", "--proxy", "--cassette", cassette.path, "--listen", "127.0.0.1:0", "--allow-host", Self.host,
                 "--connect-to", "\(Self.host):80:127.0.0.1:\(server.port)"
             ])
-            let live = try Self.curl(flow, proxy: recorder.baseURL)
+            let live = try await Self.curl(flow, proxy: recorder.baseURL)
             recorder.process.interrupt()
             recorder.process.waitUntilExit()
             server.stop()
@@ -49,7 +49,7 @@ struct ProxyDoorTests {
     }
 
     /// Runs curl the way the flow needs: following redirects with its cookie engine on, answering a challenge.
-    private static func curl(_ flow: SessionFlow, proxy: String) throws -> (status: Int32, output: String) {
+    private static func curl(_ flow: SessionFlow, proxy: String) async throws -> (status: Int32, output: String) {
         var arguments = ["-x", proxy, "-L", "-c", "/dev/null"]
         // No `-X POST`: with it curl would keep POST after a 301/302/303; without it curl turns it into GET, as
         // URLSession does. Other methods are named.
@@ -58,6 +58,6 @@ struct ProxyDoorTests {
         if let credential = flow.credential {
             arguments += [flow.path.contains("digest") ? "--digest" : "--anyauth", "-u", "\(credential.user):\(credential.password)"]
         }
-        return try Curl.run(arguments + ["http://\(host)\(flow.path)"])
+        return try await Curl.run(arguments + ["http://\(host)\(flow.path)"])
     }
 }

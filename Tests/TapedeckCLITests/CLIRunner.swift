@@ -4,7 +4,7 @@ import TapedeckTestSupport
 
 /// Runs the built `tapedeck` binary and compares its output with golden files.
 enum CLIRunner {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -17,44 +17,46 @@ enum CLIRunner {
 
     /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` and `environment` set (over the test's own
     /// environment, without its `TAPEDECK_SECRET_` variables), and waits (at most 60 s) for it to exit.
-    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = ChildProcess()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
-        environment = environment.filter { !$0.key.hasPrefix("TAPEDECK_SECRET_") }.merging(extra) { $1 }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // A command that does not end by itself (a serve that should have refused its input) is stopped after 60 s,
-        // so the test fails instead of the suite hanging on its output.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue(label: "CLIRunner.watchdog").asyncAfter(deadline: .now() + 60, execute: watchdog)
-        defer { watchdog.cancel() }
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+    static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
+        try await onAThreadOfItsOwn {
+            let process = ChildProcess()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = directory }
+            var environment = ProcessInfo.processInfo.environment
+            environment["NO_COLOR"] = "1"
+            environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
+            environment = environment.filter { !$0.key.hasPrefix("TAPEDECK_SECRET_") }.merging(extra) { $1 }
+            process.environment = environment
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // A command that does not end by itself (a serve that should have refused its input) is stopped after
+            // 60 s, so the test fails instead of the suite hanging on its output.
+            let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            DispatchQueue(label: "CLIRunner.watchdog").asyncAfter(deadline: .now() + 60, execute: watchdog)
+            defer { watchdog.cancel() }
+            let group = DispatchGroup()
+            nonisolated(unsafe) var errData = Data()
+            group.enter()
+            DispatchQueue.global().async {
+                errData = err.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            _ = group.wait(timeout: .now() + 60)
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        _ = group.wait(timeout: .now() + 60)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Starts `tapedeck arguments…` (a command that serves until stopped), waits at most 20 s for its
     /// "Press Ctrl-C" line and returns the process, its output pipe and the last `http://127.0.0.1:PORT` it printed
     /// (empty when none came).
-    static func startServing(_ arguments: [String]) throws -> (process: ChildProcess, output: Pipe, baseURL: String) {
-        let served = try launch(arguments)
+    static func startServing(_ arguments: [String]) async throws -> (process: ChildProcess, output: Pipe, baseURL: String) {
+        let served = try await launch(arguments)
         return (served.process, served.output, served.baseURL)
     }
 
@@ -62,8 +64,8 @@ enum CLIRunner {
     typealias Served = ServingCommand
 
     /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
-    static func launch(_ arguments: [String]) throws -> Served {
-        try ServingCommand.launch(executable, arguments)
+    static func launch(_ arguments: [String]) async throws -> Served {
+        try await ServingCommand.launch(executable, arguments)
     }
 
     /// `text` with the temporary folder, ports and timings replaced by placeholders.

@@ -11,7 +11,7 @@ import TapedeckTestSupport
         defer { directory.remove() }
         let source = VCRImportTests.folder.appendingPathComponent("vcrpy-plain.yaml")
         let output = directory.cassette("imported.json")
-        let result = try CLIRunner.run(["convert", "--from", "vcr", source.path, "-o", output.path,
+        let result = try await CLIRunner.run(["convert", "--from", "vcr", source.path, "-o", output.path,
                                         "--match-on", "method,scheme,host,port,path,query"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Read 9 interaction(s) from a vcrpy cassette"))
@@ -32,24 +32,24 @@ import TapedeckTestSupport
         #expect(String(decoding: response.data ?? Data(), as: UTF8.self) == #"{"query": "page=2&q=a+b", "items": [1, 2, 3], "ok": true}"#)
     }
 
-    @Test func aYAMLFileIsReadAsVCRAndCanBecomeHAR() throws {
+    @Test func aYAMLFileIsReadAsVCRAndCanBecomeHAR() async throws {
         let source = VCRImportTests.folder.appendingPathComponent("ruby-vcr.yml")
-        let result = try CLIRunner.run(["convert", source.path, "--to", "har"])
+        let result = try await CLIRunner.run(["convert", source.path, "--to", "har"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Read 4 interaction(s) from a Ruby VCR cassette (1 compressed body(ies) decoded)"))
         let har = try HARCodec.import(Data(result.stdout.utf8))
         #expect(har.interactions.map(\.request.method) == ["GET", "POST", "GET", "DELETE"])
     }
 
-    @Test func aBrokenCassetteIsNamedWithItsLine() throws {
+    @Test func aBrokenCassetteIsNamedWithItsLine() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let broken = directory.file("broken.yaml")
         try Data("interactions:\n- request: {method: GET, uri: 'http://h/'}\n  response: {status: {code: 99}}\n".utf8).write(to: broken)
-        let result = try CLIRunner.run(["convert", broken.path])
+        let result = try await CLIRunner.run(["convert", broken.path])
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(broken.path):3:29: interactions[0].response.status.code: 99 is not an HTTP status code"), "\(result.stderr)")
-        let misplaced = try CLIRunner.run(["convert", broken.path, "--from", "har"])
+        let misplaced = try await CLIRunner.run(["convert", broken.path, "--from", "har"])
         #expect(misplaced.status != 0)
     }
 }

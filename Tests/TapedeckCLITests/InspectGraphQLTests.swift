@@ -23,14 +23,14 @@ import TapedeckTestSupport
                     recordedAt: Date(timeIntervalSince1970: 1_768_471_200))
     }
 
-    @Test func inspectListsTheOperations() throws {
+    @Test func inspectListsTheOperations() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.cassette, "graphql.json", in: directory.url)
-        let table = try CLIRunner.run(["inspect", file.path])
+        let table = try await CLIRunner.run(["inspect", file.path])
         #expect(table.status == 0)
         try CLIRunner.expectGolden(CLIRunner.mask(table.stdout, folder: directory.url), "inspect-graphql.txt")
-        let json = try CLIRunner.run(["inspect", "--json", file.path])
+        let json = try await CLIRunner.run(["inspect", "--json", file.path])
         #expect(json.status == 0)
         try CLIRunner.expectGolden(json.stdout, "inspect-graphql.json")
     }

@@ -215,11 +215,11 @@ import TapedeckTestSupport
 
     // MARK: - The command
 
-    @Test func theCommandWritesTheContractAndWarnsAboutWhatItLeavesOut() throws {
+    @Test func theCommandWritesTheContractAndWarnsAboutWhatItLeavesOut() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.cassette, "users.json", in: directory.url)
-        let result = try CLIRunner.run(["convert", file.path, "--to", "pact"])
+        let result = try await CLIRunner.run(["convert", file.path, "--to", "pact"])
         #expect(result.status == 0, "\(result.stderr)")
         try CLIRunner.expectGolden(result.stdout, "pact.json")
         #expect(result.stderr == "warning: left out #6 GET http://api.example.com/down: a recorded transport error (Could not connect to the server.) has no Pact form\n")
@@ -229,23 +229,23 @@ import TapedeckTestSupport
         #expect(try Self.validator().isValid(Self.jsonValue(parsed)))
 
         let output = directory.url.appendingPathComponent("web-users.json")
-        let named = try CLIRunner.run(["convert", file.path, "--to", "pact", "--consumer", "web", "--provider", "users-api", "-o", output.path])
+        let named = try await CLIRunner.run(["convert", file.path, "--to", "pact", "--consumer", "web", "--provider", "users-api", "-o", output.path])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr.hasSuffix("Wrote 7 interaction(s) as pact to \(output.path)\n"))
         #expect(try CassetteJSON.parseBody(Data(contentsOf: output)) == Self.contract().json)
     }
 
-    @Test func theCommandRefusesPactOptionsItCannotUse() throws {
+    @Test func theCommandRefusesPactOptionsItCannotUse() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.cassette, "users.json", in: directory.url)
-        let misplaced = try CLIRunner.run(["convert", file.path, "--to", "wiremock", "--consumer", "web"])
+        let misplaced = try await CLIRunner.run(["convert", file.path, "--to", "wiremock", "--consumer", "web"])
         #expect(misplaced.status != 0)
         #expect(misplaced.stderr.contains("--consumer, --provider and --matchers apply to --to pact"))
-        let matchers = try CLIRunner.run(["convert", file.path, "--matchers"])
+        let matchers = try await CLIRunner.run(["convert", file.path, "--matchers"])
         #expect(matchers.status != 0 && matchers.stderr.contains("--consumer, --provider and --matchers apply to --to pact"))
         let empty = try Fixtures.write(Cassette(), "empty.json", in: directory.url)
-        let nameless = try CLIRunner.run(["convert", empty.path, "--to", "pact"])
+        let nameless = try await CLIRunner.run(["convert", empty.path, "--to", "pact"])
         #expect(nameless.status == 1)
         #expect(nameless.stderr.contains("empty.json: no URL at $.interactions[*].request.url has a host to name the provider after; give --provider NAME"))
     }

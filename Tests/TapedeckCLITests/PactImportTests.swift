@@ -132,23 +132,23 @@ import TapedeckTestSupport
         #expect(JSONBreakPath.path(in: Data("[".utf8), upTo: 1) == "$[0]")
     }
 
-    @Test func theCommandConvertsAContractAndWritesNothingForABadOne() throws {
+    @Test func theCommandConvertsAContractAndWritesNothingForABadOne() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let contract = directory.url.appendingPathComponent("contract.json")
         try Self.exported().write(to: contract)
         let output = directory.url.appendingPathComponent("cassette.json")
-        let converted = try CLIRunner.run(["convert", contract.path, "-o", output.path])
+        let converted = try await CLIRunner.run(["convert", contract.path, "-o", output.path])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stderr.hasPrefix("Read 7 interaction(s) from a Pact v3 contract between web and users-api"))
         #expect(try CassetteFile.load(output).interactions.count == 7)
-        let verified = try CLIRunner.run(["verify", output.path, "--pact", contract.path])
+        let verified = try await CLIRunner.run(["verify", output.path, "--pact", contract.path])
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
 
         let truncated = directory.url.appendingPathComponent("cut.json")
         try Self.exported().prefix(700).write(to: truncated)
         let nothing = directory.url.appendingPathComponent("nothing.json")
-        let refused = try CLIRunner.run(["convert", truncated.path, "--from", "pact", "-o", nothing.path])
+        let refused = try await CLIRunner.run(["convert", truncated.path, "--from", "pact", "-o", nothing.path])
         #expect(refused.status != 0 && refused.stderr.contains("not valid JSON") && refused.stderr.contains("$.interactions["), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: nothing.path))
     }

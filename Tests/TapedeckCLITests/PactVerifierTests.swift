@@ -10,22 +10,22 @@ import TapedeckTestSupport
 @Suite(.serialized) struct PactVerifierTests {
     static let script = CLIRunner.packageRoot.appendingPathComponent("Tools/Interop/pact-verify.sh")
 
-    @Test func theReferenceVerifierAcceptsTheContractAgainstTheServedCassette() throws {
+    @Test func theReferenceVerifierAcceptsTheContractAgainstTheServedCassette() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cassette = try Fixtures.write(PactExportTests.cassette, "users.json", in: directory.url)
-        let contract = try export(cassette, in: directory.url)
-        let result = try verify(contract, serving: cassette)
+        let contract = try await export(cassette, in: directory.url)
+        let result = try await verify(contract, serving: cassette)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Verifying a pact between users and api.example.com"), "\(result.output)")
         #expect(!result.output.contains("FAILED"), "\(result.output)")
     }
 
-    @Test func theReferenceVerifierReportsWhereTheServedCassetteDisagrees() throws {
+    @Test func theReferenceVerifierReportsWhereTheServedCassetteDisagrees() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cassette = try Fixtures.write(PactExportTests.cassette, "users.json", in: directory.url)
-        let contract = try export(cassette, in: directory.url)
+        let contract = try await export(cassette, in: directory.url)
         var changed = PactExportTests.cassette
         guard case .response(var response) = changed.interactions[1].outcome else {
             Issue.record("the second interaction has no response")
@@ -34,41 +34,45 @@ import TapedeckTestSupport
         response.body = Fixtures.json(#"{"id":2,"name":"Rob"}"#)
         changed.interactions[1].outcome = .response(response)
         let served = try Fixtures.write(changed, "changed.json", in: directory.url)
-        let result = try verify(contract, serving: served)
+        let result = try await verify(contract, serving: served)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("Verifying a pact between users and api.example.com - POST /users"), "\(result.output)")
         #expect(result.output.contains("$.name"), "\(result.output)")
         #expect(result.output.contains("There were 1 pact failures"), "\(result.output)")
     }
 
-    private func export(_ cassette: URL, in directory: URL) throws -> URL {
+    private func export(_ cassette: URL, in directory: URL) async throws -> URL {
         let contract = directory.appendingPathComponent("contract.json")
-        let result = try CLIRunner.run(["convert", cassette.path, "--to", "pact", "-o", contract.path])
+        let result = try await CLIRunner.run(["convert", cassette.path, "--to", "pact", "-o", contract.path])
         try #require(result.status == 0, "\(result.stderr)")
         return contract
     }
 
     /// Serves `cassette` with `tapedeck serve` and runs the verifier against it (at most 300 s, pip included).
-    private func verify(_ contract: URL, serving cassette: URL) throws -> (status: Int32, output: String) {
-        let served = try CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
+    private func verify(_ contract: URL, serving cassette: URL) async throws -> (status: Int32, output: String) {
+        let served = try await CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
         defer {
             if served.process.isRunning { served.process.terminate() }
             served.process.waitUntilExit()
         }
         try #require(!served.baseURL.isEmpty, "serve printed no base URL")
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.script.path, contract.path, served.baseURL, "api.example.com"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: deadline)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        deadline.cancel()
-        try #require(process.terminationStatus != 2, "the Pact verifier could not be installed: \(text)")
-        return (process.terminationStatus, text)
+        let arguments = [Self.script.path, contract.path, served.baseURL, "api.example.com"]
+        let (status, text) = try await onAThreadOfItsOwn {
+            let process = ChildProcess()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: deadline)
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            deadline.cancel()
+            return (process.terminationStatus, text)
+        }
+        try #require(status != 2, "the Pact verifier could not be installed: \(text)")
+        return (status, text)
     }
 }

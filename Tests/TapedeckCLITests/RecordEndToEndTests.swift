@@ -4,21 +4,21 @@ import TapedeckTestSupport
 
 /// `tapedeck record` proxies to an upstream and records; `tapedeck serve CASSETTE` answers from the recording.
 @Suite struct RecordEndToEndTests {
-    @Test func recordsThroughTheProxyThenServesTheCassette() throws {
+    @Test func recordsThroughTheProxyThenServesTheCassette() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let folder = directory.url
         let stubs = folder.appendingPathComponent("stubs.json")
         try Data(#"[{"request":{"method":"GET","path":"/hello"},"response":{"status":200,"body":"world"}}]"#.utf8).write(to: stubs)
-        let (upstream, _, upstreamURL) = try CLIRunner.startServing(["serve", "--stubs", stubs.path, "--port", "0"])
+        let (upstream, _, upstreamURL) = try await CLIRunner.startServing(["serve", "--stubs", stubs.path, "--port", "0"])
         defer { if upstream.isRunning { upstream.terminate() } }
         #expect(upstreamURL.hasPrefix("http://127.0.0.1:"))
 
         let cassette = folder.appendingPathComponent("recorded.json")
-        let (recorder, recorderOut, proxyURL) = try CLIRunner.startServing(
+        let (recorder, recorderOut, proxyURL) = try await CLIRunner.startServing(
             ["record", "--upstream", upstreamURL, "--cassette", cassette.path, "--listen", "127.0.0.1:0"])
         defer { if recorder.isRunning { recorder.terminate() } }
-        let fetched = try CLIRunner.run(["fetch", "\(proxyURL)/hello?api_key=k-0123456789abcdef"])
+        let fetched = try await CLIRunner.run(["fetch", "\(proxyURL)/hello?api_key=k-0123456789abcdef"])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout == "world")
         // A client nobody here wrote: the curl command-line tool, through the same proxy.
@@ -41,9 +41,9 @@ import TapedeckTestSupport
         upstream.terminate()
         upstream.waitUntilExit()
 
-        let (server, serverOut, servedURL) = try CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
+        let (server, serverOut, servedURL) = try await CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
-        let replayed = try CLIRunner.run(["fetch", "\(servedURL)/hello?api_key=another-key-value"])
+        let replayed = try await CLIRunner.run(["fetch", "\(servedURL)/hello?api_key=another-key-value"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == "world")
         server.terminate()
@@ -52,8 +52,8 @@ import TapedeckTestSupport
         #expect(summary.contains("1 of 2 interaction(s) played"), "\(summary)")
     }
 
-    @Test func refusesAnUpstreamThatIsNotAURL() throws {
-        let result = try CLIRunner.run(["record", "--upstream", "not a url", "--cassette", "/tmp/x.json"])
+    @Test func refusesAnUpstreamThatIsNotAURL() async throws {
+        let result = try await CLIRunner.run(["record", "--upstream", "not a url", "--cassette", "/tmp/x.json"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("--upstream not a url is not an absolute http(s) URL"))
     }

@@ -25,11 +25,11 @@ import TapedeckWebSocket
         defer { directory.remove() }
         let upstreamCassette = directory.url.appendingPathComponent("chat.json")
         try FileManager.default.copyItem(at: ServeWebSocketEndToEndTests.chat, to: upstreamCassette)
-        let (upstream, _, upstreamURL) = try CLIRunner.startServing(["serve", upstreamCassette.path, "--port", "0", "--websocket-matching", "json"])
+        let (upstream, _, upstreamURL) = try await CLIRunner.startServing(["serve", upstreamCassette.path, "--port", "0", "--websocket-matching", "json"])
         defer { if upstream.isRunning { upstream.terminate() } }
 
         let cassette = directory.url.appendingPathComponent("recorded.json")
-        let (recorder, recorderOut, proxyURL) = try CLIRunner.startServing(
+        let (recorder, recorderOut, proxyURL) = try await CLIRunner.startServing(
             ["record", "--upstream", upstreamURL, "--cassette", cassette.path, "--listen", "127.0.0.1:0"])
         defer { if recorder.isRunning { recorder.terminate() } }
         let live = try await Self.chat(proxyURL)
@@ -42,7 +42,7 @@ import TapedeckWebSocket
         upstream.terminate()
         upstream.waitUntilExit()
 
-        let (server, _, servedURL) = try CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
+        let (server, _, servedURL) = try await CLIRunner.startServing(["serve", cassette.path, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
         #expect(try await Self.chat(servedURL) == live)
         server.terminate()

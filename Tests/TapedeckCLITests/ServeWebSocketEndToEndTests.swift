@@ -14,7 +14,7 @@ import TapedeckWebSocket
         defer { directory.remove() }
         let cassette = directory.url.appendingPathComponent("chat.json")
         try FileManager.default.copyItem(at: Self.chat, to: cassette)
-        let served = try CLIRunner.launch(["serve", cassette.path, "--port", "0", "--allow-playback-repeats",
+        let served = try await CLIRunner.launch(["serve", cassette.path, "--port", "0", "--allow-playback-repeats",
                                            "--websocket-mismatch-close", "4000", "--websocket-matching", "json"])
         defer { if served.process.isRunning { served.process.terminate() } }
         let base = try #require(URL(string: served.baseURL.replacingOccurrences(of: "http://", with: "ws://")))
@@ -54,7 +54,7 @@ import TapedeckWebSocket
               "message": {"body": {"equalTo": "ping"}}},
               "actions": [{"type": "send", "channelTarget": {"type": "originating"}, "message": {"body": {"data": "pong"}}}]}]}
             """#.utf8).write(to: file)
-        let served = try CLIRunner.launch(["serve", "--stubs", file.path, "--port", "0"])
+        let served = try await CLIRunner.launch(["serve", "--stubs", file.path, "--port", "0"])
         defer { if served.process.isRunning { served.process.terminate() } }
         #expect(served.printed.contains("(WireMock mappings)"), "\(served.printed)")
         let base = try #require(URL(string: served.baseURL.replacingOccurrences(of: "http://", with: "ws://")))
@@ -67,13 +67,13 @@ import TapedeckWebSocket
         served.process.waitUntilExit()
 
         try Data(#"{"trigger": {"type": "http-stub", "stubId": "11111111-2222-3333-4444-555555555555"}, "actions": []}"#.utf8).write(to: file)
-        let refused = try CLIRunner.run(["serve", "--stubs", file.path, "--port", "0"])
+        let refused = try await CLIRunner.run(["serve", "--stubs", file.path, "--port", "0"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains(#"at trigger.type: "http-stub" triggers (messages sent when an HTTP request arrives) are not supported"#), "\(refused.stderr)")
     }
 
-    @Test func refusesACloseCodeNoFrameMayCarry() throws {
-        let result = try CLIRunner.run(["serve", Self.chat.path, "--port", "0", "--websocket-mismatch-close", "1006"])
+    @Test func refusesACloseCodeNoFrameMayCarry() async throws {
+        let result = try await CLIRunner.run(["serve", Self.chat.path, "--port", "0", "--websocket-mismatch-close", "1006"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--websocket-mismatch-close 1006 is not a code a close frame may carry"))
     }

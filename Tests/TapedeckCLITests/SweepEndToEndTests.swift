@@ -8,8 +8,8 @@ import Testing
 @Suite struct SweepEndToEndTests {
     private let flow = CLIRunner.packageRoot.appendingPathComponent("Cassettes/TapedeckTestingTests/FaultSweepTests/profileFlow.json").path
 
-    @Test func listsThePairsAndTheSkippedOnes() throws {
-        let result = try CLIRunner.run(["sweep", flow, "--list", "--fault", "resetMidBody", "--fault", "503 with Retry-After",
+    @Test func listsThePairsAndTheSkippedOnes() async throws {
+        let result = try await CLIRunner.run(["sweep", flow, "--list", "--fault", "resetMidBody", "--fault", "503 with Retry-After",
                                         "--known", "GET /v1/me · reset mid-body"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
@@ -23,9 +23,9 @@ import Testing
             """)
     }
 
-    @Test func listsTheWebSocketFaultsForTheConversationAndSkipsThemForPlainHTTP() throws {
+    @Test func listsTheWebSocketFaultsForTheConversationAndSkipsThemForPlainHTTP() async throws {
         let chat = CLIRunner.packageRoot.appendingPathComponent("Cassettes/Compatibility/v2/websocket-chat.json").path
-        let result = try CLIRunner.run(["sweep", chat, "--list", "--fault", "webSocketDrop", "--fault", "WebSocket close 1013"])
+        let result = try await CLIRunner.run(["sweep", chat, "--list", "--fault", "webSocketDrop", "--fault", "WebSocket close 1013"])
         #expect(result.status == 0, "\(result.stderr)")
         let skipped = "(skipped: a WebSocket fault, and this interaction is not a WebSocket conversation)"
         #expect(result.stdout == """
@@ -37,19 +37,19 @@ import Testing
             """)
     }
 
-    @Test func anUnknownFaultIsAnErrorNamingTheKnownOnes() throws {
-        let result = try CLIRunner.run(["sweep", flow, "--list", "--fault", "slowloris"])
+    @Test func anUnknownFaultIsAnErrorNamingTheKnownOnes() async throws {
+        let result = try await CLIRunner.run(["sweep", flow, "--list", "--fault", "slowloris"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unknown fault \"slowloris\"; the known faults are timeout, resetBeforeHead, resetMidBody"))
     }
 
-    @Test func runsTheCommandOncePerPairAndReportsInJSONAndJUnit() throws {
+    @Test func runsTheCommandOncePerPairAndReportsInJSONAndJUnit() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let json = directory.file("sweep.json"), junit = directory.file("sweep.xml")
         // The command under test fetches the profile once, without retrying, and needs the name in it.
         let script = "'\(CLIRunner.executable.path)' fetch \"$TAPEDECK_SWEEP_URL/v1/me\" | grep -q Ada"
-        let result = try CLIRunner.run([
+        let result = try await CLIRunner.run([
             "sweep", flow, "--fault", "serverError", "--fault", "truncatedBody", "--interaction", "GET /v1/me",
             "--interaction", "DELETE *", "--known", "GET /v1/me · 500", "--json", json.path, "--junit", junit.path,
             "--", "/bin/sh", "-c", script,

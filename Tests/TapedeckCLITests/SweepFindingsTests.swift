@@ -7,7 +7,7 @@ import TapedeckTestSupport
     /// A sidecar cassette whose body file name was damaged: the error was Foundation's NSCocoaErrorDomain 260 with the
     /// sidecar's absolute path and not the cassette's. It now names the cassette, the sidecar path as written in it,
     /// the body's place in the cassette, and says "does not exist".
-    @Test func aMissingSidecarBodyNamesTheCassetteAndThePathInWords() throws {
+    @Test func aMissingSidecarBodyNamesTheCassetteAndThePathInWords() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let v1 = CLIRunner.packageRoot.appendingPathComponent("Cassettes/Compatibility/v1")
@@ -17,7 +17,7 @@ import TapedeckTestSupport
         try #require(text.contains("0f6e64be186af6a4.bin"))
         try Data(text.replacingOccurrences(of: "0f6e64be186af6a4.bin", with: "0f6e9223372036854775807.bin").utf8).write(to: cassette)
         for arguments in [["convert", cassette.path, "--to", "har", "-o", directory.file("out.har").path], ["redact", cassette.path]] {
-            let result = try CLIRunner.run(arguments)
+            let result = try await CLIRunner.run(arguments)
             #expect(result.status == 1, "\(arguments[0]): \(result.stderr)")
             #expect(result.stderr.contains("could not read the sidecar body sidecar.bodies/0f6e9223372036854775807.bin named at interactions[1].response.body in \(cassette.path): does not exist"),
                     "\(arguments[0]): \(result.stderr)")

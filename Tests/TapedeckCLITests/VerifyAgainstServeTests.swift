@@ -33,7 +33,7 @@ import TapedeckTestSupport
         #expect(Self.cassettes.contains("Tests/TapedeckCLITests/Fixtures/VCR/vcrpy-plain.yaml"))
     }
 
-    @Test(arguments: cassettes) func verifyPassesAgainstServeOfTheSameCassette(_ relative: String) throws {
+    @Test(arguments: cassettes) func verifyPassesAgainstServeOfTheSameCassette(_ relative: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var file = CLIRunner.packageRoot.appendingPathComponent(relative)
@@ -42,11 +42,11 @@ import TapedeckTestSupport
             file = directory.url.appendingPathComponent("converted.json")
             try CassetteFile.save(imported.cassette, to: file)
         }
-        let (process, _, base) = try CLIRunner.startServing(["serve", file.path, "--port", "0", "--host", "127.0.0.1"])
+        let (process, _, base) = try await CLIRunner.startServing(["serve", file.path, "--port", "0", "--host", "127.0.0.1"])
         defer { if process.isRunning { process.terminate() } }
         try #require(!base.isEmpty, "serve printed no base URL for \(relative)")
         // A recorded stall is verified by timing out: three seconds are enough against a loopback server.
-        let result = try CLIRunner.run(["verify", file.path, "--against", base, "--timeout", "3"])
+        let result = try await CLIRunner.run(["verify", file.path, "--against", base, "--timeout", "3"])
         #expect(result.status == 0, "\(relative):\n\(result.stdout)\(result.stderr)")
     }
 }

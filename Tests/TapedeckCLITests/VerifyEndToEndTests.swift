@@ -15,7 +15,7 @@ import TapedeckTestSupport
         return server
     }
 
-    @Test func passesAgainstAnUnchangedProvider() throws {
+    @Test func passesAgainstAnUnchangedProvider() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let folder = directory.url
@@ -23,13 +23,13 @@ import TapedeckTestSupport
         let server = try Self.provider(ageAsString: false)
         defer { server.stop() }
         let junit = folder.appendingPathComponent("junit.xml")
-        let result = try CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString, "--junit", junit.path])
+        let result = try await CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString, "--junit", junit.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         try CLIRunner.expectGolden(CLIRunner.mask(result.stdout), "verify-pass.txt")
         #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"failures="0""#))
     }
 
-    @Test func failsReadablyWhenAFieldChangedType() throws {
+    @Test func failsReadablyWhenAFieldChangedType() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let folder = directory.url
@@ -37,18 +37,18 @@ import TapedeckTestSupport
         let server = try Self.provider(ageAsString: true)
         defer { server.stop() }
         let junit = folder.appendingPathComponent("junit.xml")
-        let result = try CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString, "--junit", junit.path, "--field", "id"])
+        let result = try await CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString, "--junit", junit.path, "--field", "id"])
         #expect(result.status == 1)
         try CLIRunner.expectGolden(CLIRunner.mask(result.stdout), "verify-fail.txt")
         try CLIRunner.expectGolden(CLIRunner.mask(String(contentsOf: junit, encoding: .utf8)), "verify-fail-junit.xml")
     }
 
-    @Test func reportsAProviderThatIsNotThere() throws {
+    @Test func reportsAProviderThatIsNotThere() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let folder = directory.url
         let file = try Fixtures.write(Fixtures.users, "users.json", in: folder)
-        let result = try CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--json"])
+        let result = try await CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--json"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("cannotConnectToHost"))
     }

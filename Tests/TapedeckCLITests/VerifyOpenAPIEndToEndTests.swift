@@ -33,42 +33,42 @@ import TapedeckTestSupport
                     recordedAt: Fixtures.date("2026-01-15T10:00:00Z")),
     ])
 
-    @Test func namesEachInteractionPointerAndRule() throws {
+    @Test func namesEachInteractionPointerAndRule() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.breaking, "users.json", in: directory.url)
         let junit = directory.url.appendingPathComponent("junit.xml")
-        let result = try CLIRunner.run(["verify", "--openapi", Self.document.path, file.path, "--junit", junit.path])
+        let result = try await CLIRunner.run(["verify", "--openapi", Self.document.path, file.path, "--junit", junit.path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         try CLIRunner.expectGolden(CLIRunner.mask(result.stdout), "verify-openapi-fail.txt")
         #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"failures="3""#))
     }
 
-    @Test func passesForSeveralConformingCassettes() throws {
+    @Test func passesForSeveralConformingCassettes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let first = try Fixtures.write(Self.conforming, "a.json", in: directory.url)
         let second = try Fixtures.write(Self.conforming, "b.json", in: directory.url)
-        let result = try CLIRunner.run(["verify", "--openapi", Self.document.path, first.path, second.path, "--json"])
+        let result = try await CLIRunner.run(["verify", "--openapi", Self.document.path, first.path, second.path, "--json"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(report["passed"] as? Bool == true)
         #expect((report["interactions"] as? [Any])?.count == 4)
     }
 
-    @Test func refusesAnUnusableDocumentOrMixedModes() throws {
+    @Test func refusesAnUnusableDocumentOrMixedModes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.conforming, "a.json", in: directory.url)
         let notOpenAPI = directory.url.appendingPathComponent("spec.yaml")
         try Data("swagger: '2.0'\n".utf8).write(to: notOpenAPI)
-        let result = try CLIRunner.run(["verify", "--openapi", notOpenAPI.path, file.path])
+        let result = try await CLIRunner.run(["verify", "--openapi", notOpenAPI.path, file.path])
         #expect(result.status != 0)
         #expect(result.stderr.contains("the OpenAPI document cannot be used: \(notOpenAPI.path): not an OpenAPI document"), "\(result.stderr)")
-        let mixed = try CLIRunner.run(["verify", "--openapi", notOpenAPI.path, "--against", "http://127.0.0.1:1", file.path])
+        let mixed = try await CLIRunner.run(["verify", "--openapi", notOpenAPI.path, "--against", "http://127.0.0.1:1", file.path])
         #expect(mixed.status != 0)
         #expect(mixed.stderr.contains("use either --against URL or --openapi SPEC, not both"), "\(mixed.stderr)")
-        let neither = try CLIRunner.run(["verify", file.path])
+        let neither = try await CLIRunner.run(["verify", file.path])
         #expect(neither.stderr.contains("missing --against URL (a live provider) or --openapi SPEC (a document)"), "\(neither.stderr)")
     }
 }

@@ -53,13 +53,13 @@ import TapedeckTestSupport
         return (file, secrets)
     }
 
-    @Test func passesWithTheSecretsSupplied() throws {
+    @Test func passesWithTheSecretsSupplied() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (file, secrets) = try Self.prepare(directory.url)
         let server = try Self.provider()
         defer { server.stop() }
-        let result = try CLIRunner.run(
+        let result = try await CLIRunner.run(
             ["verify", file.path, "--against", server.baseURL.absoluteString, "--secret", "authorization-basic=BASIC_CREDENTIALS",
              "--secrets-file", secrets.path],
             environment: ["BASIC_CREDENTIALS": "u:p", "TAPEDECK_SECRET_AUTHORIZATION_BEARER": Self.token])
@@ -68,18 +68,18 @@ import TapedeckTestSupport
         #expect(server.journal.entries.compactMap { $0.headers["Authorization"] } == ["Basic dTpw", "Bearer \(Self.token)"])
     }
 
-    @Test func failsReadablyWithoutThem() throws {
+    @Test func failsReadablyWithoutThem() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (file, _) = try Self.prepare(directory.url)
         let server = try Self.provider()
         defer { server.stop() }
-        let result = try CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString])
+        let result = try await CLIRunner.run(["verify", file.path, "--against", server.baseURL.absoluteString])
         #expect(result.status == 1)
         try CLIRunner.expectGolden(CLIRunner.mask(result.stdout), "verify-secrets-missing.txt")
     }
 
-    @Test func noReportPrintsASecret() throws {
+    @Test func noReportPrintsASecret() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (file, secrets) = try Self.prepare(directory.url)
@@ -88,7 +88,7 @@ import TapedeckTestSupport
         let junit = directory.file("junit.xml")
         // The provider echoes the token, so comparing `echo` fails and the problem line holds the live value.
         for format in [[], ["--json"]] {
-            let result = try CLIRunner.run(
+            let result = try await CLIRunner.run(
                 ["verify", file.path, "--against", server.baseURL.absoluteString, "--field", "echo", "--junit", junit.path,
                  "--bearer-env", "127.0.0.1=PROVIDER_TOKEN", "--secrets-file", secrets.path] + format,
                 environment: ["PROVIDER_TOKEN": Self.token])
@@ -99,17 +99,17 @@ import TapedeckTestSupport
         }
     }
 
-    @Test func badSecretOptionsAreNamedWithoutTheirValues() throws {
+    @Test func badSecretOptionsAreNamedWithoutTheirValues() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (file, _) = try Self.prepare(directory.url)
         let broken = directory.file("broken.env")
         try Data("API_KEY=one\nhunter2-no-equals\n".utf8).write(to: broken)
-        let unreadable = try CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--secrets-file", broken.path])
+        let unreadable = try await CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--secrets-file", broken.path])
         #expect(unreadable.status != 0)
         #expect(unreadable.stderr.contains("broken.env:2: expected NAME=value"), "\(unreadable.stderr)")
         #expect(!unreadable.stderr.contains("hunter2"))
-        let unset = try CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--bearer-env", "*=NOT_SET_ANYWHERE"])
+        let unset = try await CLIRunner.run(["verify", file.path, "--against", "http://127.0.0.1:1", "--bearer-env", "*=NOT_SET_ANYWHERE"])
         #expect(unset.stderr.contains("--bearer-env *=NOT_SET_ANYWHERE: the environment variable NOT_SET_ANYWHERE is not set"), "\(unset.stderr)")
     }
 }

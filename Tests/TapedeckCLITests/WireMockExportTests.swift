@@ -86,11 +86,11 @@ import TapedeckTestSupport
         #expect(Self.member(stubs[4], "response") == .object([.init("fault", .string("EMPTY_RESPONSE"))]))
     }
 
-    @Test func theCommandWritesTheMappings() throws {
+    @Test func theCommandWritesTheMappings() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Fixtures.write(Self.cassette, "api.json", in: directory.url)
-        let result = try CLIRunner.run(["convert", file.path, "--to", "wiremock"])
+        let result = try await CLIRunner.run(["convert", file.path, "--to", "wiremock"])
         #expect(result.status == 0, "\(result.stderr)")
         try CLIRunner.expectGolden(result.stdout, "wiremock.json")
         let parsed = try #require(CassetteJSON.parseBody(Data(result.stdout.utf8)))

@@ -4,7 +4,7 @@ import TapedeckCore
 /// Runs a command-line tool found on `PATH` (python3, curl) for cross-checks, feeding it `input` and collecting what
 /// it writes.
 public enum ExternalCommand {
-    public struct Output {
+    public struct Output: Sendable {
         public var status: Int32
         public var standardOutput: Data
         public var standardError: String
@@ -29,36 +29,30 @@ public enum ExternalCommand {
     /// `environment` (this process's by default).
     public static func run(_ tool: URL, _ arguments: [String], input: Data = Data(),
                            environment: [String: String]? = nil) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+        try await onAThreadOfItsOwn {
+            let process = ChildProcess()
+            process.executableURL = tool
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            // Errors are read on another thread so that neither pipe can fill up and stall the tool.
+            let errors = Locked(Data())
+            let errorsRead = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
-                do {
-                    let process = ChildProcess()
-                    process.executableURL = tool
-                    process.arguments = arguments
-                    if let environment { process.environment = environment }
-                    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-                    process.standardInput = stdin
-                    process.standardOutput = stdout
-                    process.standardError = stderr
-                    try process.run()
-                    // Errors are read on another thread so that neither pipe can fill up and stall the tool.
-                    let errors = Locked(Data())
-                    let errorsRead = DispatchSemaphore(value: 0)
-                    Thread.detachNewThread {
-                        errors.value = stderr.fileHandleForReading.readDataToEndOfFile()
-                        errorsRead.signal()
-                    }
-                    try stdin.fileHandleForWriting.write(contentsOf: input)
-                    try stdin.fileHandleForWriting.close()
-                    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    errorsRead.wait()
-                    continuation.resume(returning: Output(status: process.terminationStatus, standardOutput: output,
-                                                          standardError: String(decoding: errors.value, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+                errors.value = stderr.fileHandleForReading.readDataToEndOfFile()
+                errorsRead.signal()
             }
+            try stdin.fileHandleForWriting.write(contentsOf: input)
+            try stdin.fileHandleForWriting.close()
+            let output = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            errorsRead.wait()
+            return Output(status: process.terminationStatus, standardOutput: output,
+                          standardError: String(decoding: errors.value, as: UTF8.self))
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A command-line program that serves until it is stopped (`tapedeck serve`, `tapedeck record --proxy`), started
 /// by ``launch(_:_:)`` and read up to the line that says it is ready.
-public struct ServingCommand {
+public struct ServingCommand: @unchecked Sendable {
     /// The running program.
     public var process: ChildProcess
     /// Its standard output, read up to ``printed``.
@@ -13,22 +13,24 @@ public struct ServingCommand {
     public var printed: String
 
     /// Starts `executable arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
-    public static func launch(_ executable: URL, _ arguments: [String]) throws -> ServingCommand {
-        let process = ChildProcess()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("Press Ctrl-C"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+    public static func launch(_ executable: URL, _ arguments: [String]) async throws -> ServingCommand {
+        try await onAThreadOfItsOwn {
+            let process = ChildProcess()
+            process.executableURL = executable
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while !text.contains("Press Ctrl-C"), Date() < deadline {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
+            return ServingCommand(process: process, output: out, baseURL: matches.last ?? "", printed: text)
         }
-        let matches = text.matches(of: /http:\/\/127\.0\.0\.1:\d+/).map { String($0.output) }
-        return ServingCommand(process: process, output: out, baseURL: matches.last ?? "", printed: text)
     }
 
     /// The built `tapedeck` executable: next to the test bundle, else in the package's `.build/debug`.
@@ -52,15 +54,17 @@ public enum Curl {
     public static let isInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
 
     /// Runs `curl -s --max-time 30 arguments…` and returns its exit status and standard output.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "30"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    public static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await onAThreadOfItsOwn {
+            let process = ChildProcess()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "--max-time", "30"] + arguments
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
     }
 }
