@@ -55,17 +55,9 @@ import TapedeckTestSupport
     }
 
     /// Runs the curl tool; `nil` when it is not installed.
-    private func curl(_ arguments: [String]) throws -> Data? {
-        guard let path = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--silent", "--max-time", "10"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+    private func curl(_ arguments: [String]) async throws -> Data? {
+        guard Curl.isInstalled else { return nil }
+        return Data(try await Curl.run(arguments).output.utf8)
     }
 
     private func json(_ data: Data?) -> JSONValue? { data.flatMap { try? JSONValueParser.parse($0) } }
@@ -79,7 +71,7 @@ import TapedeckTestSupport
                 StubResponse(status: Int(request.decodedPath.split(separator: "/").last ?? "") ?? 302, headers: ["Location": "/anything/landed"])
             }
             let jar = directory.file("jar.txt").path
-            guard let curlCookies = try curl(["-L", "-c", jar, "-b", jar, server.url("/cookies/set?a=1&b=2").absoluteString]) else {
+            guard let curlCookies = try await curl(["-L", "-c", jar, "-b", jar, server.url("/cookies/set?a=1&b=2").absoluteString]) else {
                 Issue.record("curl is not installed; the cross-check needs it (apt-get install curl)")
                 return
             }
@@ -89,7 +81,7 @@ import TapedeckTestSupport
 
             for status in [301, 302, 303, 307, 308] {
                 let url = server.url("/post-redirect/\(status)").absoluteString
-                let theirs = json(try curl(["-L", "-d", "x=1", url]))  // curl's default: what browsers do, as NSURLSession
+                let theirs = json(try await curl(["-L", "-d", "x=1", url]))  // curl's default: what browsers do, as NSURLSession
                 var request = HTTPRequest(method: .post, url: server.url("/post-redirect/\(status)"),
                                           headers: ["Content-Type": "application/x-www-form-urlencoded"])
                 request.body = .data(Data("x=1".utf8))
@@ -99,7 +91,7 @@ import TapedeckTestSupport
             }
 
             let digest = server.url("/digest-auth/auth/ada/lovelace/MD5")
-            let theirs = json(try curl(["--digest", "-u", "ada:lovelace", digest.absoluteString]))
+            let theirs = json(try await curl(["--digest", "-u", "ada:lovelace", digest.absoluteString]))
             manager.credentialStore.set(Credential(user: "ada", password: "lovelace"), for: ProtectionSpace(url: digest, realm: "me@tapedeck.test"))
             #expect(await manager.dataTask(with: HTTPRequest(url: digest)).run().value as? JSONValue == theirs)
             #expect(theirs == ["authenticated": true, "user": "ada"])
