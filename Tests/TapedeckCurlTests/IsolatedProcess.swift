@@ -13,18 +13,11 @@ func inIsolatedProcess(_ testName: String, _ body: () async throws -> Void) asyn
         try await body()
         return
     }
-    let child = ChildProcess()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    child.arguments = ["--testing-library", "swift-testing", "--filter", testName]
-    child.environment = ProcessInfo.processInfo.environment.merging([marker: testName]) { _, new in new }
-    let output = Pipe()
-    child.standardOutput = output
-    child.standardError = output
-    try child.run()
-    let transcript = output.fileHandleForReading.readDataToEndOfFile()
-    child.waitUntilExit()
-    let text = String(decoding: transcript, as: UTF8.self)
-    #expect(child.terminationStatus == 0, "isolated run of \(testName) failed:\n\(text)")
+    let child = try await ExternalCommand.run(URL(fileURLWithPath: CommandLine.arguments[0]),
+                                              ["--testing-library", "swift-testing", "--filter", testName],
+                                              environment: ProcessInfo.processInfo.environment.merging([marker: testName]) { _, new in new })
+    let text = String(decoding: child.standardOutput, as: UTF8.self) + child.standardError
+    #expect(child.status == 0, "isolated run of \(testName) failed:\n\(text)")
     // The child must really have run the test, not filtered it away.
     #expect(text.contains("Test \(testName)") && text.contains("passed"), "isolated run of \(testName) did not run it:\n\(text)")
 }

@@ -18,20 +18,20 @@ extension OnLoopback {
         static let expected = ["200 hello from api.example.test", "200 signed in", "200 hello from plain.example.test"]
 
         /// Fetches `urls` with `client` through `proxy` (trusting the CA in `caFile`): one `STATUS BODY` line each.
-        typealias Client = (_ proxy: String, _ caFile: String, _ urls: [String]) throws -> [String]
+        typealias Client = (_ proxy: String, _ caFile: String, _ urls: [String]) async throws -> [String]
 
         /// The curl command-line tool: `-x` and `--cacert`, one process fetching every URL (keep-alive inside it).
-        static func curl(proxy: String, caFile: String, urls: [String]) throws -> [String] {
+        static func curl(proxy: String, caFile: String, urls: [String]) async throws -> [String] {
             let arguments = ["-s", "--max-time", "30", "-x", proxy, "--cacert", caFile, "-H", "Authorization: Bearer \(bearer)",
                              "-w", "\\n%{http_code}\\n"] + urls
-            let output = try run("/usr/bin/curl", arguments)
+            let output = try await run("/usr/bin/curl", arguments)
             // Each transfer prints BODY\nSTATUS\n.
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             return stride(from: 0, to: lines.count - 1, by: 2).map { "\(lines[$0 + 1]) \(lines[$0])" }
         }
 
         /// Python `requests`: a `Session` with `proxies=` and `verify=` (and nothing from the environment).
-        static func python(proxy: String, caFile: String, urls: [String]) throws -> [String] {
+        static func python(proxy: String, caFile: String, urls: [String]) async throws -> [String] {
             let script = """
                 import sys
                 try:
@@ -47,29 +47,17 @@ extension OnLoopback {
                     response = session.get(url, headers={"Authorization": "Bearer " + bearer}, timeout=30)
                     print(response.status_code, response.text)
                 """
-            let output = try run("/usr/bin/env", ["python3", "-c", script, proxy, caFile, bearer] + urls)
+            let output = try await run("/usr/bin/env", ["python3", "-c", script, proxy, caFile, bearer] + urls)
             return output.split(separator: "\n").map(String.init)
         }
 
-        /// Runs a program (at most 60 s) and returns its standard output; a failure is an error with its stderr.
-        static func run(_ program: String, _ arguments: [String]) throws -> String {
-            let process = ChildProcess()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let deadline = DispatchTime.now() + 60
-            DispatchQueue.global().asyncAfter(deadline: deadline) { if process.isRunning { process.terminate() } }
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            let errors = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw ClientFailure(description: "\(program) \(arguments.first ?? "") exited with \(process.terminationStatus): "
-                                    + String(decoding: errors, as: UTF8.self))
+        /// Runs a program and returns its standard output; a failure is an error with its stderr.
+        static func run(_ program: String, _ arguments: [String]) async throws -> String {
+            let output = try await ExternalCommand.run(URL(fileURLWithPath: program), arguments)
+            guard output.status == 0 else {
+                throw ClientFailure(description: "\(program) \(arguments.first ?? "") exited with \(output.status): \(output.standardError)")
             }
-            return String(decoding: data, as: UTF8.self)
+            return String(decoding: output.standardOutput, as: UTF8.self)
         }
 
         struct ClientFailure: Error, CustomStringConvertible {
@@ -89,7 +77,7 @@ extension OnLoopback {
             try recorder.writeCertificateAuthority(to: ca)
             // Credentials for the proxy itself: the client sends Proxy-Authorization, which is never recorded.
             let withCredentials = "http://tapedeck:proxy-password@127.0.0.1:\(recorder.port)"
-            let recorded = try client(withCredentials, ca.path, Self.urls)
+            let recorded = try await client(withCredentials, ca.path, Self.urls)
             #expect(recorded == Self.expected)
             try await recorder.finishRecording()
             recorder.stop()
@@ -103,7 +91,7 @@ extension OnLoopback {
             let replayer = try ForwardProxy(cassette: file, mode: .replay, configuration: upstreams.proxyConfiguration(log: log))
             defer { replayer.stop() }
             try replayer.writeCertificateAuthority(to: ca)
-            let replayed = try client(replayer.proxyURL.absoluteString, ca.path, Self.urls)
+            let replayed = try await client(replayer.proxyURL.absoluteString, ca.path, Self.urls)
             #expect(replayed == Self.expected)
             #expect(replayer.servingSummary()?.playedCount == Self.urls.count)
         }
@@ -120,7 +108,7 @@ extension OnLoopback {
             defer { upstreams.stop() }
             let proxy = try ForwardProxy(cassette: file, mode: .record(.all), configuration: upstreams.proxyConfiguration(log: Locked([])))
             // curl --proxytunnel sends CONNECT plain.example.test:80, then plain HTTP inside the tunnel.
-            let output = try Self.run("/usr/bin/curl", ["-s", "--max-time", "30", "-p", "-x", proxy.proxyURL.absoluteString,
+            let output = try await Self.run("/usr/bin/curl", ["-s", "--max-time", "30", "-p", "-x", proxy.proxyURL.absoluteString,
                                                          "http://plain.example.test/hello"])
             #expect(output == "hello from plain.example.test")
             try await proxy.finishRecording()

@@ -29,7 +29,7 @@ import TapedeckWebSocket
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.cassette("chat.json")
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         let url = peer.url("/echo")
         let recording = try openCassette(file, mode: .once, upstream: CurlTransport())
         let live = try await Self.run(try await WebSocket.connect(to: url, through: recording), sending: Self.script)

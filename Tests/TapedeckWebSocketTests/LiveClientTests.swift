@@ -10,7 +10,7 @@ import TapedeckWebSocket
 /// The client live against Python's `websockets` server: what one side sends is what the other side receives.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct LiveClientTests {
     @Test func echoesEveryKindAndSizeOfMessageAsSent() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let socket = try await WebSocket.connect(to: peer.url("/echo"))
         var sent: [WebSocketMessage] = [
@@ -39,7 +39,7 @@ import TapedeckWebSocket
     }
 
     @Test func theServersCloseEndsTheMessagesWithItsCodeAndReason() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let socket = try await WebSocket.connect(to: peer.url("/echo"))
         try await socket.send(.text("one"))
@@ -52,7 +52,7 @@ import TapedeckWebSocket
     }
 
     @Test func aSubprotocolIsNegotiated() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let socket = try await WebSocket.connect(to: peer.url("/greet"), options: WebSocketClientOptions(subprotocols: ["superchat", "chat"]))
         #expect(socket.negotiation.subprotocol == "chat")
@@ -65,7 +65,7 @@ import TapedeckWebSocket
 
     /// The connection's thread keeps the engine, not the socket: a socket nobody holds any more says goodbye (1001).
     @Test func aSocketNobodyHoldsClosesAsGoingAway() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         var socket: WebSocket? = try await WebSocket.connect(to: peer.url("/greet"))
         var iterator = socket?.messages.makeAsyncIterator()
@@ -75,7 +75,7 @@ import TapedeckWebSocket
     }
 
     @Test func theServersPingIsAnswered() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let socket = try await WebSocket.connect(to: peer.url("/ping"))
         var iterator = socket.messages.makeAsyncIterator()
@@ -84,7 +84,7 @@ import TapedeckWebSocket
     }
 
     @Test func aRefusedUpgradeIsAHandshakeError() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         await #expect(throws: WebSocketHandshakeError.unexpectedStatus(403)) {
             _ = try await WebSocket.connect(to: peer.url("/refuse"))
@@ -117,7 +117,7 @@ import TapedeckWebSocket
 
     @Test func aServerSignedByATrustedAnchorIsReachedOverTLS() async throws {
         let authority = try Self.authority.get()
-        let peer = try PythonWebSocketsPeer.start(tls: try authority.issue(for: ["127.0.0.1"]))
+        let peer = try await PythonWebSocketsPeer.start(tls: try authority.issue(for: ["127.0.0.1"]))
         defer { peer.stop() }
         var options = WebSocketClientOptions()
         options.tls.trustedCertificates = [authority.trustAnchor]
@@ -131,7 +131,7 @@ import TapedeckWebSocket
 
     @Test func anUntrustedServerOrAWrongPinIsRefusedBeforeTheUpgrade() async throws {
         let authority = try Self.authority.get()
-        let peer = try PythonWebSocketsPeer.start(tls: try authority.issue(for: ["127.0.0.1"]))
+        let peer = try await PythonWebSocketsPeer.start(tls: try authority.issue(for: ["127.0.0.1"]))
         defer { peer.stop() }
         var pinned = WebSocketClientOptions()
         pinned.tls.trustedCertificates = [authority.trustAnchor]
@@ -161,7 +161,7 @@ import TapedeckWebSocket
     }
 
     @Test func anEchoConversationReplaysWithIdenticalMessages() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let script: [WebSocketMessage] = [.text("one"), .binary(Data((0..<300).map { UInt8($0 & 0xFF) })), .text("ünï"), .text("")]
         let recorder = WebSocketRecorder()
@@ -183,7 +183,7 @@ import TapedeckWebSocket
     }
 
     @Test func thePingAndTheSubprotocolReplay() async throws {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let recorder = WebSocketRecorder()
         let options = WebSocketClientOptions(subprotocols: ["chat"])

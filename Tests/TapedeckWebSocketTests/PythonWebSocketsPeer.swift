@@ -102,14 +102,14 @@ final class PythonWebSocketsPeer: Sendable {
     private let lines: Locked<[String]>
 
     /// Starts the server, or cancels the test when python3 or `websockets` is missing.
-    static func start(tls: TLSIdentity? = nil) throws -> PythonWebSocketsPeer {
+    static func start(tls: TLSIdentity? = nil) async throws -> PythonWebSocketsPeer {
         guard let python = ExternalCommand.find("python3") else {
             try Test.cancel("python3 not found on PATH: the differential test against websockets did not run")
         }
-        return try PythonWebSocketsPeer(python: python, tls: tls)
+        return try await PythonWebSocketsPeer(python: python, tls: tls)
     }
 
-    private init(python: URL, tls: TLSIdentity?) throws {
+    private init(python: URL, tls: TLSIdentity?) async throws {
         process = ChildProcess()
         process.executableURL = python
         process.arguments = ["-c", Self.script]
@@ -158,7 +158,7 @@ final class PythonWebSocketsPeer: Sendable {
                 break
             }
             if process.isRunning == false { break }
-            Thread.sleep(forTimeInterval: 0.01)
+            try await Task.sleep(for: .milliseconds(10))
         }
         guard let port else {
             try? input.fileHandleForWriting.close()

@@ -21,7 +21,7 @@ import TapedeckWebSocket
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.cassette("proxied.json")
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         let direct = try await PythonWebSocketsClient.converse(peer.url("/echo"), sending: Self.script)
         #expect(direct.0 == Self.script)
 
@@ -66,7 +66,7 @@ import TapedeckWebSocket
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.cassette("closes.json")
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let proxy = try StubServer()
         defer { proxy.stop() }
@@ -122,7 +122,7 @@ import TapedeckWebSocket
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.cassette("extensions.json")
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let proxy = try StubServer()
         defer { proxy.stop() }
@@ -148,7 +148,7 @@ import TapedeckWebSocket
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.cassette("open.json")
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let proxy = try StubServer()
         defer { proxy.stop() }
@@ -177,7 +177,7 @@ import TapedeckWebSocket
         defer { directory.remove() }
         let file = directory.cassette("forward.json")
         let authority = try Self.authority.get()
-        let peer = try PythonWebSocketsPeer.start(tls: try authority.issue(for: [Self.host]))
+        let peer = try await PythonWebSocketsPeer.start(tls: try authority.issue(for: [Self.host]))
         let proxy = try ForwardProxy(cassette: file, mode: .record(.all), configuration: ForwardProxy.Configuration(
             allowedHosts: [Self.host],
             upstream: CurlTransport.Configuration(connectTo: ["\(Self.host):443:127.0.0.1:\(peer.port)"], trustedCertificates: [authority.trustAnchor]),

@@ -18,7 +18,7 @@ import TapedeckWebSocket
 
     /// Records the Python echo server answering `script` through a cassette, then stops it.
     static func recordEcho(into file: URL, path: String = "/echo") async throws -> (url: URL, live: ([WebSocketMessage], PythonWebSocketsClient.Ending)) {
-        let peer = try PythonWebSocketsPeer.start()
+        let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
         let recording = try openCassette(file, mode: .once, upstream: CurlTransport())
         // Tapedeck's client records the script; the live run the served cassette is compared with is Python's client

@@ -106,12 +106,12 @@ import TapedeckTestSupport
         #expect(Self.cookieStoreHeader(testCase) == testCase.expected)
     }
 
-    @Test func pythonCookiejarGivesTheSameHeaders() throws {
+    @Test func pythonCookiejarGivesTheSameHeaders() async throws {
         guard let python = Self.findPython() else {
             print("pythonCookiejarGivesTheSameHeaders skipped: python3 not found on PATH")
             try Test.cancel("python3 not found on PATH: the cross-check with http.cookiejar did not run")
         }
-        let headers = try Self.cookiejarHeaders(Self.cases, python: python)
+        let headers = try await Self.cookiejarHeaders(Self.cases, python: python)
         try #require(headers.count == Self.cases.count)
         for (testCase, header) in zip(Self.cases, headers) {
             #expect(header == testCase.expected, "cookiejar: \(testCase)")
@@ -159,26 +159,12 @@ import TapedeckTestSupport
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func cookiejarHeaders(_ cases: [Case], python: URL) throws -> [String?] {
-        let process = ChildProcess()
-        process.executableURL = python
-        process.arguments = ["-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: JSONEncoder().encode(cases))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonFailed(description: "python3 exited with \(process.terminationStatus): \(message)")
+    static func cookiejarHeaders(_ cases: [Case], python: URL) async throws -> [String?] {
+        let output = try await ExternalCommand.run(python, ["-c", script], input: JSONEncoder().encode(cases))
+        guard output.status == 0 else {
+            throw PythonFailed(description: "python3 exited with \(output.status): \(output.standardError)")
         }
-        return try JSONDecoder().decode([String?].self, from: data)
+        return try JSONDecoder().decode([String?].self, from: output.standardOutput)
     }
 
     struct PythonFailed: Error, CustomStringConvertible {
