@@ -18,38 +18,15 @@ enum CLIRunner {
     /// Runs `tapedeck arguments…` in `directory` with `NO_COLOR` and `environment` set (over the test's own
     /// environment, without its `TAPEDECK_SECRET_` variables), and waits (at most 60 s) for it to exit.
     static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
-        try await onAThreadOfItsOwn {
-            let process = ChildProcess()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let directory { process.currentDirectoryURL = directory }
-            var environment = ProcessInfo.processInfo.environment
-            environment["NO_COLOR"] = "1"
-            environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
-            environment = environment.filter { !$0.key.hasPrefix("TAPEDECK_SECRET_") }.merging(extra) { $1 }
-            process.environment = environment
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // A command that does not end by itself (a serve that should have refused its input) is stopped after
-            // 60 s, so the test fails instead of the suite hanging on its output.
-            let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-            DispatchQueue(label: "CLIRunner.watchdog").asyncAfter(deadline: .now() + 60, execute: watchdog)
-            defer { watchdog.cancel() }
-            let group = DispatchGroup()
-            nonisolated(unsafe) var errData = Data()
-            group.enter()
-            DispatchQueue.global().async {
-                errData = err.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            _ = group.wait(timeout: .now() + 60)
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
-        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment.removeValue(forKey: "TAPEDECK_RECORD_MODE")
+        environment = environment.filter { !$0.key.hasPrefix("TAPEDECK_SECRET_") }.merging(extra) { $1 }
+        // A command that does not end by itself (a serve that should have refused its input) is stopped after 60 s,
+        // so the test fails instead of the suite hanging on its output.
+        let output = try await ExternalCommand.run(executable, arguments, environment: environment, in: directory, timeLimit: 60)
+        return Result(status: output.status, stdout: String(decoding: output.standardOutput, as: UTF8.self),
+                      stderr: output.standardError)
     }
 
     /// Starts `tapedeck arguments…` (a command that serves until stopped), waits at most 20 s for its

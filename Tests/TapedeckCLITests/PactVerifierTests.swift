@@ -56,23 +56,11 @@ import TapedeckTestSupport
             served.process.waitUntilExit()
         }
         try #require(!served.baseURL.isEmpty, "serve printed no base URL")
-        let arguments = [Self.script.path, contract.path, served.baseURL, "api.example.com"]
-        let (status, text) = try await onAThreadOfItsOwn {
-            let process = ChildProcess()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: deadline)
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            deadline.cancel()
-            return (process.terminationStatus, text)
-        }
-        try #require(status != 2, "the Pact verifier could not be installed: \(text)")
-        return (status, text)
+        let verifier = try await ExternalCommand.run(URL(fileURLWithPath: "/bin/bash"),
+                                                     [Self.script.path, contract.path, served.baseURL, "api.example.com"],
+                                                     timeLimit: 300)
+        let text = String(decoding: verifier.standardOutput, as: UTF8.self) + verifier.standardError
+        try #require(verifier.status != 2, "the Pact verifier could not be installed: \(text)")
+        return (verifier.status, text)
     }
 }

@@ -26,19 +26,25 @@ public enum ExternalCommand {
     public static let hasCurl = find("curl") != nil
 
     /// Runs `tool` with `arguments` to its end on a thread of its own (the test's executor stays free), in
-    /// `environment` (this process's by default).
+    /// `directory` and `environment` (this process's by default). After `timeLimit` seconds the tool is terminated,
+    /// so that a test fails instead of the suite hanging on a tool that does not end.
     public static func run(_ tool: URL, _ arguments: [String], input: Data = Data(),
-                           environment: [String: String]? = nil) async throws -> Output {
+                           environment: [String: String]? = nil, in directory: URL? = nil,
+                           timeLimit: TimeInterval? = nil) async throws -> Output {
         try await onAThreadOfItsOwn {
             let process = ChildProcess()
             process.executableURL = tool
             process.arguments = arguments
             if let environment { process.environment = environment }
+            if let directory { process.currentDirectoryURL = directory }
             let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
             process.standardInput = stdin
             process.standardOutput = stdout
             process.standardError = stderr
             try process.run()
+            let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog) }
+            defer { watchdog.cancel() }
             // Errors are read on another thread so that neither pipe can fill up and stall the tool.
             let errors = Locked(Data())
             let errorsRead = DispatchSemaphore(value: 0)

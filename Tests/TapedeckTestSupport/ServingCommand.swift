@@ -55,16 +55,7 @@ public enum Curl {
 
     /// Runs `curl -s --max-time 30 arguments…` and returns its exit status and standard output.
     public static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await onAThreadOfItsOwn {
-            let process = ChildProcess()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "--max-time", "30"] + arguments
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let output = try await ExternalCommand.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30"] + arguments)
+        return (output.status, String(decoding: output.standardOutput, as: UTF8.self))
     }
 }
