@@ -7,9 +7,9 @@ import Yams
 /// - ``Limits/maximumDepth``: how deep mappings and sequences nest (libyaml's own limit is 1000).
 /// - ``Limits/maximumNodes``: an expansion budget. An alias (`*name`) stands for its anchor's whole subtree, so a
 ///   few lines of anchors that each repeat the last ten times ("a billion laughs") stand for 10⁹ nodes, and a reader
-///   that walks them takes ten times longer per level. The composed tree is counted with every alias expanded, and
-///   counting stops at the budget, which no document without aliases reaches: it is at least the document's size in
-///   bytes, and every node takes a byte.
+///   that walks them takes ten times longer per level. The document is counted with every alias expanded, from
+///   libyaml's events before anything is composed (``YAMLEventBudget``), and counting stops at the budget, which no
+///   document without aliases reaches: it is at least the document's size in bytes, and every node takes a byte.
 ///
 /// ```swift
 /// let root = try YAMLDocument.compose(text)   // a Yams Node, or throws YAMLDocumentError with line and column
@@ -46,51 +46,9 @@ package enum YAMLDocument {
             throw YAMLDocumentError(line: nil, column: nil,
                                     message: "the document has \(size) bytes, more than the \(limits.maximumBytes) a YAML document may have")
         }
-        let root: Node?
-        do { root = try Yams.compose(yaml: text, resolver) } catch {
+        try YAMLEventBudget.check(text, budget: max(limits.maximumNodes, size), maximumDepth: limits.maximumDepth)
+        do { return try Yams.compose(yaml: text, resolver) } catch {
             throw YAMLDocumentError(error)
-        }
-        guard let root else { return nil }
-        var counter = Counter(budget: max(limits.maximumNodes, size), maximumDepth: limits.maximumDepth)
-        try counter.count(root, depth: 1)
-        return root
-    }
-
-    /// Counts a composed tree (aliases expanded, as Yams composes them), stopping at the first limit reached.
-    private struct Counter {
-        let budget: Int
-        let maximumDepth: Int
-        var nodes = 0
-
-        init(budget: Int, maximumDepth: Int) {
-            self.budget = budget
-            self.maximumDepth = maximumDepth
-        }
-
-        mutating func count(_ node: Node, depth: Int) throws(YAMLDocumentError) {
-            nodes += 1
-            guard nodes <= budget else {
-                throw YAMLDocumentError(at: node.mark, message: "aliases expand the document past \(budget) nodes, the budget "
-                                        + "for a YAML document of this size (an alias bomb?)")
-            }
-            switch node {
-            case .scalar, .alias: return
-            case .sequence(let sequence):
-                try enter(node, depth)
-                for element in sequence { try count(element, depth: depth + 1) }
-            case .mapping(let mapping):
-                try enter(node, depth)
-                for pair in mapping {
-                    try count(pair.key, depth: depth + 1)
-                    try count(pair.value, depth: depth + 1)
-                }
-            }
-        }
-
-        private func enter(_ node: Node, _ depth: Int) throws(YAMLDocumentError) {
-            guard depth <= maximumDepth else {
-                throw YAMLDocumentError(at: node.mark, message: "mappings and sequences nest deeper than \(maximumDepth) levels")
-            }
         }
     }
 }
@@ -106,10 +64,6 @@ package struct YAMLDocumentError: Error, Sendable, CustomStringConvertible {
         self.line = line
         self.column = column
         self.message = message
-    }
-
-    init(at mark: Mark?, message: String) {
-        self.init(line: mark?.line, column: mark?.column, message: message)
     }
 
     /// Yams' error in words, with its place: libyaml's problem and context, not "(Yams.YamlError error 0.)".

@@ -34,6 +34,25 @@ import TapedeckYAML
         #expect(reason.range(of: #"api.yaml: \d+:\d+: "#, options: .regularExpression) != nil, "the line and column: \(reason)")
     }
 
+    /// An alias as a mapping key (`? *a4`; the fuzzer found `[*a6,?*a6, …]`) is hashed whole by Yams' duplicate-key
+    /// check while the tree is composed, so the budget is counted from libyaml's events before composing: the bomb is
+    /// refused at one of its keys, ahead of the syntax error after it that composing would otherwise report (after
+    /// hashing every key first).
+    @Test func aliasesUsedAsKeysCountTowardTheBudgetBeforeComposing() throws {
+        var lines = ["openapi: 3.1.0", "info: {title: t, version: \"1\"}", "paths: {}", "x-bomb:", "  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1...4 {
+            lines.append("  a\(level): &a\(level) [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]")
+        }
+        lines.append("x-keys:")
+        let firstKeyLine = lines.count + 1
+        for key in 0..<10 { lines.append("  - {? *a4 : \(key)}") }   // 111,111 nodes each
+        lines.append("x-broken: {")
+        let reason = try #require(Self.refusal(lines.joined(separator: "\n") + "\n"))
+        #expect(reason.contains("aliases expand the document past 1000000 nodes"), "\(reason)")
+        let line = try #require(reason.firstMatch(of: #/^api\.yaml: (\d+):\d+: /#).flatMap { Int($0.1) }, "\(reason)")
+        #expect((firstKeyLine..<firstKeyLine + 10).contains(line), "refused at a key's line: \(reason)")
+    }
+
     @Test func aFewAliasesAreRead() throws {
         let text = """
         openapi: 3.1.0
