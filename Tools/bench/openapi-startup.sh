@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Start-up of `tapedeck serve --openapi` over document size: for synthetic documents (synthetic-openapi.py) of 10 to
-# 800 operations, and one of 200 operations grown to about 1.4 MB by longer descriptions, the milliseconds from
-# launch to the "Serving" line and the CPU time spent by then, seven runs each, median (min and max beside it). Given a BASELINE tapedeck too, the
-# two run interleaved (baseline, tapedeck, baseline, …) and the line adds the median of the pairwise ratios
-# baseline/tapedeck with min and max. Build first: swift build -c release --product tapedeck
+# 800 operations, one of 200 operations grown to about 1.4 MB by longer descriptions, and two in block YAML (200 and
+# 800 operations), the milliseconds from launch to the "Serving" line and the CPU time spent by then, seven runs
+# each, median (min and max beside it). Given a BASELINE tapedeck too, the two run interleaved (baseline, tapedeck,
+# baseline, …) and the line adds the median of the pairwise ratios baseline/tapedeck with min and max. Build first:
+# swift build -c release --product tapedeck
 #
 #   bash Tools/bench/openapi-startup.sh [TAPEDECK [BASELINE]]    # default .build/release/tapedeck, no baseline
 set -euo pipefail
@@ -20,6 +21,10 @@ for operations in 10 50 100 200 400 800; do
 done
 python3 "$root/Tools/bench/synthetic-openapi.py" 200 "$work/ops-200-long-descriptions.json" 190
 documents+=("$work/ops-200-long-descriptions.json")
+for operations in 200 800; do
+    python3 "$root/Tools/bench/synthetic-openapi.py" "$operations" "$work/ops-$operations.yaml"
+    documents+=("$work/ops-$operations.yaml")
+done
 
 # startup BINARY DOCUMENT: "WALL CPU", the milliseconds from launch to the "Serving" line, and the CPU time (user and
 # system, 10 ms ticks) the process had used by then.

@@ -1,9 +1,10 @@
 """Writes a synthetic OpenAPI 3.0 document for openapi-startup.sh: N operations shaped like a real-world API (each
 path has get and put operations with parameters, a request body, and responses referring to component schemas with
 nested objects, enums and formats); REPEAT (default 6) sets the length of each schema's description, and so the size
-of the file without changing the number of operations.
+of the file without changing the number of operations. An OUT ending in .yaml is written as block YAML (scalars
+quoted as JSON strings, which YAML reads alike), so that the YAML reader is timed too.
 
-Usage: synthetic-openapi.py N OUT.json [REPEAT]
+Usage: synthetic-openapi.py N OUT.json|OUT.yaml [REPEAT]
 """
 import json, sys
 n = int(sys.argv[1]); out = sys.argv[2]; rep = int(sys.argv[3]) if len(sys.argv) > 3 else 6
@@ -31,4 +32,29 @@ for i in range(n // 2):
 schemas["Owner"] = {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}, "email": {"type": "string", "format": "email"}}}
 schemas["Error"] = {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}
 doc = {"openapi": "3.0.3", "info": {"title": "synthetic", "version": "1"}, "paths": paths, "components": {"schemas": schemas}}
-json.dump(doc, open(out, "w"), indent=2)
+
+
+def block_yaml(value, indent=""):
+    """The lines of `value` as block YAML: mappings and sequences one member a line, scalars as JSON."""
+    if isinstance(value, dict) and value:
+        for key, member in value.items():
+            if isinstance(member, (dict, list)) and member:
+                yield f"{indent}{json.dumps(key)}:"
+                yield from block_yaml(member, indent + "  ")
+            else:
+                yield f"{indent}{json.dumps(key)}: {json.dumps(member)}"
+    elif isinstance(value, list) and value:
+        for member in value:
+            if isinstance(member, (dict, list)) and member:
+                lines = list(block_yaml(member, indent + "  "))
+                yield f"{indent}- {lines[0].lstrip()}"
+                yield from lines[1:]
+            else:
+                yield f"{indent}- {json.dumps(member)}"
+
+
+with open(out, "w") as file:
+    if out.endswith(".yaml"):
+        file.write("\n".join(block_yaml(doc)) + "\n")
+    else:
+        json.dump(doc, file, indent=2)
