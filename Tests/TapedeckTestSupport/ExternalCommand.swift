@@ -25,13 +25,19 @@ public enum ExternalCommand {
     /// Whether the `curl` command-line tool can run here.
     public static let hasCurl = find("curl") != nil
 
+    /// SIGPIPE ignored in this process, once: writing to a tool that has ended then fails with EPIPE. Its default
+    /// action ends the process without a word, and a test process that ends so leaves its children holding the
+    /// runner's output pipe, so that `swift test` waits for ever (seen when python3 lacked a module and exited at once).
+    private static let brokenPipesAreErrors: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `tool` with `arguments` to its end on a thread of its own (the test's executor stays free), in
     /// `directory` and `environment` (this process's by default). After `timeLimit` seconds the tool is terminated,
     /// so that a test fails instead of the suite hanging on a tool that does not end.
     public static func run(_ tool: URL, _ arguments: [String], input: Data = Data(),
                            environment: [String: String]? = nil, in directory: URL? = nil,
                            timeLimit: TimeInterval? = nil) async throws -> Output {
-        try await onAThreadOfItsOwn {
+        _ = brokenPipesAreErrors
+        return try await onAThreadOfItsOwn {
             let process = ChildProcess()
             process.executableURL = tool
             process.arguments = arguments
@@ -52,7 +58,11 @@ public enum ExternalCommand {
                 errors.value = stderr.fileHandleForReading.readDataToEndOfFile()
                 errorsRead.signal()
             }
-            try stdin.fileHandleForWriting.write(contentsOf: input)
+            do {
+                try stdin.fileHandleForWriting.write(contentsOf: input)
+            } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {
+                // The tool ended, or closed its input, before reading all of it: its status and output say why.
+            }
             try stdin.fileHandleForWriting.close()
             let output = stdout.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
