@@ -80,11 +80,84 @@ import Yams
         #expect(json.reference == yaml.reference)
     }
 
+    /// The quick refusal before Yams' number constructors never refuses what they read: tried on YAML's number
+    /// spellings and on 20,000 random strings over the characters numbers are made of, for every integer type and
+    /// Double, each a plain scalar. (A refusal it gets wrong would decode a number as a string.)
+    @Test func theQuickNumberRefusalRefusesOnlyWhatYamsCannotRead() {
+        var texts = ["0", "-0", "+12", "0x1F", "-0x1f", "0o17", "0b101", "017", "1_000", "_1", "-_1", "+-1", "--1:00", "190:20:30",
+                     "-1:30", "+1:30", "1:-30", ".5", "-.5", "+.inf", ".INF", "-.Inf", ".nan", ".NaN", "inf", "Infinity", "nan",
+                     "snan", "-snan", "NAN", "1e3", "1E-3", "6.8523015e+5", "685.230_15e+03", "0x1p3", "1x", "x1", "a", "", "_",
+                     "+", "-", "++1", "true", "null", "~", "lol", " 1", "1 ", "1,000"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789_+-.:xobeEinfatyINFsSpP ,")
+        for _ in 0..<20_000 {
+            texts.append(String((0..<Int.random(in: 1...7, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        func check<Value: ScalarConstructible>(_ type: Value.Type, _ text: String) {
+            guard !DocumentDecoder.mayBeNumber(text, as: type) else { return }
+            #expect(Value.construct(from: Node.Scalar(text, Tag(.implicit), .plain)) == nil, "\(type) from \(text.debugDescription)")
+        }
+        for text in texts {
+            check(Int.self, text); check(Int8.self, text); check(Int16.self, text); check(Int32.self, text); check(Int64.self, text)
+            check(UInt.self, text); check(UInt8.self, text); check(UInt16.self, text); check(UInt32.self, text); check(UInt64.self, text)
+            check(Double.self, text)
+        }
+    }
+
     @Test func decodesExtensionsNumbersAndEscapesAsJSONDecoder() throws {
         let result = try Self.both(Data(Self.edgeCases.utf8))
         #expect(result.fast != nil)
         #expect(result.fast == result.reference)
         #expect(result.reference.contains("9223372036854775807"), "\(result.reference)")
+    }
+
+    /// Vendor extensions are read as `AnyCodable`; a YAML scalar there is read as the first of null, Bool, Int, UInt,
+    /// Double and String that Yams reads it as, as `YAMLDecoder` reads it, without the probes' errors. (Infinities
+    /// and NaNs are left out: the comparison goes through JSON, which cannot hold them.)
+    @Test func readsEveryKindOfYAMLScalarInAnExtensionAsYAMLDecoder() throws {
+        let values = ["true", "yes", "Off", "~", "null", "", "0", "-12", "+7", "0x1F", "0o17", "017", "0b101", "1_000", "190:20:30",
+                      "-1:30", "9223372036854775807", "18446744073709551615", "18446744073709551616", "1.5", "-.5", "1e3",
+                      "6.8523015e+5", "1x", "x1", "lol", "'12'", "\"true\"", "!!str 12", "_", "+", "1:x", "infinite", "nano"]
+        let document = "openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\npaths: {}\nx-values:\n"
+            + values.map { "  - \($0)\n" }.joined() + "x-map: {a: 1, b: yes, c: 2.5}\n"
+        let result = try Self.both(Data(document.utf8))
+        #expect(result.fast != nil)
+        #expect(result.fast == result.reference)
+    }
+
+    /// Aliased nodes are converted once and shared; the document reads as `YAMLDecoder` reads it with every alias
+    /// expanded: scalars, sequences and mappings repeated, an anchor defined again further on, empty values beside them.
+    @Test func readsAliasedNodesAsYAMLDecoder() throws {
+        let document = """
+        openapi: 3.1.0
+        info: {title: &title t, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": &ok {description: ok, content: {application/json: {schema: &int {type: integer}}}}
+          /b:
+            get:
+              responses:
+                "200": *ok
+                "404": {description: *title, content: {application/json: {schema: *int}}}
+        x-lists:
+          one: &list [a, 1, yes, ~, [nested, *title]]
+          two: [*list, *list]
+          empty:
+          again: &list [redefined]
+          three: *list
+          blank:
+        """
+        let result = try Self.both(Data(document.utf8))
+        #expect(result.fast != nil)
+        #expect(result.fast == result.reference)
+        #expect(result.reference.contains(#""three":["redefined"]"#), "\(result.reference)")
+        let composed = try #require(try YAMLDocument.compose(document))
+        let tree = try #require(DocumentNode(yaml: composed))
+        guard case .object(_, let top) = tree.content, case .object(_, let lists)? = top["x-lists"]?.content,
+              case .array(let two)? = lists["two"]?.content else { Issue.record("no x-lists.two"); return }
+        #expect(two.count == 2 && two[0] === two[1] && two[0] === lists["one"], "one node for every repeat of &list")
     }
 
     @Test func leavesToTheReferenceWhatItDoesNotReadTheSame() throws {

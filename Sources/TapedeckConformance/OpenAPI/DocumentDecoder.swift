@@ -118,9 +118,23 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     /// This node as `AnyCodable`, decoded by `AnyCodable`'s own initializer the first time and remembered.
     private func anyCodable() throws -> AnyCodable {
         if let known = node.anyCodable { return known }
-        let value = try AnyCodable(from: self)
+        let value: AnyCodable
+        if case .yaml(let scalar) = node.content, let read = Self.anyCodable(of: scalar) { value = read } else { value = try AnyCodable(from: self) }
         node.anyCodable = value
         return value
+    }
+
+    /// A YAML scalar as `AnyCodable(from:)` reads it through this decoder, without its probes' thrown errors: the
+    /// first of Bool, Int, UInt, Double and String that Yams reads it as (each a `DecodingError` with its coding path
+    /// and message when it fails, which took most of the time of an extension of many scalars). `nil` for null,
+    /// which `AnyCodable`'s own initializer reads.
+    private static func anyCodable(of scalar: Node.Scalar) -> AnyCodable? {
+        if NSNull.construct(from: scalar) != nil { return nil }
+        if let value = Bool.construct(from: scalar) { return AnyCodable(value) }
+        if mayBeNumber(scalar.string, as: Int.self), let value = Int.construct(from: scalar) { return AnyCodable(value) }
+        if mayBeNumber(scalar.string, as: UInt.self), let value = UInt.construct(from: scalar) { return AnyCodable(value) }
+        if mayBeNumber(scalar.string, as: Double.self), let value = Double.construct(from: scalar) { return AnyCodable(value) }
+        return String.construct(from: scalar).map { AnyCodable($0) }
     }
 
     /// An integer as `JSONDecoder` reads one: exactly from its digits, or from a fraction or exponent whose value is
@@ -137,8 +151,37 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     /// A YAML scalar read by Yams' rules for `type`, or else `json`'s reading.
     private func scalar<Value: ScalarConstructible>(_ type: Value.Type, json: () throws -> Value) throws -> Value {
         guard case .yaml(let scalar) = node.content else { return try json() }
-        guard let value = Value.construct(from: scalar) else { throw mismatch(type) }
+        guard Self.mayBeNumber(scalar.string, as: type), let value = Value.construct(from: scalar) else { throw mismatch(type) }
         return value
+    }
+
+    /// `false` when Yams' constructor for the number type `type` cannot read `text`, found without it: `AnyCodable`
+    /// tries Int, UInt and Double on every scalar, and Yams' number constructors go through Foundation's string
+    /// search and replace (about 20 µs a try), which made a 77,000-scalar extension take 5.6 s to read. Yams reads
+    /// a number only when, underscores left out, at most two signs (one before a sexagesimal `1:30`, one in its
+    /// first part) come before a digit, or for a floating-point type before `.` (`.5`, `.inf`), `inf`, `infinity`,
+    /// `nan` or `snan` in any case. `true` for other types and for text that may be a number: Yams decides.
+    static func mayBeNumber(_ text: String, as type: Any.Type) -> Bool {
+        let isFloatingPoint = type == Double.self || type == Float.self
+        guard isFloatingPoint || type is any FixedWidthInteger.Type else { return true }
+        var signs = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "_"):
+                continue
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                signs += 1
+                if signs > 2 { return false }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            case UInt8(ascii: "."), UInt8(ascii: "i"), UInt8(ascii: "I"), UInt8(ascii: "n"), UInt8(ascii: "N"),
+                 UInt8(ascii: "s"), UInt8(ascii: "S"):
+                return isFloatingPoint
+            default:
+                return false
+            }
+        }
+        return false
     }
 
     private func numberText(_ type: Any.Type) throws -> String {
