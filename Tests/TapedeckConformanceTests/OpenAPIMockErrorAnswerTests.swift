@@ -79,6 +79,26 @@ import TapedeckCore
         #expect(answer.statusCode == 204 && answer.body.isEmpty)
     }
 
+    /// A mock never answers with a 1xx status (found by the openapi-document fuzz target): a server that sends
+    /// `100 Continue` as the answer leaves the client waiting for ever. A final status documented beside it is
+    /// answered; an operation that documents only 1xx statuses, or a request that prefers one, gets a 501 that says why.
+    @Test func aMockNeverAnswersWithAnInformationalStatus() throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: informational, version: '1'}
+            paths:
+              /only: {get: {responses: {'100': {description: continue}}}}
+              /both: {get: {responses: {'101': {description: switching}, '404': {description: missing}}}}
+            """
+        let mock = OpenAPIMock(try OpenAPIConformance(document: Data(document.utf8)))
+        let only = Self.get(mock, "/only")
+        #expect(only.statusCode == 501, "\(only.statusCode)")
+        #expect(String(decoding: only.body.inlineData ?? Data(), as: UTF8.self).contains("a 1xx status is not a final answer"))
+        #expect(Self.get(mock, "/both").statusCode == 404)
+        let preferred = mock.respond(to: Interaction.Request(method: "GET", url: "/both", headers: ["Prefer": "code=101"]))
+        #expect(preferred.statusCode == 501, "\(preferred.statusCode)")
+    }
+
     @Test func requestValidationCanBeTurnedOff() {
         let mock = OpenAPIMock(Self.conformance, options: .init(validatesRequests: false))
         #expect(Self.get(mock, "/items?limit=50").statusCode == 200)

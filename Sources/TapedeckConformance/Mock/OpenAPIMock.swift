@@ -153,6 +153,12 @@ public struct OpenAPIMock: Sendable {
         } else {
             status = Self.successStatus(of: Array(prepared.keys))
         }
+        guard (200...599).contains(status) else {
+            // A 1xx status is not an answer: the server would send it and wait for ever for the final one.
+            return Self.problem(501, title: "A mock cannot answer with an informational status",
+                                detail: "\(operation.label) would answer \(status), and a 1xx status is not a final answer; "
+                                    + "document a final status, or ask for one with Prefer: code=…")
+        }
         let key: ResponseKey = prepared[.status(status)] != nil ? .status(status)
             : prepared[.range(status / 100)] != nil ? .range(status / 100) : .default
         return answer(operation, key: key, status: status, preferences: preferences)
@@ -188,12 +194,13 @@ public struct OpenAPIMock: Sendable {
     }
 
     /// The status a request gets unless it prefers another: the lowest documented `2xx`, else 200 (for `2XX` or
-    /// `default`), else the lowest documented status.
+    /// `default`), else the lowest documented final status (`3xx` to `5xx`), else the lowest documented status (a
+    /// `1xx`, which ``respond(to:)`` refuses to answer with).
     static func successStatus(of keys: [ResponseKey]) -> Int {
         let exact = keys.compactMap { key -> Int? in if case .status(let code) = key { return code } else { return nil } }.sorted()
         if let success = exact.first(where: { (200..<300).contains($0) }) { return success }
         if keys.contains(.range(2)) || keys.contains(.default) { return 200 }
-        return exact.first ?? 200
+        return exact.first(where: { $0 >= 200 }) ?? exact.first ?? 200
     }
 
     /// The content to answer with and its `Content-Type`: the first documented media type the most preferred

@@ -110,8 +110,8 @@ extension DocumentNode {
             var elements: [DocumentNode] = []
             elements.reserveCapacity(sequence.count)
             for element in sequence {
-                guard let converted = node(of: element, converted: &converted) else { return nil }
-                elements.append(converted)
+                guard let member = node(of: element, converted: &converted) else { return nil }
+                elements.append(member)
             }
             return .array(elements)
         case .mapping(let mapping):
@@ -120,9 +120,9 @@ extension DocumentNode {
             var members: [String: DocumentNode] = [:]
             for (key, value) in mapping {
                 guard case .scalar(let name) = key, name.string != "<<", members[name.string] == nil,
-                      let converted = node(of: value, converted: &converted) else { return nil }
+                      let member = node(of: value, converted: &converted) else { return nil }
                 keys.append(name.string)
-                members[name.string] = converted
+                members[name.string] = member
             }
             return .object(keys: keys, members: members)
         case .alias:
