@@ -53,6 +53,18 @@ import TapedeckYAML
         #expect((firstKeyLine..<firstKeyLine + 10).contains(line), "refused at a key's line: \(reason)")
     }
 
+    /// JSON that is not UTF-8 is refused at its first such byte before any decoder reads it: the fuzz target found
+    /// a document (kept as a regression) whose byte 0xFF in a string, read by `JSONDecoder`, made OpenAPIKit trap.
+    @Test func jsonThatIsNotUTF8IsRefusedAtItsLineAndColumn() throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/not-utf8-json.json"))
+        #expect {
+            _ = try OpenAPIConformance(document: data, source: "api.json")
+        } throws: { error in
+            "\(error)" == "api.json: 10:128: not UTF-8 text (JSON must be UTF-8)"
+        }
+    }
+
     @Test func aFewAliasesAreRead() throws {
         let text = """
         openapi: 3.1.0

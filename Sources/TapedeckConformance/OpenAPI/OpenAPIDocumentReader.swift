@@ -67,6 +67,7 @@ enum OpenAPIDocumentReader {
         do {
             if isJSON {
                 try JSONNesting.check(start, limits: limits)
+                try refuseIfNotUTF8(start)
                 return .json(Data(start), DocumentNode.parse(json: start))
             }
             let node = try YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""
@@ -74,6 +75,15 @@ enum OpenAPIDocumentReader {
         } catch {
             throw OpenAPIDocumentError(source: source, reason: error.description)
         }
+    }
+
+    /// JSON is UTF-8 (RFC 8259): other bytes are refused at their line and column before any decoder reads them.
+    /// (`JSONDecoder` reads a string that is not UTF-8 as an error whose coding path OpenAPIKit does not expect, and
+    /// OpenAPIKit then traps: found by the openapi-document fuzz target.)
+    private static func refuseIfNotUTF8(_ bytes: some Collection<UInt8>) throws(YAMLDocumentError) {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return }
+        let (line, column) = UTF8Position.ofFirstInvalidByte(in: Array(bytes))
+        throw YAMLDocumentError(line: line, column: column, message: "not UTF-8 text (JSON must be UTF-8)")
     }
 
     private struct VersionProbe: Decodable {
