@@ -65,6 +65,18 @@ import TapedeckYAML
         }
     }
 
+    /// JSON the strict reader refuses is refused with its place, not handed to `JSONDecoder`: a raw NUL in a key
+    /// (kept as a fuzz regression) made OpenAPIKit trap on the error `JSONDecoder` gave for it.
+    @Test func jsonTheStrictReaderRefusesIsRefusedWithItsPlace() throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/control-character-in-a-key.json"))
+        #expect {
+            _ = try OpenAPIConformance(document: data, source: "api.json")
+        } throws: { error in
+            "\(error)" == "api.json: not valid JSON: Invalid JSON at line 12, column 62 (byte 582): a control character must be escaped inside a string."
+        }
+    }
+
     @Test func aFewAliasesAreRead() throws {
         let text = """
         openapi: 3.1.0

@@ -64,11 +64,18 @@ enum OpenAPIDocumentReader {
     private static func input(_ data: Data, source: String) throws(OpenAPIDocumentError) -> Input {
         let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         let isJSON = start.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{")
-        do {
+        do throws(YAMLDocumentError) {
             if isJSON {
                 try JSONNesting.check(start, limits: limits)
                 try refuseIfNotUTF8(start)
-                return .json(Data(start), DocumentNode.parse(json: start))
+                // Text the strict reader refuses is refused here, with its place: `JSONDecoder` reads some of it (a raw
+                // control character in a string) into errors whose coding paths OpenAPIKit does not expect, and
+                // OpenAPIKit then traps (found by the openapi-document fuzz target).
+                guard let tree = DocumentNode.parse(json: start) else {
+                    throw YAMLDocumentError(line: nil, column: nil, message: "not valid JSON: "
+                                            + (syntaxError(Data(start)) ?? "not strictly JSON (RFC 8259)"))
+                }
+                return .json(Data(start), tree)
             }
             let node = try YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""
             return .yaml(node, DocumentNode(yaml: node))
