@@ -53,27 +53,21 @@ import TapedeckYAML
         #expect((firstKeyLine..<firstKeyLine + 10).contains(line), "refused at a key's line: \(reason)")
     }
 
-    /// JSON that is not UTF-8 is refused at its first such byte before any decoder reads it: the fuzz target found
-    /// a document (kept as a regression) whose byte 0xFF in a string, read by `JSONDecoder`, made OpenAPIKit trap.
-    @Test func jsonThatIsNotUTF8IsRefusedAtItsLineAndColumn() throws {
+    /// JSON that is not UTF-8, or that the strict reader refuses otherwise, is refused with its place before any
+    /// decoder reads it. Two fuzz regressions: a byte 0xFF in a string, and a raw NUL in a key; `JSONDecoder` read
+    /// each into an error whose coding path OpenAPIKit does not expect, and OpenAPIKit trapped.
+    @Test(arguments: [
+        ("not-utf8-json.json", "api.json: 10:128: not UTF-8 text (JSON must be UTF-8)"),
+        ("control-character-in-a-key.json",
+         "api.json: not valid JSON: Invalid JSON at line 12, column 62 (byte 582): a control character must be escaped inside a string."),
+    ])
+    func jsonTheStrictReaderRefusesIsRefusedWithItsPlace(_ file: String, _ expected: String) throws {
         let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/not-utf8-json.json"))
+        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/\(file)"))
         #expect {
             _ = try OpenAPIConformance(document: data, source: "api.json")
         } throws: { error in
-            "\(error)" == "api.json: 10:128: not UTF-8 text (JSON must be UTF-8)"
-        }
-    }
-
-    /// JSON the strict reader refuses is refused with its place, not handed to `JSONDecoder`: a raw NUL in a key
-    /// (kept as a fuzz regression) made OpenAPIKit trap on the error `JSONDecoder` gave for it.
-    @Test func jsonTheStrictReaderRefusesIsRefusedWithItsPlace() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/control-character-in-a-key.json"))
-        #expect {
-            _ = try OpenAPIConformance(document: data, source: "api.json")
-        } throws: { error in
-            "\(error)" == "api.json: not valid JSON: Invalid JSON at line 12, column 62 (byte 582): a control character must be escaped inside a string."
+            "\(error)" == expected
         }
     }
 
