@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat
+import TapedeckCassette
 import TapedeckCore
 import TapedeckYAML
 import Yams
@@ -22,7 +23,6 @@ enum OpenAPIDocumentReader {
         do {
             version = try decode(VersionProbe.self, from: input).openapi
         } catch {
-            if let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: "not an OpenAPI document: no top-level 'openapi' version string (\(Self.describe(error, at: "$")))")
         }
         do {
@@ -37,26 +37,19 @@ enum OpenAPIDocumentReader {
         } catch let error as OpenAPIDocumentError {
             throw error
         } catch {
-            if !isPlaced(error), let refusal = syntaxRefusal(input, source: source) { throw refusal }
             throw OpenAPIDocumentError(source: source, reason: describe(error))
         }
     }
 
-    /// JSONDecoder says only "The given data was not valid JSON", with no place; Tapedeck's parser says where. It
-    /// runs only on a document that failed, so valid ones pay nothing. `nil` for YAML, and for JSON it reads.
-    private static func syntaxRefusal(_ input: Input, source: String) -> OpenAPIDocumentError? {
-        guard case .json(let json, _) = input, let syntax = syntaxError(json) else { return nil }
-        return OpenAPIDocumentError(source: source, reason: "not valid JSON: \(syntax)")
-    }
-
     /// A document ready to decode: JSON bytes or a composed YAML tree, each with its ``DocumentNode`` tree when it has one.
     private enum Input {
-        case json(Data, DocumentNode?)
+        case json(Data, DocumentNode)
         case yaml(Node, DocumentNode?)
 
         var tree: DocumentNode? {
             switch self {
-            case .json(_, let tree), .yaml(_, let tree): return tree
+            case .json(_, let tree): return tree
+            case .yaml(_, let tree): return tree
             }
         }
     }
@@ -71,11 +64,13 @@ enum OpenAPIDocumentReader {
                 // Text the strict reader refuses is refused here, with its place: `JSONDecoder` reads some of it (a raw
                 // control character in a string) into errors whose coding paths OpenAPIKit does not expect, and
                 // OpenAPIKit then traps (found by the openapi-document fuzz target).
-                guard let tree = DocumentNode.parse(json: start) else {
-                    throw YAMLDocumentError(line: nil, column: nil, message: "not valid JSON: "
-                                            + (syntaxError(Data(start)) ?? "not strictly JSON (RFC 8259)"))
+                let json = Data(start)
+                do {
+                    return .json(json, DocumentNode(json: try CassetteJSON.parse(json)))
+                } catch {
+                    throw YAMLDocumentError(line: nil, column: nil, message: "not valid JSON: Invalid JSON at line \(error.line), "
+                                            + "column \(error.column) (byte \(error.offset)): \(error.reason).")
                 }
-                return .json(Data(start), tree)
             }
             let node = try YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""
             return .yaml(node, DocumentNode(yaml: node))
@@ -120,14 +115,6 @@ enum OpenAPIDocumentReader {
     /// Whether OpenAPIKit's account of `error` has a coding path.
     private static func isPlaced(_ error: any Error) -> Bool {
         !OpenAPIKit.OpenAPI.Error(from: error).codingPath.isEmpty
-    }
-
-    /// Where and why `json` is not JSON (`Invalid JSON at line 2, column 12 (byte 30): …`), or `nil` when it is.
-    private static func syntaxError(_ json: Data) -> String? {
-        do { _ = try JSONValueParser.parse(json) } catch {
-            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        }
-        return nil
     }
 
     /// OpenAPIKit's account of a decoding error (what and where), or the error's own text. The place is a JSONPath
