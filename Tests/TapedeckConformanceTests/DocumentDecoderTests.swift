@@ -56,7 +56,7 @@ import Yams
             yaml = nil
         } else {
             yaml = try YAMLDocument.compose(String(decoding: data, as: UTF8.self))
-            tree = yaml.flatMap(DocumentNode.init(yaml:))
+            tree = try yaml.map { try DocumentNode(yaml: $0) }
         }
         let version = isJSON ? ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["openapi"] as? String ?? "")
             : (yaml?["openapi"]?.string ?? "")
@@ -154,10 +154,40 @@ import Yams
         #expect(result.fast == result.reference)
         #expect(result.reference.contains(#""three":["redefined"]"#), "\(result.reference)")
         let composed = try #require(try YAMLDocument.compose(document))
-        let tree = try #require(DocumentNode(yaml: composed))
+        let tree = try DocumentNode(yaml: composed)
         guard case .object(_, let top) = tree.content, case .object(_, let lists)? = top["x-lists"]?.content,
               case .array(let two)? = lists["two"]?.content else { Issue.record("no x-lists.two"); return }
         #expect(two.count == 2 && two[0] === two[1] && two[0] === lists["one"], "one node for every repeat of &list")
+    }
+
+    /// `<<` merges read as `YAMLDecoder` reads them: a mapping's own keys win, of a list of mappings the earlier
+    /// wins, and merges nest; a quoted "<<" is an ordinary key.
+    @Test func readsMergesAsYAMLDecoder() throws {
+        let document = """
+        openapi: 3.1.0
+        info: {title: t, version: "1"}
+        x-defaults: &defaults {description: merged, content: {text/plain: {schema: {type: string}}}}
+        x-more: &more {description: more, x-from: more, x-only-more: 1}
+        x-nested: &nested {<<: *more, x-nested: yes}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": {<<: *defaults, description: own}
+                "201": {<<: [*more, *defaults]}
+                "202": {<<: [*defaults, *nested], x-own: 2}
+          /b:
+            <<: {get: {responses: {"200": *defaults}}}
+        """
+        let result = try Self.both(Data(document.utf8))
+        #expect(result.fast != nil)
+        #expect(result.fast == result.reference)
+        #expect(result.reference.contains(#""description":"own""#), "\(result.reference)")
+        #expect(result.reference.contains(#""x-only-more":1"#), "\(result.reference)")
+        // A quoted "<<" is a key like any other (which YAMLDecoder cannot look up: it looks for a plain one).
+        let quoted = try DocumentNode(yaml: try #require(try YAMLDocument.compose(#"{<<: {a: 1}, "<<": quoted}"#)))
+        guard case .object(let keys, _) = quoted.content else { Issue.record("not a mapping"); return }
+        #expect(keys == ["a", "<<"])
     }
 
     @Test func leavesToTheReferenceWhatItDoesNotReadTheSame() throws {
@@ -165,8 +195,6 @@ import Yams
         #expect(DocumentNode.parse(json: Data(#"{"a": 01}"#.utf8)) == nil, "a leading zero")
         #expect(DocumentNode.parse(json: Data(#"{"a": "\x"}"#.utf8)) == nil, "an unknown escape")
         #expect(DocumentNode.parse(json: Data(#"{"a": 1} x"#.utf8)) == nil, "text after the value")
-        let merged = try #require(try YAMLDocument.compose("base: &b {x: 1}\nother:\n  <<: *b\n  y: 2\n"))
-        #expect(DocumentNode(yaml: merged) == nil, "a << merge")
         // A document whose unknown key OpenAPIKit refuses reads the same error as before (JSONDecoder's).
         let misspelled = #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"respones": {}}}}}"#
         #expect(throws: OpenAPIDocumentError.self) { try OpenAPIConformance(document: Data(misspelled.utf8), source: "api.json") }

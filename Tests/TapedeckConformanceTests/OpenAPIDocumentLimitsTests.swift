@@ -71,6 +71,40 @@ import TapedeckYAML
         }
     }
 
+    /// Two YAML fuzz regressions. A tag on a mapping (`!applic`) sent the document to `YAMLDecoder`, which read the
+    /// tag as a member, and OpenAPIKit trapped on the error that made; OpenAPI allows only the JSON schema's tags, so
+    /// it is refused at its place. And a decoding error after aliases that expand to 500,000 scalars was decoded again
+    /// by `YAMLDecoder`, every alias expanded (19 s in a debug build; CI's fuzz step timed out on such an input): the
+    /// tree decoder's own error is the answer.
+    @Test(arguments: [
+        ("tag-on-a-mapping.yaml", "api.yaml: 10:12: the tag !applic is not one OpenAPI allows (only the JSON schema's: "
+         + "!!str, !!int, !!float, !!bool, !!null, !!seq, !!map)"),
+        ("aliases-and-a-decoding-error.yaml", "api.yaml: Found neither a $ref nor a PathItem in Document.paths['/b']."),
+    ])
+    func yamlFuzzFindingsAreRefusedWithTheirPlace(_ file: String, _ expected: String) throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appending(path: "Tools/Fuzz/Regressions/openapi-document/\(file)"))
+        let reason = try #require(Self.refusal(String(decoding: data, as: UTF8.self)))
+        #expect(reason.hasPrefix(expected), "\(reason)")
+    }
+
+    /// What OpenAPI's YAML leaves out (OpenAPI 3.1 §4.3: the JSON schema's tags only, string keys only) is refused at
+    /// its line and column, as is a `<<` merge of something other than mappings.
+    @Test(arguments: [
+        ("x-a: !include other.yaml", "4:6: the tag !include is not one OpenAPI allows"),
+        ("x-a: !!binary aGk=", "4:6: the tag !!binary is not one OpenAPI allows"),
+        ("x-a: !<tag:example.com,2026:thing> {b: 1}", "4:6: the tag tag:example.com,2026:thing is not one OpenAPI allows"),
+        ("x-a: !!set {b, c}", "4:6: the tag !!set is not one OpenAPI allows"),
+        ("x-a:\n  ? [b, c]\n  : d", "5:5: a mapping key must be a string"),
+        ("x-a: {? {b: 1} : c}", "4:9: a mapping key must be a string"),
+        ("x-a: {<<: 5}", "4:11: a << merge takes a mapping or a list of mappings"),
+        ("x-a: {<<: [{b: 1}, 2]}", "4:11: a << merge takes a mapping or a list of mappings"),
+    ])
+    func yamlThatOpenAPILeavesOutIsRefusedAtItsPlace(_ member: String, _ expected: String) throws {
+        let reason = try #require(Self.refusal("openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\npaths: {}\n\(member)\n"))
+        #expect(reason.hasPrefix("api.yaml: " + expected), "\(reason)")
+    }
+
     @Test func aFewAliasesAreRead() throws {
         let text = """
         openapi: 3.1.0

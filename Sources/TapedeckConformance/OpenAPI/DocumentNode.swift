@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIKit
 import TapedeckCassette
 import TapedeckCore
+import TapedeckYAML
 import Yams
 
 /// A JSON document parsed once into a tree that ``DocumentDecoder`` decodes OpenAPIKit's types from: objects keep
@@ -64,9 +65,11 @@ final class DocumentNode {
 }
 
 extension DocumentNode {
-    /// The node of a composed YAML document, or `nil` where `YAMLDecoder` does more than read the tree as it is
-    /// (an alias, a `<<` merge, an anchor or explicit tag on a mapping, a key that is not a scalar, a repeated key):
-    /// `nil` sends the caller to `YAMLDecoder`.
+    /// The node of a composed YAML document, read as `YAMLDecoder` reads it, with `<<` merges: a mapping's own keys
+    /// win over merged ones, and of a list of merged mappings the earlier wins. What OpenAPI leaves out of its YAML is
+    /// refused at its line and column: a key that is not a string, and a tag other than the JSON schema's (`!!str`,
+    /// `!!int`, `!!map`, …), as OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag on a mapping as a member named
+    /// after the tag, which OpenAPIKit's error handling does not expect: the fuzz target found a trap there.)
     ///
     /// A node that aliases repeat becomes one node wherever they repeat it, so that what it decodes to is worked out
     /// once: decoding then costs what the document's text holds, not what its aliases expand to (a 417-byte document
@@ -74,10 +77,9 @@ extension DocumentNode {
     /// anchor's node, mark included (and keeps no anchor name), so a node met again at a place already converted is
     /// that node repeated: no two nodes of one kind start at one place, and a mapping's keys, which may start where
     /// the mapping does, are not nodes here.
-    convenience init?(yaml node: Node) {
+    convenience init(yaml node: Node) throws(YAMLDocumentError) {
         var converted: [Place: DocumentNode] = [:]
-        guard let content = Self.content(of: node, converted: &converted) else { return nil }
-        self.init(content)
+        try self.init(Self.content(of: node, converted: &converted))
     }
 
     /// Where a node of the text starts, and its kind.
@@ -87,8 +89,8 @@ extension DocumentNode {
         let kind: Int
     }
 
-    private static func node(of yaml: Node, converted: inout [Place: DocumentNode]) -> DocumentNode? {
-        guard let mark = yaml.mark else { return content(of: yaml, converted: &converted).map(DocumentNode.init) }
+    private static func node(of yaml: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError) -> DocumentNode {
+        guard let mark = yaml.mark else { return DocumentNode(try content(of: yaml, converted: &converted)) }
         let kind = switch yaml {
         case .scalar: 0
         case .sequence: 1
@@ -97,36 +99,94 @@ extension DocumentNode {
         }
         let place = Place(line: mark.line, column: mark.column, kind: kind)
         if let known = converted[place] { return known }
-        guard let node = content(of: yaml, converted: &converted).map(DocumentNode.init) else { return nil }
+        let node = DocumentNode(try content(of: yaml, converted: &converted))
         converted[place] = node
         return node
     }
 
-    private static func content(of yaml: Node, converted: inout [Place: DocumentNode]) -> Content? {
+    private static func content(of yaml: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError) -> Content {
+        try refuseTag(of: yaml)
         switch yaml {
         case .scalar(let scalar):
             return .yaml(scalar)
         case .sequence(let sequence):
             var elements: [DocumentNode] = []
             elements.reserveCapacity(sequence.count)
-            for element in sequence {
-                guard let member = node(of: element, converted: &converted) else { return nil }
-                elements.append(member)
-            }
+            for element in sequence { elements.append(try node(of: element, converted: &converted)) }
             return .array(elements)
         case .mapping(let mapping):
-            guard mapping.anchor == nil, mapping.tag.rawValue == Tag.Name.implicit.rawValue else { return nil }
+            // Merged members come first and the mapping's own last, the later of a repeated key winning, as Yams
+            // (and PyYAML) flatten a mapping: each key keeps its first place.
+            var merged: [(key: String, value: DocumentNode)] = []
+            var own: [(key: String, value: DocumentNode)] = []
+            for (key, value) in mapping {
+                try refuseTag(of: key)
+                guard case .scalar(let name) = key else {
+                    throw refusal(at: key, "a mapping key must be a string (OpenAPI's YAML allows no other keys)")
+                }
+                if isMergeKey(name) {
+                    merged += try mergedMembers(of: value, converted: &converted)
+                } else {
+                    own.append((name.string, try node(of: value, converted: &converted)))
+                }
+            }
             var keys: [String] = []
             var members: [String: DocumentNode] = [:]
-            for (key, value) in mapping {
-                guard case .scalar(let name) = key, name.string != "<<", members[name.string] == nil,
-                      let member = node(of: value, converted: &converted) else { return nil }
-                keys.append(name.string)
-                members[name.string] = member
+            for (key, value) in merged + own {
+                if members.updateValue(value, forKey: key) == nil { keys.append(key) }
             }
             return .object(keys: keys, members: members)
         case .alias:
-            return nil
+            // Yams composes an alias as a copy of its anchor's node; this case is for the nodes its emitter writes.
+            throw refusal(at: yaml, "an alias that was not resolved")
         }
+    }
+
+    /// The members a `<<` key merges in, in the order Yams flattens them: a mapping's own, or a list's mappings from
+    /// the last to the first (so that the earlier wins).
+    private static func mergedMembers(of value: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError)
+        -> [(key: String, value: DocumentNode)] {
+        let sources: [Node]
+        switch value {
+        case .mapping: sources = [value]
+        case .sequence(let sequence) where sequence.allSatisfy({ $0.mapping != nil }): sources = sequence.reversed()
+        default: throw refusal(at: value, "a << merge takes a mapping or a list of mappings")
+        }
+        var members: [(key: String, value: DocumentNode)] = []
+        for source in sources {
+            if case .object(let keys, let nodes) = try node(of: source, converted: &converted).content {
+                members += keys.map { ($0, nodes[$0]!) }
+            }
+        }
+        return members
+    }
+
+    /// Whether a key is YAML's merge key, as Yams' resolver reads one: a plain `<<` or a key tagged `!!merge`.
+    private static func isMergeKey(_ key: Node.Scalar) -> Bool {
+        key.tag.rawValue == Tag.Name.merge.rawValue || (key.tag.rawValue == Tag.Name.implicit.rawValue && key.string == "<<")
+    }
+
+    /// The tags OpenAPI's YAML may use: none, `!`, the JSON schema's, and the merge key's.
+    private static let allowedTags: Set<String> = [
+        Tag.Name.implicit, .nonSpecific, .null, .bool, .int, .float, .str, .seq, .map, .merge,
+    ].reduce(into: []) { $0.insert($1.rawValue) }
+
+    /// Refuses a tag OpenAPI does not allow. The tag is read as the text gave it: `Node.tag` would resolve an implicit
+    /// tag in place (Yams' tags are shared objects), and the scalar would then read as a string only.
+    private static func refuseTag(of yaml: Node) throws(YAMLDocumentError) {
+        let tag = switch yaml {
+        case .scalar(let scalar): scalar.tag.rawValue
+        case .sequence(let sequence): sequence.tag.rawValue
+        case .mapping(let mapping): mapping.tag.rawValue
+        case .alias: Tag.Name.implicit.rawValue
+        }
+        guard !allowedTags.contains(tag) else { return }
+        let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
+        throw refusal(at: yaml, "the tag \(Shown.truncated(shown, limit: 60)) is not one OpenAPI allows (only the JSON "
+                      + "schema's: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)")
+    }
+
+    private static func refusal(at yaml: Node, _ message: String) -> YAMLDocumentError {
+        YAMLDocumentError(line: yaml.mark?.line, column: yaml.mark?.column, message: message)
     }
 }

@@ -41,17 +41,10 @@ enum OpenAPIDocumentReader {
         }
     }
 
-    /// A document ready to decode: JSON bytes or a composed YAML tree, each with its ``DocumentNode`` tree when it has one.
+    /// A document ready to decode: its ``DocumentNode`` tree, and for JSON its bytes, for `JSONDecoder`.
     private enum Input {
         case json(Data, DocumentNode)
-        case yaml(Node, DocumentNode?)
-
-        var tree: DocumentNode? {
-            switch self {
-            case .json(_, let tree): return tree
-            case .yaml(_, let tree): return tree
-            }
-        }
+        case yaml(DocumentNode)
     }
 
     private static func input(_ data: Data, source: String) throws(OpenAPIDocumentError) -> Input {
@@ -72,8 +65,7 @@ enum OpenAPIDocumentReader {
                                             + "column \(error.column) (byte \(error.offset)): \(error.reason).")
                 }
             }
-            let node = try YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""
-            return .yaml(node, DocumentNode(yaml: node))
+            return .yaml(try DocumentNode(yaml: YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""))
         } catch {
             throw OpenAPIDocumentError(source: source, reason: error.description)
         }
@@ -93,22 +85,22 @@ enum OpenAPIDocumentReader {
     }
 
     private static func decode<Value: Decodable>(_ type: Value.Type, from input: Input) throws -> Value {
-        // The tree decoder decodes what JSONDecoder and YAMLDecoder decode, many times faster (see DocumentNode); on
-        // any error they decode again, so a failure reads as it always has, unless theirs names no place and the
-        // tree decoder's does: a server URL template's parse error (which OpenAPIKit throws with no coding path),
-        // or JSONDecoder's bare "not valid JSON" for a text the strict parser read.
-        var treeError: (any Error)?
-        if let tree = input.tree {
+        // The tree decoder decodes what JSONDecoder and YAMLDecoder decode, many times faster (see DocumentNode).
+        // YAML is decoded by it alone: YAMLDecoder would decode every alias expanded (far past the time a document's
+        // text is worth), and some of its errors reach OpenAPIKit's error handling with coding paths it traps on.
+        // JSON is decoded again by JSONDecoder on any error, so that a failure reads as it always has, unless
+        // JSONDecoder's names no place and the tree decoder's does: a server URL template's parse error (which
+        // OpenAPIKit throws with no coding path), or JSONDecoder's bare "not valid JSON".
+        switch input {
+        case .yaml(let tree):
+            return try DocumentDecoder.decode(type, from: tree)
+        case .json(let data, let tree):
+            let treeError: any Error
             do { return try DocumentDecoder.decode(type, from: tree) } catch { treeError = error }
-        }
-        do {
-            switch input {
-            case .json(let data, _): return try JSONDecoder().decode(type, from: data)
-            case .yaml(let node, _): return try YAMLDecoder().decode(type, from: node)
+            do { return try JSONDecoder().decode(type, from: data) } catch {
+                if !isPlaced(error), isPlaced(treeError) { throw treeError }
+                throw error
             }
-        } catch {
-            if let treeError, !isPlaced(error), isPlaced(treeError) { throw treeError }
-            throw error
         }
     }
 
