@@ -113,15 +113,21 @@ extension YAMLDocument {
     package static func text(_ bytes: some Collection<UInt8>) throws(YAMLDocumentError) -> String {
         var body = Array(bytes)[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        if let text = String(validating: body, as: UTF8.self) { return text }
-        let (line, column) = UTF8Position.ofFirstInvalidByte(in: Array(body))
-        throw YAMLDocumentError(line: line, column: column, message: "not UTF-8 text (YAML files must be UTF-8 here)")
+        return try UTF8Position.text(body, rule: "YAML files must be UTF-8 here")
     }
 }
 
 /// Where the first byte that is not UTF-8 is, as a 1-based line and column (in characters).
 package enum UTF8Position {
-    package static func ofFirstInvalidByte(in bytes: [UInt8]) -> (line: Int, column: Int) {
+    /// `bytes` as text, or a refusal at the line and column of the first byte that is not UTF-8, saying `rule`
+    /// (`"JSON must be UTF-8"`).
+    package static func text(_ bytes: some Collection<UInt8>, rule: String) throws(YAMLDocumentError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let (line, column) = ofFirstInvalidByte(in: Array(bytes))
+        throw YAMLDocumentError(line: line, column: column, message: "not UTF-8 text (\(rule))")
+    }
+
+    private static func ofFirstInvalidByte(in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         var iterator = bytes.makeIterator()

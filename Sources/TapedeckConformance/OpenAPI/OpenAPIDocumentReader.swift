@@ -53,7 +53,9 @@ enum OpenAPIDocumentReader {
         do throws(YAMLDocumentError) {
             if isJSON {
                 try JSONNesting.check(start, limits: limits)
-                try refuseIfNotUTF8(start)
+                // JSON is UTF-8 (RFC 8259): `JSONDecoder` read a string that is not as an error whose coding path
+                // OpenAPIKit does not expect, and OpenAPIKit trapped (found by the openapi-document fuzz target).
+                _ = try UTF8Position.text(start, rule: "JSON must be UTF-8")
                 // Text the strict reader refuses is refused here, with its place: `JSONDecoder` reads some of it (a raw
                 // control character in a string) into errors whose coding paths OpenAPIKit does not expect, and
                 // OpenAPIKit then traps (found by the openapi-document fuzz target).
@@ -69,15 +71,6 @@ enum OpenAPIDocumentReader {
         } catch {
             throw OpenAPIDocumentError(source: source, reason: error.description)
         }
-    }
-
-    /// JSON is UTF-8 (RFC 8259): other bytes are refused at their line and column before any decoder reads them.
-    /// (`JSONDecoder` reads a string that is not UTF-8 as an error whose coding path OpenAPIKit does not expect, and
-    /// OpenAPIKit then traps: found by the openapi-document fuzz target.)
-    private static func refuseIfNotUTF8(_ bytes: some Collection<UInt8>) throws(YAMLDocumentError) {
-        guard String(validating: bytes, as: UTF8.self) == nil else { return }
-        let (line, column) = UTF8Position.ofFirstInvalidByte(in: Array(bytes))
-        throw YAMLDocumentError(line: line, column: column, message: "not UTF-8 text (JSON must be UTF-8)")
     }
 
     private struct VersionProbe: Decodable {
