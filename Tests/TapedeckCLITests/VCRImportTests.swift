@@ -154,6 +154,45 @@ import TapedeckCLICore
         }
     }
 
+    /// Anchors, aliases and `<<` merges, as vcrpy reads a cassette with them (PyYAML; the interop step's vcrpy matrix
+    /// compares the two on a cassette like this one): merged headers come first, a list's mappings in their order, and
+    /// the request's own header wins at the merged one's place. Of two listed mappings with one key, the earlier wins,
+    /// as YAML's merge type says; a merge of a scalar is refused at its place.
+    @Test func readsAnchorsAliasesAndMerges() throws {
+        let text = """
+        interactions:
+        - request:
+            body: null
+            headers: &base {Accept: [application/json], X-Trace: [base]}
+            method: GET
+            uri: http://127.0.0.1:8080/a
+          response: &ok
+            body: {string: ok}
+            headers: {Content-Type: [text/plain]}
+            status: {code: 200, message: OK}
+        - request:
+            body: null
+            headers:
+              <<: [{X-Trace: [listed first], X-Extra: [x]}, *base]
+              Accept: [text/plain]
+            method: GET
+            uri: http://127.0.0.1:8080/b
+          response: *ok
+        version: 1
+        """
+        let interactions = try VCRImport.cassette(fromYAML: text, file: "merged.yaml", recordedAt: Self.recordedAt).cassette.interactions
+        #expect(interactions.count == 2)
+        let headers = interactions[1].request.headers.map { [$0.name, $0.value] }
+        #expect(headers == [["X-Trace", "listed first"], ["X-Extra", "x"], ["Accept", "text/plain"]], "\(headers)")
+        #expect(interactions.allSatisfy { $0.response?.statusCode == 200 && Self.text($0.response!.body) == "ok" })
+        let scalar = text.replacingOccurrences(of: "<<: [{X-Trace: [listed first], X-Extra: [x]}, *base]", with: "<<: nothing")
+        #expect {
+            try VCRImport.cassette(fromYAML: scalar, file: "merged.yaml", recordedAt: Self.recordedAt)
+        } throws: { error in
+            "\(error)" == "merged.yaml:14:11: interactions[1].request.headers: a << merge takes a mapping or a list of mappings"
+        }
+    }
+
     /// H9: the VCR reader shares the OpenAPI reader's YAML limits (YAMLDocument): an alias bomb is refused at its line.
     @Test func anAliasBombIsRefusedAtItsLine() {
         var lines = ["interactions:", "- a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]

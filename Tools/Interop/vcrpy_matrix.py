@@ -107,6 +107,80 @@ def serve(cassette):
     raise RuntimeError(f"tapedeck serve did not start: {process.stderr.read()}")
 
 
+# A cassette written by hand with YAML anchors, aliases and `<<` merges, which vcrpy reads with PyYAML: the second
+# interaction's request headers merge a list of two mappings and override one merged header, and its response is the
+# first's, aliased. The listed mappings share no key: which of them wins one is the merge type's rule (the earlier,
+# as Tapedeck reads it), but PyYAML 6.0.4 drops a repeated merged key by object identity, so the later wins for keys
+# Python does not intern ("X-Trace") and the earlier for those it does ("x"). Tapedeck's unit tests pin the rule.
+MERGED_CASSETTE = """\
+interactions:
+- request:
+    body: '{"id": 1}'
+    headers: &headers
+      Accept:
+      - application/json
+      Content-Type: &json
+      - application/json
+      X-Trace:
+      - first
+    method: POST
+    uri: http://127.0.0.1:8080/items?page=1
+  response: &created
+    body:
+      string: '{"id": 1, "name": "one"}'
+    headers:
+      Content-Type: *json
+      X-Served-By:
+      - one
+    status:
+      code: 201
+      message: Created
+- request:
+    body: null
+    headers:
+      <<: [{X-Extra: [x]}, *headers]
+      Accept:
+      - text/plain
+    method: GET
+    uri: http://127.0.0.1:8080/items/1
+  response: *created
+version: 1
+"""
+
+
+def check_merged_cassette():
+    """Converts MERGED_CASSETTE and compares every interaction with what vcrpy's own YAML serializer reads: method,
+    URI, status and both header lists, in order. Returns the problems found."""
+    from vcr.serializers import yamlserializer
+
+    path = os.path.join(WORK, "merged.yaml")
+    with open(path, "w") as out:
+        out.write(MERGED_CASSETTE)
+    conversion = subprocess.run([TAPEDECK, "convert", path, "--from", "vcr"], capture_output=True, text=True)
+    if conversion.returncode != 0:
+        return [f"convert failed: {conversion.stderr.strip()}"]
+    converted = json.loads(conversion.stdout)["interactions"]
+    expected = yamlserializer.deserialize(MERGED_CASSETTE)["interactions"]
+    if len(converted) != len(expected):
+        return [f"{len(converted)} interactions, vcrpy reads {len(expected)}"]
+
+    def pairs(headers):
+        return [[name, value] for name, values in headers.items() for value in values]
+
+    problems = []
+    for index, (ours, theirs) in enumerate(zip(converted, expected)):
+        for what, got, want in (
+            ("method", ours["request"]["method"], theirs["request"]["method"]),
+            ("uri", ours["request"]["url"], theirs["request"]["uri"]),
+            ("status", ours["response"]["status"], theirs["response"]["status"]["code"]),
+            ("request headers", ours["request"]["headers"], pairs(theirs["request"]["headers"])),
+            ("response headers", ours["response"]["headers"], pairs(theirs["response"]["headers"])),
+        ):
+            if got != want:
+                problems.append(f"interaction {index} {what}: tapedeck {got}, vcrpy {want}")
+    return problems
+
+
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -151,6 +225,10 @@ def main():
                         stop(process)
                 failures += bool(problems)
                 print(f"{'FAIL' if problems else 'ok  '} {name:28} {len(expected):4} bytes  {'; '.join(problems)}")
+    problems = check_merged_cassette()
+    total += 1
+    failures += bool(problems)
+    print(f"{'FAIL' if problems else 'ok  '} {'anchors-and-merges':28} {'; '.join(problems)}")
     server.shutdown()
     print(f"vcrpy matrix: {total - failures} of {total} cassettes convert and replay as vcrpy plays them back")
     return 1 if failures else 0

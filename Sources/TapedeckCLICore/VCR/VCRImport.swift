@@ -18,7 +18,7 @@ import Yams
 /// inflated if it is a whole zlib or raw deflate stream and stored without its `Content-Encoding` (as vcrpy's
 /// `decode_compressed_response` does, `Content-Length` corrected). A body that announces a coding but cannot be
 /// decoded is kept byte for byte and listed in ``Result/notes``: none is shortened. Every interaction then goes
-/// through ``Redaction`` (vcrpy and VCR redact nothing by default).
+/// through `Redaction` (vcrpy and VCR redact nothing by default).
 ///
 /// ```swift
 /// let text = try String(contentsOfFile: "fixtures/cassette.yaml", encoding: .utf8)
@@ -79,7 +79,7 @@ public enum VCRImport {
     public static func cassette(fromYAML text: String, file: String, recordedAt: Date,
                                 redaction: Redaction = .default) throws(VCRImportError) -> Result {
         let root: Node?
-        do { root = try YAMLDocument.compose(text, resolver: .basic) } catch {
+        do { root = try YAMLDocument.compose(text, resolver: Resolver.basic.appending(.merge)) } catch {
             throw VCRImportError(file: file, line: error.line, column: error.column, path: "", message: error.message)
         }
         let reader = YAMLReader(file: file)

@@ -1,9 +1,11 @@
 import Foundation
 import TapedeckCore
+import TapedeckYAML
 import Yams
 
-/// Typed reads of a composed YAML tree (Yams `Node`s, resolved with no implicit tags, so every scalar is read as
-/// written) that fail with a ``VCRImportError`` naming the file, the node's line and column, and its path.
+/// Typed reads of a composed YAML tree (Yams `Node`s, resolved with no implicit tags but the merge key's, so every
+/// scalar is read as written) that fail with a ``VCRImportError`` naming the file, the node's line and column, and
+/// its path.
 struct YAMLReader {
     let file: String
 
@@ -26,11 +28,16 @@ struct YAMLReader {
         return scalar.string.isEmpty || scalar.string == "null" || scalar.string == "~" || scalar.string == "Null" || scalar.string == "NULL"
     }
 
+    /// A mapping with its `<<` merges taken in, as PyYAML (vcrpy) reads one (``YAMLMerge``).
     func mapping(_ node: Node?, _ path: @autoclosure () -> String, in parent: Node.Mapping? = nil) throws(VCRImportError) -> Node.Mapping {
         guard let mapping = node?.mapping else {
             throw fail(node, path(), node == nil ? "missing" : "expected a mapping", in: parent)
         }
-        return mapping
+        do throws(YAMLDocumentError) {
+            return Node.Mapping(try YAMLMerge.pairs(of: mapping).map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)
+        } catch {
+            throw VCRImportError(file: file, line: error.line, column: error.column, path: path(), message: error.message)
+        }
     }
 
     func sequence(_ node: Node?, _ path: @autoclosure () -> String) throws(VCRImportError) -> Node.Sequence {

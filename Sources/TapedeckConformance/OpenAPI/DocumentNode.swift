@@ -65,8 +65,8 @@ final class DocumentNode {
 }
 
 extension DocumentNode {
-    /// The node of a composed YAML document, read as `YAMLDecoder` reads it, with `<<` merges: a mapping's own keys
-    /// win over merged ones, and of a list of merged mappings the earlier wins. What OpenAPI leaves out of its YAML is
+    /// The node of a composed YAML document, read as `YAMLDecoder` reads it, with `<<` merges (``YAMLMerge``). What
+    /// OpenAPI leaves out of its YAML is
     /// refused at its line and column: a key that is not a string, and a tag other than the JSON schema's (`!!str`,
     /// `!!int`, `!!map`, …), as OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag on a mapping as a member named
     /// after the tag, which OpenAPIKit's error handling does not expect: the fuzz target found a trap there.)
@@ -115,55 +115,21 @@ extension DocumentNode {
             for element in sequence { elements.append(try node(of: element, converted: &converted)) }
             return .array(elements)
         case .mapping(let mapping):
-            // Merged members come first and the mapping's own last, the later of a repeated key winning, as Yams
-            // (and PyYAML) flatten a mapping: each key keeps its first place.
-            var merged: [(key: String, value: DocumentNode)] = []
-            var own: [(key: String, value: DocumentNode)] = []
-            for (key, value) in mapping {
+            var keys: [String] = []
+            var members: [String: DocumentNode] = [:]
+            for (key, value) in try YAMLMerge.pairs(of: mapping) {
                 try refuseTag(of: key)
                 guard case .scalar(let name) = key else {
                     throw refusal(at: key, "a mapping key must be a string (OpenAPI's YAML allows no other keys)")
                 }
-                if isMergeKey(name) {
-                    merged += try mergedMembers(of: value, converted: &converted)
-                } else {
-                    own.append((name.string, try node(of: value, converted: &converted)))
-                }
-            }
-            var keys: [String] = []
-            var members: [String: DocumentNode] = [:]
-            for (key, value) in merged + own {
-                if members.updateValue(value, forKey: key) == nil { keys.append(key) }
+                // Yams' composer refuses a repeated key, but not one spelled alike with another tag: the later wins.
+                if members.updateValue(try node(of: value, converted: &converted), forKey: name.string) == nil { keys.append(name.string) }
             }
             return .object(keys: keys, members: members)
         case .alias:
             // Yams composes an alias as a copy of its anchor's node; this case is for the nodes its emitter writes.
             throw refusal(at: yaml, "an alias that was not resolved")
         }
-    }
-
-    /// The members a `<<` key merges in, in the order Yams flattens them: a mapping's own, or a list's mappings from
-    /// the last to the first (so that the earlier wins).
-    private static func mergedMembers(of value: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError)
-        -> [(key: String, value: DocumentNode)] {
-        let sources: [Node]
-        switch value {
-        case .mapping: sources = [value]
-        case .sequence(let sequence) where sequence.allSatisfy({ $0.mapping != nil }): sources = sequence.reversed()
-        default: throw refusal(at: value, "a << merge takes a mapping or a list of mappings")
-        }
-        var members: [(key: String, value: DocumentNode)] = []
-        for source in sources {
-            if case .object(let keys, let nodes) = try node(of: source, converted: &converted).content {
-                members += keys.map { ($0, nodes[$0]!) }
-            }
-        }
-        return members
-    }
-
-    /// Whether a key is YAML's merge key, as Yams' resolver reads one: a plain `<<` or a key tagged `!!merge`.
-    private static func isMergeKey(_ key: Node.Scalar) -> Bool {
-        key.tag.rawValue == Tag.Name.merge.rawValue || (key.tag.rawValue == Tag.Name.implicit.rawValue && key.string == "<<")
     }
 
     /// The tags OpenAPI's YAML may use: none, `!`, the JSON schema's, and the merge key's.

@@ -1,0 +1,63 @@
+import Yams
+
+/// YAML's merge key, `<<` (YAML 1.1's merge type): a mapping takes in the pairs of the mapping, or list of mappings,
+/// that its `<<` names. Its own keys win over merged ones, and of a list the earlier mapping wins, as the merge type
+/// says and as Yams' `YAMLDecoder` reads it. The pairs come in PyYAML's order (6.0.4, vcrpy's): merged ones first, a
+/// list's mappings in their order, then the mapping's own.
+///
+/// ```swift
+/// let node = try YAMLDocument.compose("base: &b {x: 1, y: 1}\nother: {<<: *b, y: 2}")
+/// let other = try YAMLMerge.pairs(of: node!["other"]!.mapping!)   // x: 1, y: 2
+/// ```
+package enum YAMLMerge {
+    /// The pairs of `mapping` with each `<<` replaced by what it merges in, each string key once, at its first place
+    /// and with the value that wins. A mapping without `<<` is returned as it is.
+    ///
+    /// - Throws: ``YAMLDocumentError`` at a `<<` whose value is not a mapping or a list of mappings.
+    package static func pairs(of mapping: Node.Mapping) throws(YAMLDocumentError) -> [(key: Node, value: Node)] {
+        guard mapping.contains(where: { isMergeKey($0.key) }) else { return mapping.map { ($0.key, $0.value) } }
+        var merged: [(key: Node, value: Node)] = []
+        var own: [(key: Node, value: Node)] = []
+        for (key, value) in mapping {
+            guard isMergeKey(key) else {
+                own.append((key, value))
+                continue
+            }
+            let sources: [Node.Mapping]
+            switch value {
+            case .mapping(let source): sources = [source]
+            case .sequence(let list) where list.allSatisfy({ $0.mapping != nil }): sources = list.compactMap(\.mapping)
+            default:
+                throw YAMLDocumentError(line: value.mark?.line, column: value.mark?.column,
+                                        message: "a << merge takes a mapping or a list of mappings")
+            }
+            for source in sources { merged += try pairs(of: source) }
+        }
+        var place: [String: Int] = [:]
+        var result: [(key: Node, value: Node)] = []
+        for pair in merged {
+            if let name = pair.key.scalar?.string {
+                guard place[name] == nil else { continue }   // an earlier mapping's key wins
+                place[name] = result.count
+            }
+            result.append(pair)
+        }
+        for pair in own {
+            if let name = pair.key.scalar?.string, let index = place[name] {
+                result[index].value = pair.value   // the mapping's own key wins, at the merged key's place
+            } else {
+                result.append(pair)
+            }
+        }
+        return result
+    }
+
+    /// Whether `key` is the merge key: a plain `<<` (which the merge rule of Yams' resolver tags as a merge) or a key
+    /// tagged `!!merge`; a quoted `"<<"` is an ordinary key. The tag is read as composed, not resolved: resolving
+    /// changes a node's tag in place.
+    package static func isMergeKey(_ key: Node) -> Bool {
+        guard case .scalar(let scalar) = key, scalar.string == "<<" else { return false }
+        let tag = scalar.tag.rawValue
+        return tag == Tag.Name.merge.rawValue || (tag == Tag.Name.implicit.rawValue && scalar.style == .plain)
+    }
+}
