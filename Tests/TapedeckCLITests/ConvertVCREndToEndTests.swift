@@ -34,7 +34,8 @@ import TapedeckTestSupport
 
     @Test func aYAMLFileIsReadAsVCRAndCanBecomeHAR() async throws {
         let source = VCRImportTests.folder.appendingPathComponent("ruby-vcr.yml")
-        let result = try await CLIRunner.run(["convert", source.path, "--to", "har"])
+        // `-o -` is stdout, as without -o (it once wrote a file named "-").
+        let result = try await CLIRunner.run(["convert", source.path, "--to", "har", "-o", "-"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Read 4 interaction(s) from a Ruby VCR cassette (1 compressed body(ies) decoded)"))
         let har = try HARCodec.import(Data(result.stdout.utf8))

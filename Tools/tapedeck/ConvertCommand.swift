@@ -66,7 +66,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
     var matchOn: String?
 
-    @Option(name: [.customShort("o"), .long], help: "Write here instead of stdout.")
+    @Option(name: [.customShort("o"), .long], help: "Write here instead of stdout (- is stdout).")
     var output: String?
 
     func validate() throws {
@@ -125,11 +125,11 @@ struct ConvertCommand: ParsableCommand {
             Console.err("Matching: \(mapped.swift)")
             for note in mapped.notes { Console.err("  note: \(note)") }
         }
-        guard let output else {
+        guard let output, output != "-" else {
             Console.outRaw(data)
             return
         }
-        try write(data, to: output)
+        try OutputFile.write(data, to: output)
         Console.err("Wrote \(written) interaction(s) as \(to.rawValue) to \(output)")
     }
 
@@ -177,10 +177,5 @@ struct ConvertCommand: ParsableCommand {
                                                  place: body.sidecarPath.flatMap { loaded.cassette.place(ofSidecar: $0) })
             } catch { throw CLIError("\(error)") }
         })
-    }
-
-    /// Atomically for a regular file; a device or FIFO (`/dev/stdout`) is written through, never replaced.
-    private func write(_ data: Data, to output: String) throws {
-        do { try AtomicFile.write(data, to: URL(fileURLWithPath: output)) } catch { throw CLIError(error.description) }
     }
 }
