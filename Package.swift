@@ -40,6 +40,8 @@ let package = Package(
         .library(name: "TapedeckConformance", targets: ["TapedeckConformance"]),
         .library(name: "TapedeckOpenAPI", targets: ["TapedeckOpenAPI"]),
         .library(name: "TapedeckWebSocket", targets: ["TapedeckWebSocket"]),
+        // The tapedeck command's logic for other tools (VCR import, Pact, lint, diff); Tools/Fuzz fuzzes its VCR reader.
+        .library(name: "TapedeckCLICore", targets: ["TapedeckCLICore"]),
         .executable(name: "tapedeck", targets: ["tapedeck"]),
     ],
     traits: [

@@ -22,7 +22,7 @@ public struct LoadedCassette: Sendable {
 
     /// Reads a cassette (format v1, or HAR 1.2 when the file is a HAR document).
     ///
-    /// - Throws: ``CassetteError`` naming the file and, for invalid JSON, the line and column.
+    /// - Throws: `CassetteError` naming the file and, for invalid JSON, the line and column.
     public static func load(path: String) throws(CassetteError) -> LoadedCassette {
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: url.path) else {

@@ -2,7 +2,7 @@ import Foundation
 import TapedeckCassette
 
 /// What the redaction rules would change in a cassette, value by value, without printing a secret: the cassette is
-/// redacted as a whole (``Redaction/redact(_:)-(Cassette)``, so a secret found in one interaction counts wherever
+/// redacted as a whole (`Redaction.redact(_:)`, so a secret found in one interaction counts wherever
 /// it is copied) and compared with the original, part by part: URL path segments and query parameters, header
 /// values, JSON members, form fields, other text, sidecar bodies included.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import TapedeckCassette
 
-/// The secret options of `tapedeck verify` and `tapedeck record`, turned into ``PlaceholderSecrets``: pure logic,
+/// The secret options of `tapedeck verify` and `tapedeck record`, turned into `PlaceholderSecrets`: pure logic,
 /// given the environment and the secrets file's text. No message ever holds a secret value.
 ///
 /// - `--secret NAME=ENV_VAR`: the placeholder whose secret name is `NAME` (`AUTHORIZATION_BEARER`, `API_KEY`, any

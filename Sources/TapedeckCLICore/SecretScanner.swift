@@ -1,7 +1,7 @@
 import Foundation
 import TapedeckCassette
 
-/// Looks for secrets that escaped redaction: every value the redaction rules would change (``RedactionPreview``),
+/// Looks for secrets that escaped redaction: every value the redaction rules would change (`RedactionPreview`),
 /// and high-entropy tokens (``Entropy``) anywhere in URLs, header values and text bodies.
 public struct SecretScanner: Sendable {
     /// The names policy (the built-in one by default).
@@ -53,7 +53,7 @@ public struct SecretScanner: Sendable {
         scan(Cassette(interactions: [interaction]), base: { _ in base }, body: body).first ?? []
     }
 
-    /// The hits in each interaction of a cassette: every value the redaction rules would change (``RedactionPreview``:
+    /// The hits in each interaction of a cassette: every value the redaction rules would change (`RedactionPreview`:
     /// values under secret names, and copies of a secret found anywhere in the cassette), then high-entropy tokens in
     /// URLs, header values and text bodies that are not among those values.
     public func scan(_ cassette: Cassette, base: (Int) -> String = { "interactions[\($0)]" }, body: (CassetteBody) -> Data) -> [[Hit]] {

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "TapedeckStubServer", package: "Tapedeck"),
                 .product(name: "TapedeckConformance", package: "Tapedeck"),
                 .product(name: "TapedeckWebSocket", package: "Tapedeck"),
+                .product(name: "TapedeckCLICore", package: "Tapedeck"),
             ]
         ),
         // libFuzzer's entry points (`LLVMFuzzerInitialize`, `LLVMFuzzerTestOneInput`); libFuzzer supplies `main`.

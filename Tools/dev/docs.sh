@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
     targets=(TapedeckCore TapedeckCurl TapedeckCassette TapedeckStubServer TapedeckSession Tapedeck TapedeckTesting
-             TapedeckServices TapedeckURLSession TapedeckConformance TapedeckOpenAPI TapedeckWebSocket)
+             TapedeckServices TapedeckURLSession TapedeckConformance TapedeckOpenAPI TapedeckWebSocket TapedeckCLICore)
 fi
 out="$PWD/.build/docs"
 mkdir -p "$out"

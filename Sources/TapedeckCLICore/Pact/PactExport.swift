@@ -14,11 +14,11 @@ import TapedeckCore
 /// `Transfer-Encoding`, `Connection` and `Keep-Alive` (they describe the connection), the request's `Host` (the
 /// verifier sets it; `Accept`, `Accept-Encoding` and `Content-Type` stay, since they select the representation
 /// recorded), the response's `Date` (never the same twice) and its `Content-Encoding` (the verifier's client decodes
-/// a compressed answer and drops the header; the body is written decoded). Bodies are written as ``PactBody`` says:
+/// a compressed answer and drops the header; the body is written decoded). Bodies are written as `PactBody` says:
 /// JSON as JSON, text as text, anything else as base64. Redacted values stay as their placeholders.
 ///
 /// Pact has no form for a recorded transport error, a response whose body was cut short, a templated response, or a
-/// body ``PactBody`` refuses: those interactions are left out and listed in ``Contract/skipped``.
+/// body `PactBody` refuses: those interactions are left out and listed in ``Contract/skipped``.
 ///
 /// ```swift
 /// let contract = try PactExport.contract(for: cassette, consumer: "web", provider: "users-api") { $0.inlineData ?? Data() }
@@ -53,7 +53,7 @@ public enum PactExport {
     /// The Pact v3 contract between `consumer` and `provider` that `cassette` records; `bodyData` reads a body's
     /// bytes (sidecar files included).
     ///
-    /// With `matchers`, each response gets the `matchingRules` ``PactMatchers`` finds: values that differed between
+    /// With `matchers`, each response gets the `matchingRules` `PactMatchers` finds: values that differed between
     /// repeats of the same request (same method, URL, `Accept` and body) and values of recognised formats.
     public static func contract(for cassette: Cassette, consumer: String, provider: String, matchers: Bool = false,
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> Contract {
@@ -87,7 +87,7 @@ public enum PactExport {
         cassette.interactions.lazy.compactMap { URL(string: $0.request.url)?.host?.lowercased() }.first { !$0.isEmpty }
     }
 
-    /// For each interaction, what differed among the answers to its repeats (``PactMatchers/varying(_:)``).
+    /// For each interaction, what differed among the answers to its repeats (`PactMatchers.varying(_:)`).
     private static func varying(in cassette: Cassette, places: [RequestPlace],
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> [PactMatchers.Varying] {
         var groups: [String: [Int]] = [:]
@@ -199,7 +199,7 @@ public enum PactExport {
         }
     }
 
-    /// Adds the `body` member for `data` (none for an empty body); returns why not, naming `part`, when ``PactBody``
+    /// Adds the `body` member for `data` (none for an empty body); returns why not, naming `part`, when `PactBody`
     /// refuses it.
     private static func addBody(_ data: Data, headers: HTTPHeaders, of part: String,
                                 to members: inout [CassetteJSON.Member]) -> PactBody.Refusal? {

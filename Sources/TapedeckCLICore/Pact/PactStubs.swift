@@ -4,7 +4,7 @@ import TapedeckCore
 
 /// A Pact contract served as stubs (`tapedeck serve --pact CONTRACT`, as pact-stub-server does): a request is
 /// answered with the example response of the first contract interaction whose request it matches by Pact's rules
-/// (``PactComparison``: matchers apply, so a request with another id or date than the example still matches), else
+/// (`PactComparison`: matchers apply, so a request with another id or date than the example still matches), else
 /// with a `404` naming the nearest interaction and why it does not match.
 ///
 /// ```swift

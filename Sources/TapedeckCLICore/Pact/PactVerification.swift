@@ -4,7 +4,7 @@ import TapedeckCore
 
 /// Whether a consumer's recordings honour a Pact contract (`tapedeck verify CASSETTE --pact CONTRACT`): for each
 /// contract interaction, a recorded exchange whose request matches the contract's request by Pact's rules
-/// (``PactComparison``) and whose response then matches the contract's response. A contract interaction with no
+/// (`PactComparison`) and whose response then matches the contract's response. A contract interaction with no
 /// matching recorded request is reported as not recorded; recorded exchanges the contract does not describe are
 /// listed apart and break nothing.
 ///

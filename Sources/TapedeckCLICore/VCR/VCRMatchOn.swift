@@ -1,6 +1,6 @@
 import Foundation
 
-/// vcrpy's `match_on` and Ruby VCR's `match_requests_on` matcher names as Tapedeck ``MatchRule``s (which a
+/// vcrpy's `match_on` and Ruby VCR's `match_requests_on` matcher names as Tapedeck `MatchRule`s (which a
 /// cassette file does not store: matching is configured in code, so the import prints the line to write).
 ///
 /// ```swift

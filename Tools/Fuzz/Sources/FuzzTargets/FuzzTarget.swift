@@ -25,6 +25,7 @@ public struct FuzzTarget: Sendable {
         OpenAPIDocumentTarget.target,
         SchemaGeneratorTarget.target,
         WireMockMappingTarget.target,
+        VCRCassetteTarget.target,
         HeaderGrammarTargets.setCookie,
         HeaderGrammarTargets.wwwAuthenticate,
         HeaderGrammarTargets.cacheControl,
