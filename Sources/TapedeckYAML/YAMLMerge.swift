@@ -7,15 +7,15 @@ import Yams
 ///
 /// ```swift
 /// let node = try YAMLDocument.compose("base: &b {x: 1, y: 1}\nother: {<<: *b, y: 2}")
-/// let other = try YAMLMerge.pairs(of: node!["other"]!.mapping!)   // x: 1, y: 2
+/// let other = try YAMLMerge.merged(node!["other"]!.mapping!)   // x: 1, y: 2
 /// ```
 package enum YAMLMerge {
-    /// The pairs of `mapping` with each `<<` replaced by what it merges in, each string key once, at its first place
-    /// and with the value that wins. A mapping without `<<` is returned as it is.
+    /// `mapping` with each `<<` replaced by what it merges in, each string key once, at its first place and with
+    /// the value that wins; a mapping without `<<` as it is.
     ///
     /// - Throws: ``YAMLDocumentError`` at a `<<` whose value is not a mapping or a list of mappings.
-    package static func pairs(of mapping: Node.Mapping) throws(YAMLDocumentError) -> [(key: Node, value: Node)] {
-        guard mapping.contains(where: { isMergeKey($0.key) }) else { return mapping.map { ($0.key, $0.value) } }
+    package static func merged(_ mapping: Node.Mapping) throws(YAMLDocumentError) -> Node.Mapping {
+        guard mapping.contains(where: { isMergeKey($0.key) }) else { return mapping }
         var merged: [(key: Node, value: Node)] = []
         var own: [(key: Node, value: Node)] = []
         for (key, value) in mapping {
@@ -31,7 +31,7 @@ package enum YAMLMerge {
                 throw YAMLDocumentError(line: value.mark?.line, column: value.mark?.column,
                                         message: "a << merge takes a mapping or a list of mappings")
             }
-            for source in sources { merged += try pairs(of: source) }
+            for source in sources { merged += try Self.merged(source).map { ($0.key, $0.value) } }
         }
         var place: [String: Int] = [:]
         var result: [(key: Node, value: Node)] = []
@@ -49,15 +49,14 @@ package enum YAMLMerge {
                 result.append(pair)
             }
         }
-        return result
+        return Node.Mapping(result.map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)
     }
 
-    /// Whether `key` is the merge key: a plain `<<` (which the merge rule of Yams' resolver tags as a merge) or a key
-    /// tagged `!!merge`; a quoted `"<<"` is an ordinary key. The tag is read as composed, not resolved: resolving
-    /// changes a node's tag in place.
+    /// Whether `key` is the merge key: a plain `<<` (which the merge rule of Yams' resolver tags as a merge), or a
+    /// `<<` tagged `!!merge`; a quoted `"<<"` is an ordinary key. Read by its style, so that a reader whose resolver
+    /// has no merge rule (a regular expression run on every key) still finds it.
     package static func isMergeKey(_ key: Node) -> Bool {
         guard case .scalar(let scalar) = key, scalar.string == "<<" else { return false }
-        let tag = scalar.tag.rawValue
-        return tag == Tag.Name.merge.rawValue || (tag == Tag.Name.implicit.rawValue && scalar.style == .plain)
+        return scalar.style == .plain || scalar.tag.rawValue == Tag.Name.merge.rawValue
     }
 }

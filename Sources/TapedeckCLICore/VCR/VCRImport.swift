@@ -79,7 +79,7 @@ public enum VCRImport {
     public static func cassette(fromYAML text: String, file: String, recordedAt: Date,
                                 redaction: Redaction = .default) throws(VCRImportError) -> Result {
         let root: Node?
-        do { root = try YAMLDocument.compose(text, resolver: Resolver.basic.appending(.merge)) } catch {
+        do { root = try YAMLDocument.compose(text, resolver: .basic) } catch {
             throw VCRImportError(file: file, line: error.line, column: error.column, path: "", message: error.message)
         }
         let reader = YAMLReader(file: file)

@@ -3,8 +3,8 @@ import TapedeckCore
 import TapedeckYAML
 import Yams
 
-/// Typed reads of a composed YAML tree (Yams `Node`s, resolved with no implicit tags but the merge key's, so every
-/// scalar is read as written) that fail with a ``VCRImportError`` naming the file, the node's line and column, and
+/// Typed reads of a composed YAML tree (Yams `Node`s, resolved with no implicit tags, so every scalar is read as
+/// written; `<<` merges are taken in) that fail with a ``VCRImportError`` naming the file, the node's line and column, and
 /// its path.
 struct YAMLReader {
     let file: String
@@ -34,7 +34,7 @@ struct YAMLReader {
             throw fail(node, path(), node == nil ? "missing" : "expected a mapping", in: parent)
         }
         do throws(YAMLDocumentError) {
-            return Node.Mapping(try YAMLMerge.pairs(of: mapping).map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)
+            return try YAMLMerge.merged(mapping)
         } catch {
             throw VCRImportError(file: file, line: error.line, column: error.column, path: path(), message: error.message)
         }

@@ -117,7 +117,7 @@ extension DocumentNode {
         case .mapping(let mapping):
             var keys: [String] = []
             var members: [String: DocumentNode] = [:]
-            for (key, value) in try YAMLMerge.pairs(of: mapping) {
+            for (key, value) in try YAMLMerge.merged(mapping) {
                 try refuseTag(of: key)
                 guard case .scalar(let name) = key else {
                     throw refusal(at: key, "a mapping key must be a string (OpenAPI's YAML allows no other keys)")
@@ -146,7 +146,7 @@ extension DocumentNode {
         case .mapping(let mapping): mapping.tag.rawValue
         case .alias: Tag.Name.implicit.rawValue
         }
-        guard !allowedTags.contains(tag) else { return }
+        guard !tag.isEmpty, !allowedTags.contains(tag) else { return }   // most nodes have no tag
         let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
         throw refusal(at: yaml, "the tag \(Shown.truncated(shown, limit: 60)) is not one OpenAPI allows (only the JSON "
                       + "schema's: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)")
