@@ -53,8 +53,8 @@ enum OpenAPIDocumentReader {
         do throws(YAMLDocumentError) {
             if isJSON {
                 try JSONNesting.check(start, limits: limits)
-                // JSON is UTF-8 (RFC 8259): `JSONDecoder` read a string that is not as an error whose coding path
-                // OpenAPIKit does not expect, and OpenAPIKit trapped (found by the openapi-document fuzz target).
+                // JSON must be UTF-8 (RFC 8259): `JSONDecoder` read a string with other bytes as an error whose coding
+                // path OpenAPIKit does not expect, and OpenAPIKit trapped (found by the openapi-document fuzz target).
                 _ = try UTF8Position.text(start, rule: "JSON must be UTF-8")
                 // Text the strict reader refuses is refused here, with its place: `JSONDecoder` reads some of it (a raw
                 // control character in a string) into errors whose coding paths OpenAPIKit does not expect, and
