@@ -24,7 +24,7 @@ public enum MediaType {
         return String(unsafeUninitializedCapacity: end - start) { buffer in
             for index in start..<end {
                 let byte = bytes[index]
-                buffer[index - start] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                buffer[index - start] = byte.asciiLowercased
             }
             return end - start
         }

@@ -4,8 +4,8 @@ import TapedeckYAML
 import Yams
 
 /// Typed reads of a composed YAML tree (Yams `Node`s, resolved with no implicit tags, so every scalar is read as
-/// written; `<<` merges are taken in) that fail with a ``VCRImportError`` naming the file, the node's line and column, and
-/// its path.
+/// written; `<<` merges are taken in) that fail with a ``VCRImportError`` naming the file, the node's line and
+/// column, and its path.
 struct YAMLReader {
     let file: String
 

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// A set of secret names and name fragments, compiled for the question redaction asks of every header, query
 /// parameter, form field and JSON member of every recorded or replayed request: is this name secret?
 ///
@@ -55,7 +57,7 @@ final class SensitiveNames: Sendable {
             for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return true }
         }
         for start in name.indices {
-            for fragment in fragmentsByFirstByte[Int(Self.lower(name[start]))]
+            for fragment in fragmentsByFirstByte[Int(name[start].asciiLowercased)]
             where fragment.count <= name.count - start && Self.equal(name, from: start + 1, fragment[1...]) {
                 return true
             }
@@ -67,13 +69,9 @@ final class SensitiveNames: Sendable {
     private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: ArraySlice<UInt8>) -> Bool {
         var position = start
         for byte in lowercase {
-            if lower(name[position]) != byte { return false }
+            if name[position].asciiLowercased != byte { return false }
             position += 1
         }
         return true
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }

@@ -66,10 +66,10 @@ final class DocumentNode {
 
 extension DocumentNode {
     /// The node of a composed YAML document, read as `YAMLDecoder` reads it, with `<<` merges (``YAMLMerge``). What
-    /// OpenAPI leaves out of its YAML is
-    /// refused at its line and column: a key that is not a string, and a tag other than the JSON schema's (`!!str`,
-    /// `!!int`, `!!map`, …), as OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag on a mapping as a member named
-    /// after the tag, which OpenAPIKit's error handling does not expect: the fuzz target found a trap there.)
+    /// OpenAPI leaves out of its YAML is refused at its line and column: a key that is not a string, and a tag other
+    /// than the JSON schema's (`!!str`, `!!int`, `!!map`, …), as OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag
+    /// on a mapping as a member named after the tag, which OpenAPIKit's error handling does not expect: the fuzz
+    /// target found a trap there.)
     ///
     /// A node that aliases repeat becomes one node wherever they repeat it, so that what it decodes to is worked out
     /// once: decoding then costs what the document's text holds, not what its aliases expand to (a 417-byte document

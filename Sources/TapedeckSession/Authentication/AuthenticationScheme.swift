@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// An HTTP authentication scheme (`Basic`, `Digest`, `Bearer`, …), compared case-insensitively as RFC 9110 §11.1
 /// requires.
 ///
@@ -11,7 +13,7 @@ public struct AuthenticationScheme: Hashable, Sendable, ExpressibleByStringLiter
 
     /// Creates a scheme from its name in any case.
     public init(_ name: String) {
-        self.name = String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        self.name = name.asciiLowercased
     }
 
     /// Creates a scheme from a string literal.

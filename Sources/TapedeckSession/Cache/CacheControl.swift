@@ -80,7 +80,7 @@ struct CacheControl: Hashable, Sendable {
             }
             scanner.skip(",")
             if !name.isEmpty {
-                result.append((String(decoding: name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self), argument))
+                result.append((String(decoding: name.map(\.asciiLowercased), as: UTF8.self), argument))
             }
         }
         return result

@@ -1,3 +1,5 @@
+import TapedeckCore
+
 /// Host names and domains as cookies compare them (RFC 6265 §5.1.2, §5.1.3): ASCII lower case, IP addresses matched
 /// only by themselves. Internationalised names are compared as given (a URL's host is already in its ASCII, punycode
 /// form); no IDNA conversion is done here.
@@ -8,20 +10,14 @@ enum CookieHost {
         if host.utf8.first == UInt8(ascii: "["), host.utf8.last == UInt8(ascii: "]") {
             host = String(host.dropFirst().dropLast())
         }
-        return lowercasedASCII(host)
+        return host.asciiLowercased
     }
 
     /// A `Domain` attribute or ``Cookie/domain`` in lower case without its leading dot.
     static func canonicalDomain(_ domain: some StringProtocol) -> String {
         var domain = Substring(domain)
         if domain.utf8.first == UInt8(ascii: ".") { domain = domain.dropFirst() }
-        return lowercasedASCII(String(domain))
-    }
-
-    /// ASCII letters lowered; the string is returned as is (no copy) when it has no upper-case letter.
-    static func lowercasedASCII(_ text: String) -> String {
-        guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return text }
-        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(domain).asciiLowercased
     }
 
     /// `true` when `host` (canonical) is an IPv4 or IPv6 address rather than a name.

@@ -23,7 +23,7 @@ struct CookieRequestTarget: Sendable {
     /// `nil` when the URL has no host (a file URL, a relative reference): such requests neither set nor get cookies.
     init?(_ url: URL) {
         guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
-        let scheme = url.scheme.map(CookieHost.lowercasedASCII)
+        let scheme = url.scheme.map(\.asciiLowercased)
         self.init(host: host, path: url.path(percentEncoded: true), isSecure: scheme == "https" || scheme == "wss")
     }
 }

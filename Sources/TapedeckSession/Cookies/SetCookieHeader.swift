@@ -61,7 +61,7 @@ struct SetCookieHeader: Equatable {
             name = Self.trimmed(attribute)
             value = ""
         }
-        switch CookieHost.lowercasedASCII(String(name)) {
+        switch String(name).asciiLowercased {
         case "expires":
             if let date = CookieDate.parse(value) { expires = date }
         case "max-age":
@@ -76,7 +76,7 @@ struct SetCookieHeader: Equatable {
         case "httponly":
             httpOnly = true
         case "samesite":
-            switch CookieHost.lowercasedASCII(String(value)) {
+            switch String(value).asciiLowercased {
             case "strict": sameSite = "Strict"
             case "lax": sameSite = "Lax"
             case "none": sameSite = "None"
