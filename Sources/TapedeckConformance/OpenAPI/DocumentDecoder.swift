@@ -11,9 +11,8 @@ import Yams
 /// function that `YAMLDecoder` calls.
 ///
 /// ```swift
-/// if let tree = DocumentNode.parse(json: bytes) {
-///     let document = try DocumentDecoder.decode(OpenAPI.Document.self, from: tree)
-/// }
+/// let tree = DocumentNode(json: try CassetteJSON.parse(bytes))
+/// let document = try DocumentDecoder.decode(OpenAPI.Document.self, from: tree)
 /// ```
 struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     let node: DocumentNode

@@ -35,16 +35,9 @@ final class DocumentNode {
         self.content = content
     }
 
-    /// The node of the JSON text in `bytes` (UTF-8, no byte-order mark), or `nil` when it is not strictly JSON.
-    /// `nil` sends the caller to `JSONDecoder`, whose verdict and messages stay the reference. The text is read by
-    /// the cassette's strict JSON reader (RFC 8259, member order and number spelling kept), the one JSON parser that
-    /// keeps both.
-    static func parse(json bytes: some Collection<UInt8>) -> DocumentNode? {
-        guard let value = try? CassetteJSON.parse(Data(bytes)) else { return nil }
-        return DocumentNode(json: value)
-    }
-
-    /// The node of a parsed JSON value; of an object's repeated member, the first value counts, as `JSONDecoder`'s.
+    /// The node of a JSON value as the cassette's strict reader parsed it (RFC 8259, member order and number spelling
+    /// kept: the one JSON parser that keeps both); of an object's repeated member, the first value counts, as
+    /// `JSONDecoder`'s.
     convenience init(json value: CassetteJSON) {
         switch value {
         case .null: self.init(.null)

@@ -53,12 +53,11 @@ enum OpenAPIDocumentReader {
         do throws(YAMLDocumentError) {
             if isJSON {
                 try JSONNesting.check(start, limits: limits)
-                // JSON must be UTF-8 (RFC 8259): `JSONDecoder` read a string with other bytes as an error whose coding
-                // path OpenAPIKit does not expect, and OpenAPIKit trapped (found by the openapi-document fuzz target).
+                // Bytes that are not UTF-8 (RFC 8259 requires it), and text the strict reader refuses, are refused
+                // here with their place: `JSONDecoder` read some of both (a byte 0xFF, a raw control character in a
+                // string) into errors whose coding paths OpenAPIKit does not expect, and OpenAPIKit trapped (found by
+                // the openapi-document fuzz target).
                 _ = try UTF8Position.text(start, rule: "JSON must be UTF-8")
-                // Text the strict reader refuses is refused here, with its place: `JSONDecoder` reads some of it (a raw
-                // control character in a string) into errors whose coding paths OpenAPIKit does not expect, and
-                // OpenAPIKit then traps (found by the openapi-document fuzz target).
                 let json = Data(start)
                 do {
                     return .json(json, DocumentNode(json: try CassetteJSON.parse(json)))
