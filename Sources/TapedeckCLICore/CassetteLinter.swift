@@ -3,8 +3,8 @@ import TapedeckCassette
 
 /// The checks of `tapedeck lint`: the file must decode, redaction must have nothing left to change (no value under a
 /// secret name, no copy of a secret found elsewhere in the cassette), no high-entropy token may be left, interactions
-/// may not be older than a maximum age, every redirect hop must be its own interaction, and `<name>.bodies/` may hold
-/// only files a body refers to.
+/// may not be older than a maximum age, every redirect hop must be its own interaction, the match rules must tell apart
+/// recorded requests whose bodies differ, and `<name>.bodies/` may hold only files a body refers to.
 ///
 /// ```swift
 /// let findings = CassetteLinter(maxAge: 90).lint(path: "Cassettes/login.json", now: Date())
@@ -51,6 +51,12 @@ public struct CassetteLinter: Sendable {
                                                 message: "recorded \(days) days ago (\(ISO8601.format(interaction.recordedAt))), more than --max-age \(maxAgeDays)"))
                 }
             }
+        }
+        let rules = loaded.cassette.replayRules.matching ?? MatchRule.defaults
+        let bodyData: @Sendable (CassetteBody) -> Data? = { [loaded] body in loaded.bodyData(body) }
+        for ambiguity in ReplayAmbiguity.find(in: loaded.cassette, matching: rules, bodyBytes: bodyData) {
+            findings.append(LintFinding(file: file, rule: .ambiguousMatch, place: "interactions[\(ambiguity.interactions[0])]",
+                                        message: ambiguity.description))
         }
         findings += sidecarFindings(loaded, file: file)
         return findings

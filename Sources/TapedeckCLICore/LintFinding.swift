@@ -19,6 +19,9 @@ public struct LintFinding: Sendable, Hashable {
         /// An interaction whose response came from another URL: recorded with redirects followed inside one
         /// interaction (the URLSession adapter before the session pipeline), so its hops and their cookies are lost.
         case missingHops = "missing-hops"
+        /// Recorded requests the cassette's match rules (its stored ones, else method and URL) cannot tell apart
+        /// although their bodies differ: replay answers them by recorded order alone (``ReplayAmbiguity``).
+        case ambiguousMatch = "ambiguous-match"
     }
 
     /// The file checked.

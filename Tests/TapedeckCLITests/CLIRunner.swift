@@ -40,9 +40,10 @@ enum CLIRunner {
     /// A serving command started by ``launch(_:)``.
     typealias Served = ServingCommand
 
-    /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
-    static func launch(_ arguments: [String]) async throws -> Served {
-        try await ServingCommand.launch(executable, arguments)
+    /// Starts `tapedeck arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s); its standard
+    /// error goes to `errors` when given.
+    static func launch(_ arguments: [String], errors: Pipe? = nil) async throws -> Served {
+        try await ServingCommand.launch(executable, arguments, errors: errors)
     }
 
     /// `text` with the temporary folder, ports and timings replaced by placeholders.

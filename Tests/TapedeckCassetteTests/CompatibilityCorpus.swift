@@ -9,8 +9,8 @@ enum CompatibilityCorpus {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The format's JSON Schema.
     static let schema = root.appendingPathComponent("Cassettes/cassette.schema.json")
-    /// The folders the corpus is in: v1, and v2 (WebSocket conversations).
-    static let folders = ["Cassettes/Compatibility/v1", "Tests/TapedeckCassetteTests/Fixtures/Compatibility/v1", "Cassettes/Compatibility/v2"]
+    /// The folders the corpus is in: v1, v2 (WebSocket conversations) and v3 (replay rules).
+    static let folders = ["Cassettes/Compatibility/v1", "Tests/TapedeckCassetteTests/Fixtures/Compatibility/v1", "Cassettes/Compatibility/v2", "Cassettes/Compatibility/v3"]
 
     /// Every cassette of the corpus, by path relative to the package's root, sorted.
     static let files: [String] = folders.flatMap { folder in

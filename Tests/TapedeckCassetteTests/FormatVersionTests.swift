@@ -6,10 +6,10 @@ import TapedeckTestSupport
 /// A cassette written in a newer format version than this Tapedeck reads is refused, by the loader and the
 /// transport alike, with a message naming both versions; nothing of it is read or rewritten.
 @Suite struct FormatVersionTests {
-    /// A version 3 file: the corpus's error cassette with its version raised and a field v2 does not know.
+    /// A version 4 file: the corpus's error cassette with its version raised and a field v3 does not know.
     static func newerCassette(in directory: TemporaryDirectory) throws -> URL {
         let v1 = try String(contentsOf: CompatibilityCorpus.url("Cassettes/Compatibility/v1/errors.json"), encoding: .utf8)
-        let v2 = v1.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 3,\n  \"createdBy\": \"tapedeck 3\",")
+        let v2 = v1.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 4,\n  \"createdBy\": \"tapedeck 4\",")
         #expect(v2 != v1)
         let url = directory.cassette("from-the-future.json")
         try Data(v2.utf8).write(to: url)
@@ -17,9 +17,9 @@ import TapedeckTestSupport
     }
 
     static func refusal(_ error: any Error, file: URL) -> Bool {
-        guard case CassetteError.unsupportedVersion(file: file.path, found: "3", supported: 2) = error else { return false }
+        guard case CassetteError.unsupportedVersion(file: file.path, found: "4", supported: 3) = error else { return false }
         let message = "\(error)"
-        return message.contains("version 3") && message.contains("version 2") && message.contains(file.path)
+        return message.contains("version 4") && message.contains("version 3") && message.contains(file.path)
             && message.contains("newer") && !message.contains("re-record")
     }
 
@@ -47,8 +47,8 @@ import TapedeckTestSupport
         #expect {
             try CassetteCodec.decode(Data(#"{"version": 0, "interactions": []}"#.utf8), file: "old.json")
         } throws: { error in
-            guard case CassetteError.unsupportedVersion(file: "old.json", found: "0", supported: 2) = error else { return false }
-            return "\(error)".contains("version 0") && "\(error)".contains("versions 1 to 2")
+            guard case CassetteError.unsupportedVersion(file: "old.json", found: "0", supported: 3) = error else { return false }
+            return "\(error)".contains("version 0") && "\(error)".contains("versions 1 to 3")
         }
     }
 }

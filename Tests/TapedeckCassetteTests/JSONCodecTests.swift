@@ -81,7 +81,7 @@ import Testing
         #expect {
             try CassetteCodec.decode(Data(#"{"version": 7, "interactions": []}"#.utf8), file: "a.json")
         } throws: { error in
-            guard case CassetteError.unsupportedVersion(file: "a.json", found: "7", supported: 2) = error else { return false }
+            guard case CassetteError.unsupportedVersion(file: "a.json", found: "7", supported: 3) = error else { return false }
             return "\(error)".contains("version 7") && (error as NSError).domain == "TapedeckCassetteErrorDomain" && (error as NSError).code == 2
         }
         #expect {

@@ -12,14 +12,16 @@ public struct ServingCommand: @unchecked Sendable {
     /// What it printed up to its "Press Ctrl-C" line.
     public var printed: String
 
-    /// Starts `executable arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s).
-    public static func launch(_ executable: URL, _ arguments: [String]) async throws -> ServingCommand {
+    /// Starts `executable arguments…` and reads its output until the "Press Ctrl-C" line (at most 20 s); its
+    /// standard error goes to `errors` when given (read it after the process ends), else to the test's.
+    public static func launch(_ executable: URL, _ arguments: [String], errors: Pipe? = nil) async throws -> ServingCommand {
         try await onAThreadOfItsOwn {
             let process = ChildProcess()
             process.executableURL = executable
             process.arguments = arguments
             let out = Pipe()
             process.standardOutput = out
+            if let errors { process.standardError = errors }
             try process.run()
             var text = ""
             let deadline = Date().addingTimeInterval(20)

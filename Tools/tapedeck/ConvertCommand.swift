@@ -69,8 +69,11 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Write here instead of stdout (- is stdout).")
     var output: String?
 
+    @OptionGroup var matchOptions: MatchOptions
+
     func validate() throws {
         if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
+        if matchOptions.match != nil && to != .cassette { throw ValidationError("--match stores rules in a cassette: it applies to --to cassette") }
         if (consumer != nil || provider != nil || matchers) && to != .pact {
             throw ValidationError("--consumer, --provider and --matchers apply to --to pact")
         }
@@ -118,6 +121,7 @@ struct ConvertCommand: ParsableCommand {
                     inlined.interactions[index].outcome = .response(response)
                 }
             }
+            if let rules = try matchOptions.rules() { inlined.replayRules.matching = rules }
             data = CassetteCodec.encode(inlined)
         }
         if let matchOn {

@@ -54,6 +54,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write a compressed body as it crossed the wire instead of decoded (live and in replay).")
     var raw = false
 
+    @OptionGroup var matchOptions: MatchOptions
+
     @Option(name: .long, help: "Seconds without progress before the request times out.")
     var timeout: Double = 60
 
@@ -82,9 +84,10 @@ struct FetchCommand: AsyncParsableCommand {
         // One content-coding rule, live or replayed: decoded bytes unless --raw.
         let live = CurlTransport(configuration: CurlTransport.Configuration(automaticDecompression: !raw))
         if let cassette {
+            var configuration = CassetteConfiguration()
+            configuration.decodesContent = !raw
+            try matchOptions.apply(to: &configuration)
             do {
-                var configuration = CassetteConfiguration()
-                configuration.decodesContent = !raw
                 let replayer = try CassetteTransport(cassette: URL(fileURLWithPath: cassette), mode: RecordMode(name: mode)!, upstream: live,
                                                      configuration: configuration)
                 cassetteTransport = replayer

@@ -21,7 +21,11 @@ struct RecordCommand: AsyncParsableCommand {
             host; the cassette keeps the placeholder and never the secret. \
             Ctrl-C or SIGTERM waits for exchanges under way and saves the cassette. With --proxy the client keeps \
             its URLs and uses the printed address as its HTTP and HTTPS proxy; HTTPS is intercepted with a CA made \
-            for this run, written to --ca-out for the client to trust.
+            for this run, written to --ca-out for the client to trust. \
+            --match stores the match rules every replay of the cassette uses (serve, fetch, CassetteTransport); \
+            without it, a recording of GraphQL requests stores the GraphQL rule. When recording ends, recorded \
+            requests the rules cannot tell apart although their bodies differ are named, with the rule that would \
+            separate them.
             """
     )
 
@@ -41,6 +45,8 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var secrets: SecretOptions
 
+    @OptionGroup var matchOptions: MatchOptions
+
     func validate() throws {
         if proxyOptions.proxy == (upstream != nil) {
             throw ValidationError("give either --upstream URL (a reverse proxy) or --proxy (a forward proxy)")
@@ -55,7 +61,8 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIError("--mode \(mode): record with newEpisodes or all")
         }
         let (host, port) = try Self.parse(listen: listen)
-        let cassetteConfiguration = CassetteConfiguration(secrets: try secrets.resolve())
+        var cassetteConfiguration = CassetteConfiguration(secrets: try secrets.resolve())
+        try matchOptions.apply(to: &cassetteConfiguration)
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         guard let upstream else {
             let proxy = try proxyOptions.start(cassette: cassette, mode: .record(recordMode), host: host, port: port,
@@ -91,6 +98,7 @@ struct RecordCommand: AsyncParsableCommand {
             stop()
             Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); saved \(summary?.interactionCount ?? 0) "
                         + "interaction(s) in \(cassette).")
+            for note in summary?.notes ?? [] { Console.err("note: \(note)") }
             if let drift = summary?.drift, !drift.isEmpty {
                 Console.out("\(drift.count) answer(s) drifted from the ones recorded before (status, media type or JSON shape):")
                 for line in drift { Console.out("  \(line)") }

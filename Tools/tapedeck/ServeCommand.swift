@@ -86,12 +86,19 @@ struct ServeCommand: AsyncParsableCommand {
             help: "Read --stubs as Tapedeck stub definitions or WireMock mappings (default: recognised from the content; a folder is WireMock's).")
     var stubsFormat: StubsFormat?
 
-    @Flag(name: .long, help: "With a cassette, replay the last interaction again once all identical ones were played.")
-    var allowPlaybackRepeats = false
+    @Flag(name: .long, inversion: .prefixedNo,
+          help: "With a cassette, replay the last interaction again once all identical ones were played (default: as the cassette stores, else not).")
+    var allowPlaybackRepeats: Bool?
 
     @Option(name: .customLong("replay-time"),
-            help: "With a cassette: send recorded dates as recorded (recorded, the default), or moved to now (now: Date, Expires, Last-Modified, dated Retry-After and cookie Expires, by the time since each interaction was recorded).")
-    var replayTime: String = "recorded"
+            help: "With a cassette: send recorded dates as recorded (recorded, the default unless the cassette stores another), or moved to now (now: Date, Expires, Last-Modified, dated Retry-After and cookie Expires, by the time since each interaction was recorded).")
+    var replayTime: String?
+
+    @Option(name: .long,
+            help: "With a cassette: send recorded bodies in their recorded chunks and WebSocket frames at their recorded times multiplied by this scale (1: as recorded; 0: at once). Default: as the cassette stores, else at once.")
+    var pacing: Double?
+
+    @OptionGroup var matchOptions: MatchOptions
 
     @Option(name: .customLong("websocket-matching"),
             help: "With a cassette: compare a WebSocket client's text with the recording exactly (exact, the default) or as JSON, member order and number spelling aside (json).")
@@ -102,8 +109,8 @@ struct ServeCommand: AsyncParsableCommand {
     var webSocketMismatchClose: UInt16 = 1008
 
     @Option(name: .customLong("websocket-pacing"),
-            help: "With a cassette: send the server's WebSocket frames at once (0, the default) or at their recorded times multiplied by this scale (1: as recorded).")
-    var webSocketPacing: Double = 0
+            help: ArgumentHelp("With a cassette: pace WebSocket frames alone (--pacing paces both bodies and frames).", visibility: .hidden))
+    var webSocketPacing: Double?
 
     @Option(name: .customLong("cassette"), help: "The cassette to serve (the same as the argument; --proxy reads it this way too).")
     var cassetteOption: String?
@@ -142,8 +149,11 @@ struct ServeCommand: AsyncParsableCommand {
         if !code.isAllowedOnTheWire {
             throw ValidationError("--websocket-mismatch-close \(webSocketMismatchClose) is not a code a close frame may carry (1000–1003, 1007–1014, 3000–4999)")
         }
-        if !(webSocketPacing >= 0 && webSocketPacing.isFinite) {
-            throw ValidationError("--websocket-pacing takes a scale of 0 or more (0: at once)")
+        for (name, scale) in [("--pacing", pacing), ("--websocket-pacing", webSocketPacing)] {
+            if let scale, !(scale >= 0 && scale.isFinite) { throw ValidationError("\(name) takes a scale of 0 or more (0: at once, 1: as recorded)") }
+        }
+        if let replayTime, ReplayTime(rawValue: replayTime) == nil {
+            throw ValidationError("--replay-time \(replayTime) is not one of \(ReplayTime.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if !proxyOptions.givenWithoutProxy.isEmpty {
             throw ValidationError(proxyOptions.givenWithoutProxy.joined(separator: ", ") + " only apply with --proxy")
@@ -212,19 +222,14 @@ struct ServeCommand: AsyncParsableCommand {
             for problem in mock.exampleProblems { Console.err("warning: \(problem) (the example breaks its schema; --examples schema generates instead)") }
         }
         if let cassette = cassetteFile {
-            guard let time = ReplayTime(rawValue: replayTime) else {
-                server.stop()
-                throw CLIError("--replay-time \(replayTime) is not one of \(ReplayTime.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
             do {
-                var configuration = CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats)
-                configuration.replayTime = time
-                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: configuration, webSockets: webSocketServing)
+                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: try cassetteConfiguration(), webSockets: webSocketServing)
             } catch {
                 server.stop()
                 throw CLIError("\(error)")
             }
             Console.out("Serving cassette \(cassette) on \(server.baseURL.absoluteString)")
+            for note in server.cassetteSummary()?.notes ?? [] { Console.err("note: \(note)") }
         }
         if tls, case .pem(let pem)? = server.configuration.trustedCertificates.first {
             let path = caFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("tapedeck-serve-\(getpid())-ca.pem").path
@@ -247,12 +252,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// How the cassette's WebSocket conversations are played, from the `--websocket-…` options (checked by `validate`).
+    /// How the cassette's WebSocket conversations are played, from the `--websocket-…` options and `--pacing`
+    /// (checked by `validate`).
     var webSocketServing: WebSocketServing {
-        WebSocketServing(
+        let scale = webSocketPacing ?? pacing ?? 0
+        return WebSocketServing(
             matching: WebSocketFrameMatcher.Mode(rawValue: webSocketMatching) ?? .exact,
             mismatchCloseCode: WebSocketCloseCode(rawValue: webSocketMismatchClose),
-            pacing: webSocketPacing > 0 ? .recorded(scale: webSocketPacing) : .atOnce)
+            pacing: scale > 0 ? .recorded(scale: scale) : .atOnce)
+    }
+
+    /// The replay rules given on the command line (`--match`, `--pacing`, repeats, `--replay-time`); what is not
+    /// given comes from the cassette.
+    func cassetteConfiguration() throws -> CassetteConfiguration {
+        var configuration = CassetteConfiguration(allowPlaybackRepeats: allowPlaybackRepeats,
+                                                  timing: pacing.map { $0 > 0 ? .recorded(scale: $0) : .instant })
+        if let replayTime { configuration.replayTime = ReplayTime(rawValue: replayTime) ?? .recorded }
+        try matchOptions.apply(to: &configuration)
+        return configuration
     }
 }
 
@@ -289,7 +306,9 @@ extension ServeCommand {
     /// `serve --proxy`: replays `cassette` through a forward proxy until SIGINT or SIGTERM.
     private func replayThroughProxy(_ cassette: String) async throws {
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let proxy = try proxyOptions.start(cassette: cassette, mode: .replay, host: host, port: port)
+        let proxy = try proxyOptions.start(cassette: cassette, mode: .replay, host: host, port: port,
+                                           configuration: try cassetteConfiguration())
+        for note in proxy.servingSummary()?.notes ?? [] { Console.err("note: \(note)") }
         Console.out("Press Ctrl-C to stop.")
         let received = await waiter.next()
         let summary = proxy.servingSummary()

@@ -53,6 +53,8 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the pairs and the skipped ones without running anything.")
     var list = false
 
+    @OptionGroup var matchOptions: MatchOptions
+
     @Argument(parsing: .postTerminator, help: "The command to run for each pair.")
     var command: [String] = []
 
@@ -80,7 +82,9 @@ struct SweepCommand: ParsableCommand {
         for pair in plan.pairs {
             let server = try StubServer(configuration: StubServer.Configuration(host: "127.0.0.1"))
             defer { server.stop() }
-            try server.serve(cassette: url, configuration: pair.configuration())
+            var base = CassetteConfiguration()
+            try matchOptions.apply(to: &base)
+            try server.serve(cassette: url, configuration: pair.configuration(base))
             let ending = try ChildCommand(arguments: command)
                 .run(adding: FaultSweepRun.environment(for: pair, serverURL: server.baseURL), limit: runTimeout)
             let result = switch ending {

@@ -1,8 +1,9 @@
 import Foundation
 import TapedeckCore
 
-/// Reads and writes cassette files (see `Cassettes/FORMAT.md`): format version 1, and version 2 for a cassette with
-/// WebSocket conversations (the same, plus an interaction's `webSocket` member). Pure: bytes in, values out, no I/O.
+/// Reads and writes cassette files (see `Cassettes/FORMAT.md`): format version 1, version 2 for a cassette with
+/// WebSocket conversations (the same, plus an interaction's `webSocket` member), and version 3 for one that stores its
+/// replay rules (a top-level `replay` member). Pure: bytes in, values out, no I/O.
 ///
 /// Keys are written in a fixed order and headers in recorded order, so encoding the same interactions always
 /// yields the same bytes.
@@ -17,6 +18,7 @@ public enum CassetteCodec {
         var writer = JSONWriter(style: .pretty, capacity: 512 * max(1, cassette.interactions.count))
         var document = writer.beginObject(level: 0)
         writer.member("version", .integer(cassette.formatVersion), in: &document)
+        ReplayRulesFormat.write(cassette.replayRules, in: &document, of: &writer)
         if let salt = cassette.redactionSalt {
             writer.key("redaction", in: &document)
             var redaction = writer.beginObject(level: document.childLevel)
@@ -35,7 +37,7 @@ public enum CassetteCodec {
         return writer.output.data
     }
 
-    /// Reads a cassette of format version 1 or 2; `file` names it in errors.
+    /// Reads a cassette of format version 1, 2 or 3; `file` names it in errors.
     ///
     /// - Throws: ``CassetteError/corrupt(file:line:column:reason:)`` for invalid JSON,
     ///   ``CassetteError/unsupportedVersion(file:found:supported:)`` for another version, and
@@ -70,6 +72,15 @@ public enum CassetteCodec {
             }
             interactions.append(interaction)
         }
+        var rules = ReplayRules()
+        if let replay = json["replay"] {
+            guard number >= Cassette.replayRulesVersion else {
+                throw CassetteError.invalidFormat(
+                    file: file, path: "replay",
+                    reason: "stored replay rules need format version \(Cassette.replayRulesVersion), and the file says \(number)")
+            }
+            rules = try ReplayRulesFormat.decode(replay, file: file)
+        }
         var salt: RedactionSalt?
         if let redaction = json["redaction"] {
             let reader = FieldReader(redaction, path: "redaction", file: file)
@@ -79,7 +90,7 @@ public enum CassetteCodec {
             }
             salt = parsed
         }
-        let cassette = Cassette(interactions: interactions, redactionSalt: salt)
+        let cassette = Cassette(interactions: interactions, redactionSalt: salt, replayRules: rules)
         if StandIn.mayContain(data) { try StandInCheck.validate(cassette, file: file) }
         return cassette
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A recorded set of interactions, in the order they were recorded. The file format is described in
-/// `Cassettes/FORMAT.md`: version 1, and version 2 for a cassette that holds WebSocket conversations.
+/// `Cassettes/FORMAT.md`: version 1, version 2 for a cassette that holds WebSocket conversations, and version 3 for
+/// one that stores its replay rules (``replayRules``).
 ///
 /// ```swift
 /// let cassette = try CassetteCodec.decode(Data(contentsOf: url), file: url)
@@ -14,13 +15,17 @@ public struct Cassette: Hashable, Sendable {
     public static let currentVersion = 1
     /// The format version of a cassette with at least one ``Interaction/webSocket`` conversation.
     public static let webSocketVersion = 2
+    /// The format version of a cassette that stores its ``replayRules`` (with or without WebSocket conversations): a
+    /// reader that cannot apply the rules refuses the file instead of replaying it by other rules.
+    public static let replayRulesVersion = 3
     /// The versions this library reads.
-    public static let readableVersions: ClosedRange<Int> = 1...2
+    public static let readableVersions: ClosedRange<Int> = 1...3
 
-    /// The version this cassette is written as: ``webSocketVersion`` when it holds a WebSocket conversation,
-    /// ``currentVersion`` otherwise.
+    /// The version this cassette is written as: ``replayRulesVersion`` when it stores replay rules,
+    /// ``webSocketVersion`` when it holds a WebSocket conversation, ``currentVersion`` otherwise.
     public var formatVersion: Int {
-        interactions.contains { $0.webSocket != nil } ? Self.webSocketVersion : Self.currentVersion
+        if !replayRules.isEmpty { return Self.replayRulesVersion }
+        return interactions.contains { $0.webSocket != nil } ? Self.webSocketVersion : Self.currentVersion
     }
 
     /// The interactions, oldest first.
@@ -28,11 +33,14 @@ public struct Cassette: Hashable, Sendable {
     /// The key its secrets' ``StandIn``s are made with, or `nil` for a cassette redacted with placeholders only.
     /// Recording sets one.
     public var redactionSalt: RedactionSalt?
+    /// How it is replayed, as whoever recorded it chose (empty: by every replay's defaults).
+    public var replayRules: ReplayRules
 
     /// Creates a cassette.
-    public init(interactions: [Interaction] = [], redactionSalt: RedactionSalt? = nil) {
+    public init(interactions: [Interaction] = [], redactionSalt: RedactionSalt? = nil, replayRules: ReplayRules = ReplayRules()) {
         self.interactions = interactions
         self.redactionSalt = redactionSalt
+        self.replayRules = replayRules
     }
 }
 

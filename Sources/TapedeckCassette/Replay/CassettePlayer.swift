@@ -66,7 +66,7 @@ public struct CassettePlayer: Sendable {
         redaction: Redaction = .default,
         bodyBytes: @escaping @Sendable (CassetteBody) -> Data? = { $0.inlineData }
     ) {
-        self.cassette = Cassette(redactionSalt: cassette.redactionSalt)
+        self.cassette = Cassette(redactionSalt: cassette.redactionSalt, replayRules: cassette.replayRules)
         self.name = name
         self.allowPlaybackRepeats = allowPlaybackRepeats
         // Live requests get the cassette's own stand-ins, so a secret sent again matches where it was recorded.
@@ -111,6 +111,12 @@ public struct CassettePlayer: Sendable {
             }
         }
         return .failure(.unmatchedRequest(report(for: live, exhausted: [])))
+    }
+
+    /// Stores `rules` in the cassette (what a recording that recognised its protocol writes); the rules this
+    /// player matches by stay as they were.
+    mutating func storeReplayRules(_ rules: ReplayRules) {
+        cassette.replayRules = rules
     }
 
     /// Appends a newly recorded interaction (marked played, so it is not reported as left over) and returns its index.

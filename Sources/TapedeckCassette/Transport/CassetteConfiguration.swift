@@ -11,14 +11,30 @@ import Foundation
 /// configuration.allowedHosts = ["api.example.com"]    // nothing else may be reached
 /// ```
 public struct CassetteConfiguration: Sendable {
-    /// The rules a recorded request must satisfy to be replayed (default: method and URL, query order ignored).
-    public var matching: [MatchRule]
-    /// Whether a request whose interactions have all been played replays the last one again.
-    public var allowPlaybackRepeats: Bool
+    /// The rules a recorded request must satisfy to be replayed: those set here, else those the cassette stores
+    /// (``Cassette/replayRules``), else method and URL with query order ignored. Rules set here are stored in the
+    /// cassette when it records (all but a ``MatchRule/custom(_:_:)`` closure, which cannot be written down: with
+    /// one among them, no match rules are stored and the summary says so).
+    public var matching: [MatchRule] {
+        get { chosen.matching ?? MatchRule.defaults }
+        set { chosen.matching = newValue }
+    }
+    /// Whether a request whose interactions have all been played replays the last one again: as set here, else as
+    /// the cassette stores, else `false`.
+    public var allowPlaybackRepeats: Bool {
+        get { chosen.allowPlaybackRepeats ?? false }
+        set { chosen.allowPlaybackRepeats = newValue }
+    }
+    /// The replay rules set in code, as opposed to those taken from the cassette or the defaults: what a recording
+    /// stores, and what overrides a cassette's stored rules when it replays.
+    public private(set) var chosen = ReplayRules()
     /// What is removed before anything is written (on by default).
     public var redaction: Redaction
-    /// How fast replays happen.
-    public var timing: ReplayTiming
+    /// How fast replays happen: as set here, else as the cassette stores, else ``ReplayTiming/instant``.
+    public var timing: ReplayTiming {
+        get { chosen.pacing ?? .instant }
+        set { chosen.pacing = newValue }
+    }
     /// Errors and delays injected into replays.
     public var faults: [ReplayFault]
     /// Bodies larger than this many bytes are kept in a sidecar file beside the cassette. Default 1 MiB.
@@ -69,8 +85,11 @@ public struct CassetteConfiguration: Sendable {
     public var conversationFaults: [ConversationFault] = []
 
     /// How replayed answers are placed in time: on the recording's clock (``ReplayTime/recorded``, the default), or
-    /// moved to now (``ReplayTime/now``).
-    public var replayTime: ReplayTime = .recorded
+    /// moved to now (``ReplayTime/now``); as set here, else as the cassette stores.
+    public var replayTime: ReplayTime {
+        get { chosen.replayTime ?? .recorded }
+        set { chosen.replayTime = newValue }
+    }
 
     /// When recorded interactions are too old to replay as they are: warn, fail, or re-record. `nil` (the default)
     /// replays interactions of any age.
@@ -96,12 +115,13 @@ public struct CassetteConfiguration: Sendable {
     /// The environment variable that replaces ``allowedHosts``: host names separated by commas.
     public static let allowedHostsVariable = "TAPEDECK_ALLOWED_HOSTS"
 
-    /// Creates a configuration.
+    /// Creates a configuration. What is left `nil` among the replay rules (`matching`, `allowPlaybackRepeats`,
+    /// `timing`) is taken from the cassette when it stores it, else from the defaults.
     public init(
-        matching: [MatchRule] = MatchRule.defaults,
-        allowPlaybackRepeats: Bool = false,
+        matching: [MatchRule]? = nil,
+        allowPlaybackRepeats: Bool? = nil,
         redaction: Redaction = .default,
-        timing: ReplayTiming = .instant,
+        timing: ReplayTiming? = nil,
         faults: [ReplayFault] = [],
         sidecarThreshold: Int = 1 << 20,
         volatileHeaders: Set<String> = ["date"],
@@ -117,10 +137,8 @@ public struct CassetteConfiguration: Sendable {
     ) {
         self.secrets = secrets
         self.chunkTiming = chunkTiming
-        self.matching = matching
-        self.allowPlaybackRepeats = allowPlaybackRepeats
+        self.chosen = ReplayRules(matching: matching, allowPlaybackRepeats: allowPlaybackRepeats, pacing: timing)
         self.redaction = redaction
-        self.timing = timing
         self.faults = faults
         self.sidecarThreshold = sidecarThreshold
         self.volatileHeaders = volatileHeaders

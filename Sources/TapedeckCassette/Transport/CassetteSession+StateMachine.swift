@@ -39,6 +39,8 @@ extension CassetteSession {
         var liveRequests: [String] = []
         /// `#index METHOD URL (recorded …)` of every expired interaction replayed anyway.
         var expired: [String] = []
+        /// Why the recording stored the match rules it recognised (GraphQL), for the summary.
+        var recognised: [String] = []
         /// Why this session records no more: the cassette changed under it (``CassetteError/changedWhileRecording``).
         var conflict: CassetteError?
         /// The secrets learned from the interactions recorded so far, scrubbed from every interaction.

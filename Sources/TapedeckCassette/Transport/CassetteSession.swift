@@ -21,7 +21,11 @@ final class CassetteSession: Sendable {
 
     let url: URL
     let mode: RecordMode
+    /// The configuration with the replay rules it leaves unset taken from the cassette (``CassetteConfiguration/replaying(_:)``).
     let configuration: CassetteConfiguration
+    /// What the summary says about the replay rules: those set in code that override the cassette's, and those that
+    /// could not be stored.
+    let ruleNotes: [String]
     /// The configuration's redaction with the cassette's salt: recorded secrets become their stand-ins.
     let redaction: Redaction
     let upstream: (any HTTPTransport)?
@@ -45,8 +49,6 @@ final class CassetteSession: Sendable {
         self.url = url
         self.mode = mode
         self.upstream = upstream
-        self.configuration = configuration
-        matchingReadsBody = configuration.matching.contains { $0.readsBody }
         hostRules = HostRules(ignoreHosts: configuration.ignoreHosts, ignoreLoopback: configuration.ignoreLoopback,
                               allowedHosts: allowedHosts)
         let exists = CassetteFile.exists(url)
@@ -75,6 +77,7 @@ final class CassetteSession: Sendable {
             previous = old?.interactions ?? []
             // The same salt: an interaction recorded again with the same secrets is the same bytes.
             loaded.redactionSalt = old?.redactionSalt
+            loaded.replayRules = old?.replayRules ?? ReplayRules()
         } else if replays || (records && exists) {
             loaded = try CassetteFile.load(url)
             // Interactions journaled by a recorder that died are folded into the file now that we hold the lock.
@@ -87,6 +90,17 @@ final class CassetteSession: Sendable {
         }
         // A request that goes live in spy mode is compared with the cassette's answer for the same request, if any.
         if mode == .spy { previous = loaded.interactions }
+        var notes = configuration.overrides(of: loaded.replayRules)
+        let storedRules = loaded.replayRules
+        if records {
+            let stored = configuration.rulesToStore(over: storedRules)
+            loaded.replayRules = stored.rules
+            notes += stored.notes
+        }
+        let configuration = configuration.replaying(storedRules)
+        self.configuration = configuration
+        ruleNotes = notes
+        matchingReadsBody = configuration.matching.contains { $0.readsBody }
         if records && loaded.redactionSalt == nil && configuration.redaction.redactsDefaults {
             loaded.redactionSalt = .random()
         }
@@ -269,7 +283,7 @@ final class CassetteSession: Sendable {
                 disk.lock = nil
                 throw conflict
             case .open(let scrubbedStored):
-                let rescrubbed = try scrubSidecars() || scrubbedStored
+                let rescrubbed = try scrubSidecars() || scrubbedStored || recogniseProtocol()
                 var pruned: [String] = []
                 if configuration.pruneUnplayed, records, replays {
                     pruned = try pruneUnplayed(&disk)
@@ -289,6 +303,10 @@ final class CassetteSession: Sendable {
         // After the locks, as noteSpyDrift: comparing reads both bodies.
         let pairs = state.withLock { $0.takeDriftPairs() }
         let drift = pairs.compactMap { ResponseDrift.line(recorded: $0.earlier, live: $0.recorded, position: $0.position, bodyData: bodyData) }
+        let final = state.withLock { $0.player.cassette }
+        let ambiguities = records
+            ? ReplayAmbiguity.find(in: final, matching: configuration.replaying(final.replayRules).matching, bodyBytes: bodyData)
+            : []
         let summary = state.withLock { state in
             state.drift += drift
             let interactions = state.player.cassette.interactions
@@ -296,12 +314,28 @@ final class CassetteSession: Sendable {
                 file: url.path, mode: mode, interactionCount: interactions.count - pruned.count,
                 unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
                 liveRequests: state.liveRequests, pruned: pruned, expired: state.expired, drift: state.drift,
-                played: pruned.isEmpty ? state.player.playedIndices : Array(0..<(interactions.count - pruned.count)))
+                played: pruned.isEmpty ? state.player.playedIndices : Array(0..<(interactions.count - pruned.count)),
+                notes: ruleNotes + state.recognised + ambiguities.map(\.description))
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
         }
         return summary
+    }
+
+    /// When nobody chose match rules and the cassette stores none, stores the rules its requests call for
+    /// (``MatchRule/recognised(in:bodyBytes:)``: GraphQL) and notes why; whether the rules changed.
+    private func recogniseProtocol() -> Bool {
+        guard records, configuration.chosen.matching == nil else { return false }
+        let requests = state.withLock { $0.player.cassette.interactions.map(\.request) }
+        guard let (rules, reason) = MatchRule.recognised(in: requests, bodyBytes: bodyData) else { return false }
+        state.withLock { state in
+            var stored = state.player.cassette.replayRules
+            stored.matching = rules
+            state.player.storeReplayRules(stored)
+            state.recognised = [reason]
+        }
+        return true
     }
 
     /// Writes the cassette without the interactions this run never played (atomically; the journal's recordings are
@@ -364,4 +398,8 @@ public struct CassetteSummary: Sendable, Hashable {
     /// Positions of the interactions this run played or recorded, in the cassette as it was left (for
     /// ``RunReport``).
     public var played: [Int] = []
+    /// What this run has to say about the replay rules: rules set in code that override the cassette's, rules that
+    /// could not be stored, rules stored because the recording recognised its protocol (GraphQL), and recorded
+    /// requests the rules cannot tell apart although their bodies differ (``ReplayAmbiguity``).
+    public var notes: [String] = []
 }

@@ -47,7 +47,7 @@ extension AdminAPI {
             origin = url
         }
         var configuration = CassetteConfiguration()
-        configuration.allowPlaybackRepeats = parsed.allowPlaybackRepeats ?? false
+        if let repeats = parsed.allowPlaybackRepeats { configuration.allowPlaybackRepeats = repeats }
         let url = URL(fileURLWithPath: parsed.path)
         do {
             let served = try ServedCassette(url: url, configuration: configuration, origin: origin)

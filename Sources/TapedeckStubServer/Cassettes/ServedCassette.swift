@@ -4,7 +4,7 @@ import TapedeckCore
 import TapedeckWebSocket
 
 /// A cassette served over the stub server's sockets. Lookups go through the same ``CassettePlayer`` the in-process
-/// `CassetteTransport` uses (same matching rules, redaction of the live request, order of identical requests,
+/// `CassetteTransport` uses (same matching rules, the cassette's stored ones unless the configuration sets others, redaction of the live request, order of identical requests,
 /// playback repeats and near-miss reports); this type only turns the incoming request into the URL it was
 /// recorded with and the playback into socket behaviour (``RecordedAnswer``).
 final class ServedCassette: Sendable {
@@ -34,6 +34,9 @@ final class ServedCassette: Sendable {
     let defaultOrigin: String
     /// How WebSocket conversations are played.
     let webSockets: WebSocketServing
+    /// What serving has to say about the replay rules from the start: rules set in the configuration that override
+    /// the cassette's, and recorded requests the rules cannot tell apart (``ReplayAmbiguity``).
+    let notes: [String]
     private let state: Locked<State>
 
     /// Loads the cassette at `url`.
@@ -49,7 +52,13 @@ final class ServedCassette: Sendable {
             cassette.interactions[index].request.url = Self.withoutUserInfo(cassette.interactions[index].request.url)
         }
         self.url = url
-        self.configuration = configuration
+        let cassetteURL = url
+        // The cassette's own rules, unless the configuration sets its own (which the notes then name).
+        let effective = configuration.replaying(cassette.replayRules)
+        self.configuration = effective
+        notes = configuration.overrides(of: cassette.replayRules)
+            + ReplayAmbiguity.find(in: cassette, matching: effective.matching,
+                                   bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }).map(\.description)
         self.webSockets = webSockets
         var seen = Set<String>()
         var origins: [(authority: String, origin: String)] = []
@@ -60,10 +69,9 @@ final class ServedCassette: Sendable {
         self.origins = origins
         let given = origin.flatMap { Self.origin(of: $0.absoluteString)?.origin }
         defaultOrigin = given ?? origins.first?.origin ?? "http://127.0.0.1"
-        let cassetteURL = url
         let player = CassettePlayer(
-            cassette: cassette, name: url.path, matching: configuration.matching,
-            allowPlaybackRepeats: configuration.allowPlaybackRepeats, redaction: configuration.redaction,
+            cassette: cassette, name: url.path, matching: effective.matching,
+            allowPlaybackRepeats: effective.allowPlaybackRepeats, redaction: effective.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         state = Locked(State(player: player))
     }
@@ -176,7 +184,7 @@ final class ServedCassette: Sendable {
             return CassetteServingSummary(
                 file: url.path, interactionCount: interactions.count, playedCount: state.playedCount,
                 unplayed: state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary },
-                unmatched: state.unmatched, webSocketReports: state.webSocketReports)
+                unmatched: state.unmatched, webSocketReports: state.webSocketReports, notes: notes)
         }
     }
 
@@ -270,4 +278,7 @@ public struct CassetteServingSummary: Sendable, Hashable {
     /// `METHOD URL: what happened` for each WebSocket client whose message matched nothing (the near miss: what it
     /// sent, what the recording has there) and each conversation cut off, the first 100.
     public var webSocketReports: [String] = []
+    /// Rules set in the configuration that override the cassette's own, and recorded requests its rules cannot tell
+    /// apart although their bodies differ (``ReplayAmbiguity``): known as soon as serving starts.
+    public var notes: [String] = []
 }
