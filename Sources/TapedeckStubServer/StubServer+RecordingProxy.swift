@@ -22,9 +22,11 @@ extension StubServer {
     ///
     /// The request (method, path and query appended to `upstream`, headers minus `Host` and hop-by-hop ones, body)
     /// goes upstream through a recording `CassetteTransport` over `CurlTransport` (redirects not followed, bodies
-    /// passed through as encoded); the response goes back to the client (status, headers minus hop-by-hop ones,
-    /// body). Redaction (`CassetteConfiguration/redaction`), the recorder lock, the journal that puts each
-    /// interaction on disk before the client gets its answer, and atomic saving all come from the cassette module.
+    /// passed through as encoded); the response goes back to the client as it arrives (status and headers minus
+    /// hop-by-hop ones as soon as the upstream's head is in, then the body chunk by chunk, so an event stream keeps its
+    /// live pace), and its end waits until the exchange is recorded. Redaction (`CassetteConfiguration/redaction`), the
+    /// recorder lock, the journal that puts each interaction on disk, and atomic saving all come from the cassette
+    /// module.
     /// An upstream transport error is recorded and reproduced to the client at the socket as
     /// ``serve(cassette:configuration:origin:)`` would replay it.
     ///

@@ -15,7 +15,8 @@ struct RecordCommand: AsyncParsableCommand {
         abstract: "Run a recording proxy: forward every request to --upstream (or, with --proxy, to the host it names) and record each exchange into --cassette.",
         discussion: """
             Point any HTTP client (curl, a browser, a test suite in another language) at the printed address. \
-            Secrets are redacted before anything is written; each exchange is on disk before its answer is sent. \
+            Secrets are redacted before anything is written. Answers are relayed as they arrive (an event stream reaches \
+            the client at its live pace), and each exchange is on disk before its answer ends. \
             A request carrying a redaction placeholder ([REDACTED]) goes upstream with the placeholder filled \
             (--secret, --secrets-file, TAPEDECK_SECRET_<NAME>), and --header-env/--bearer-env add credentials per \
             host; the cassette keeps the placeholder and never the secret. \

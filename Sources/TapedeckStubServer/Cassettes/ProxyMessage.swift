@@ -64,6 +64,19 @@ enum ProxyMessage {
         return headers
     }
 
+    /// The answer the proxy starts as soon as the upstream's head is in: status and headers minus hop-by-hop ones,
+    /// and `body` relayed as it arrives, with the upstream's `Content-Length` when `live` (the bytes are the upstream's
+    /// own) and it gave one, chunked otherwise; either way its end waits until the exchange is recorded. A `HEAD`,
+    /// `204` or `304` answer has no body to relay.
+    static func relayedAnswer(head: HTTPResponseHead, body: RelayedBody, live: Bool, method: HTTPMethod) -> StubResponse {
+        var answer = StubResponse(status: head.statusCode, headers: RecordedAnswer.forwardable(head.headers))
+        if method == .head || head.statusCode == 204 || head.statusCode == 304 { return answer }
+        let length = live && !RecordedAnswer.isChunked(head.headers) ? head.headers["Content-Length"].flatMap { Int64($0) } : nil
+        if let length { body.holdsLastByte(ofLength: length) }
+        answer.relay = (body, length)
+        return answer
+    }
+
     /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body as the upstream sent it
     /// (gzip-encoded again should a transport have decoded it; chunked when the upstream's was).
     static func answer(from response: HTTPResponse) -> StubResponse {

@@ -37,8 +37,11 @@ final class RecordingProxy: Sendable {
         self.upstreamConfiguration = Self.forwarding(upstreamConfiguration)
         let curl = CurlTransport(configuration: self.upstreamConfiguration)
         executor = curl.executor
+        // What the cassette replays (new episodes) is relayed as it crossed the wire, encoded as its headers say.
+        var relaying = configuration
+        relaying.decodesContent = false
         cassette = try CassetteTransport(cassette: url, mode: mode, upstream: MarkingTransport(base: curl),
-                                         configuration: configuration, environment: [:])
+                                         configuration: relaying, environment: [:])
     }
 
     /// The settings of a proxy's own upstream transport: bodies are relayed as the upstream sent them, in the coding
@@ -74,9 +77,8 @@ final class RecordingProxy: Sendable {
                 return
             }
             Task(executorPreference: executor) { [self] in
-                let action = await forward(request, to: url)
+                await forward(request, to: url, respond: RespondOnce(completion))
                 settle(recorded: false)
-                completion(action)
             }
         }
     }
@@ -106,28 +108,49 @@ final class RecordingProxy: Sendable {
         }
     }
 
-    private func forward(_ request: RecordedRequest, to url: URL?) async -> StubAction {
+    /// Forwards `request` and relays the answer as it arrives: `respond` gets the answer once the upstream's head is
+    /// in, and its body follows chunk by chunk (``RelayedBody``) while the recorder captures it; the exchange is
+    /// written to the cassette when it ends. A failure before the head is answered as a served cassette replays it;
+    /// one after the head cuts the client's connection, as the upstream's was cut.
+    private func forward(_ request: RecordedRequest, to url: URL?, respond: RespondOnce) async {
         if request.bodyTruncated {
-            return .respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
-                + "so the recording proxy cannot forward it whole; raise StubServer.Configuration.maximumBodyInMemory.\n", status: 413))
+            return respond(.respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
+                + "so the recording proxy cannot forward it whole; raise StubServer.Configuration.maximumBodyInMemory.\n", status: 413)))
         }
         guard let url else {
             let base = upstream?.absoluteString ?? "the proxy's upstream"
-            return .respond(.text("The request target \(request.path) cannot be appended to the upstream \(base).\n", status: 400))
+            return respond(.respond(.text("The request target \(request.path) cannot be appended to the upstream \(base).\n", status: 400)))
         }
-        let outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
+        var outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
+        outgoing.responseBody = .stream
         let flag = ForwardFlag()
+        let relay = RelayedBody()
         do {
-            let response = try await ForwardFlag.$current.withValue(flag) { try await cassette.send(outgoing) }
+            let response = try await ForwardFlag.$current.withValue(flag) {
+                try await cassette.send(outgoing) { event in
+                    switch event {
+                    case .responseHead(let head):
+                        respond(.respond(ProxyMessage.relayedAnswer(head: head, body: relay, live: flag.isSet, method: request.method)))
+                    case .bodyChunk(let chunk):
+                        relay.append(chunk)
+                    default:
+                        break
+                    }
+                }
+            }
+            // Counted before the body ends: a client that has the whole answer finds the exchange recorded.
             if flag.isSet { state.withLock { $0.recorded += 1 } }
-            return .respond(ProxyMessage.answer(from: response))
+            relay.end(.finished)
+            respond(.respond(ProxyMessage.answer(from: response)))  // only when no head came before
         } catch let error as URLError {
             if flag.isSet { state.withLock { $0.recorded += 1 } }
-            return RecordedAnswer.action(for: Interaction.Failure(error))
+            relay.end(.failed)
+            respond(RecordedAnswer.action(for: Interaction.Failure(error)))
         } catch {
+            relay.end(.failed)
             var response = StubResponse.text("The recording proxy could not record \(request.method) \(outgoing.url.absoluteString): \(error)\n", status: 502)
             response.headers.add(name: "X-Tapedeck-Proxy-Error", value: "1")
-            return .respond(response)
+            respond(.respond(response))
         }
     }
 
@@ -155,6 +178,20 @@ final class RecordingProxy: Sendable {
         let summary = try cassette.finish()
         state.withLock { $0.summary = summary }
         return summary
+    }
+}
+
+/// Hands a proxy exchange's answer to the daemon once: at the upstream's head when the body is relayed, or at the end.
+final class RespondOnce: Sendable {
+    private let completion: Locked<(@Sendable (StubAction) -> Void)?>
+
+    init(_ completion: @escaping @Sendable (StubAction) -> Void) {
+        self.completion = Locked(completion)
+    }
+
+    func callAsFunction(_ action: StubAction) {
+        let pending = completion.withLock { value in defer { value = nil }; return value }
+        pending?(action)
     }
 }
 

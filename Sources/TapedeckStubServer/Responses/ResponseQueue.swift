@@ -32,6 +32,11 @@ enum ResponseQueue {
     }
 
     private static func makeResponse(_ stub: inout StubResponse, connection: ConnectionHandle, core: StubServerCore) -> OpaquePointer? {
+        if let relay = stub.relay {
+            let producer = BodyProducer(source: .relayed(relay.body), length: relay.length ?? Int64.max, chunkSize: blockSize,
+                                        interval: .zero, connection: connection, core: core)
+            return callbackResponse(size: relay.length.map { UInt64($0) } ?? tdk_mhd_size_unknown(), producer: producer)
+        }
         switch stub.body {
         case .empty:
             return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)

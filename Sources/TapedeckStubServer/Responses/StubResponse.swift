@@ -30,6 +30,9 @@ public struct StubResponse: Sendable {
     /// When set, the body producer fails after this many bytes, so the connection drops mid-body
     /// (`TransportFault.partialBody(sent:declared:)`).
     var truncateAfter: Int64?
+    /// When set, the body is this one, sent while it arrives (a recording proxy relaying its upstream), with a
+    /// `Content-Length` of `length` when known and chunked otherwise; ``body`` is then ignored.
+    var relay: (body: RelayedBody, length: Int64?)?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty, delay: Duration = .zero) {

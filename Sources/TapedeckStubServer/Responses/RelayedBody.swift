@@ -1,0 +1,95 @@
+import CMicroHTTPD
+import Foundation
+import TapedeckCore
+
+/// A response body sent while it is still arriving: the recording proxies answer with one as soon as the upstream's
+/// response head is in, then hand it each chunk of the body as the upstream sends it, so an event stream reaches the
+/// client at its live pace and a large download is relayed without being held whole. The connection waits
+/// (suspended, holding no daemon thread) whenever the client has been sent everything handed over so far.
+final class RelayedBody: Sendable {
+    private struct State {
+        var pending: [Data] = []
+        /// Bytes of `pending[0]` already sent.
+        var offset = 0
+        var ending: Ending?
+        /// The connection waiting for bytes, to resume when some come.
+        var waiting: (ConnectionHandle, StubServerCore)?
+        /// Bytes handed to the client so far.
+        var sent: Int64 = 0
+        /// The body's length when it is sent with a `Content-Length`: its last byte waits for ``end(_:)``.
+        var length: Int64?
+    }
+
+    enum Ending {
+        /// The body is complete.
+        case finished
+        /// The upstream failed after the head: the client's connection is dropped, as the upstream's was.
+        case failed
+    }
+
+    private let state = Locked(State())
+
+    /// Sends the body with a `Content-Length` of `length`, holding its last byte back until ``end(_:)``: the client
+    /// then has the whole body only once the exchange is recorded, as a chunked body's last chunk waits for the end.
+    func holdsLastByte(ofLength length: Int64) {
+        state.withLock { $0.length = length }
+    }
+
+    /// Hands `data` to the client (after whatever came before it).
+    func append(_ data: Data) {
+        guard !data.isEmpty else { return }
+        let waiting = state.withLock { state -> (ConnectionHandle, StubServerCore)? in
+            guard state.ending == nil else { return nil }
+            state.pending.append(data)
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        if let (connection, core) = waiting { core.resume(connection) }
+    }
+
+    /// Ends the body: complete, or cut off so that the client sees the upstream's failure.
+    func end(_ ending: Ending) {
+        let waiting = state.withLock { state -> (ConnectionHandle, StubServerCore)? in
+            if state.ending == nil { state.ending = ending }
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        if let (connection, core) = waiting { core.resume(connection) }
+    }
+
+    /// libmicrohttpd's content reader: copies what has arrived into `buffer`, or suspends `connection` until more
+    /// does (returning 0, which libmicrohttpd takes as "nothing yet"); see `MHD_ContentReaderCallback`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, connection: ConnectionHandle, core: StubServerCore) -> Int {
+        // A stopping server resumes every connection and suspends none: what was not sent is cut off.
+        if core.isStopping { return tdk_mhd_reader_end_with_error() }
+        return state.withLock { state in
+            var written = 0
+            var allowed = buffer.count
+            if state.ending == nil, let length = state.length { allowed = Int(min(Int64(allowed), max(0, length - 1 - state.sent))) }
+            while written < allowed, !state.pending.isEmpty {
+                let chunk = state.pending[0]
+                let count = min(allowed - written, chunk.count - state.offset)
+                chunk.withUnsafeBytes { bytes in
+                    (buffer.baseAddress! + written).copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
+                }
+                written += count
+                state.offset += count
+                if state.offset == chunk.count {
+                    state.pending.removeFirst()
+                    state.offset = 0
+                }
+            }
+            state.sent += Int64(written)
+            if written > 0 { return written }
+            switch state.ending {
+            case .finished?: return tdk_mhd_reader_end_of_stream()
+            case .failed?: return tdk_mhd_reader_end_with_error()
+            case nil:
+                // Under the lock (bytes held back wait for the end, which resumes the connection too), so that bytes appended from now on find the connection to resume.
+                state.waiting = (connection, core)
+                core.suspendUntilStop(connection)
+                return 0
+            }
+        }
+    }
+}
