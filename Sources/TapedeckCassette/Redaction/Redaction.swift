@@ -304,7 +304,9 @@ public struct Redaction: Sendable {
         case .response(var response):
             response.headers = redactHeaders(response.headers)
             if let url = response.url { response.url = redactURL(url) }
+            let recorded = response.body
             response.body = redactBody(response.body, contentType: response.headers["Content-Type"], headers: &response.headers)
+            response.recutChunks(after: recorded)
             interaction.outcome = .response(response)
         case .failure(var failure):
             failure.message = applyRegexes(failure.message)
@@ -313,8 +315,16 @@ public struct Redaction: Sendable {
         }
         if let webSocket = interaction.webSocket { interaction.webSocket = redactWebSocket(webSocket) }
         scrubOutcome(&interaction, secrets: secrets)
+        var unfiltered: CassetteBody?
         for filter in filters {
-            if case .interaction(let transform) = filter.kind { transform(&interaction) }
+            if case .interaction(let transform) = filter.kind {
+                unfiltered = unfiltered ?? interaction.response?.body
+                transform(&interaction)
+            }
+        }
+        if let unfiltered, case .response(var response) = interaction.outcome {
+            response.recutChunks(after: unfiltered)
+            interaction.outcome = .response(response)
         }
     }
 
