@@ -31,11 +31,18 @@ public protocol HTTPTransport: Sendable {
     /// The executor the transport resumes its callers on, if it has one (the live `CurlTransport`'s event loop), so
     /// that a caller that waits for one transfer after another can run there and be resumed with no thread hop
     /// (`withTaskExecutorPreference`); `nil` (the default) for a transport that answers in its caller's context.
+    /// A wrapper should forward its base's: one that does not costs each request a thread hop, nothing more. (It
+    /// cannot be announced during ``send(_:onEvent:)`` as the recording's clock is: the executor is chosen before
+    /// the request is sent.)
     var preferredExecutor: (any TaskExecutor)? { get }
 
     /// The time its answers belong to, when that is not now: a cassette replaying returns the recording's clock, so
     /// that a session running over it (``RecordedTime``) judges cache freshness, cookie expiry and `Retry-After` as
     /// the live run did. `nil` (the default): the system's time.
+    ///
+    /// A wrapper that does not forward it keeps the recording's time all the same: the replaying transport announces
+    /// its clock with each answer to the session that sent the request (``RecordedTime/announce(_:)``), which judges
+    /// by it from then on. Forwarding it still helps the first request, which is judged before any answer.
     var recordedTime: (any WallClock)? { get }
 }
 

@@ -19,8 +19,8 @@ public protocol WallClock: Sendable {
 public struct SystemWallClock: WallClock {
     /// Creates the system clock.
     public init() {}
-    /// The current time: the recording's while a replay runs on it, else the system's.
-    public var now: Date { RecordedTime.clock?.now ?? Date() }
+    /// The current time: the recording's while a replay runs on it (``RecordedTime/current``), else the system's.
+    public var now: Date { RecordedTime.current?.now ?? Date() }
     /// Sleeps on the system's clock (`Task.sleep`).
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }

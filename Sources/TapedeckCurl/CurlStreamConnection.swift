@@ -24,6 +24,9 @@ public final class CurlStreamConnection: Sendable {
     public let socket: Int32
     /// The URL it was opened for.
     public let url: URL
+    /// What opening it took, as libcurl measured it: name lookup, connect and TLS handshake, in seconds since the
+    /// connection began, and the peer's address and port. The other fields are zero.
+    public let connectionMetrics: TransferMetrics
 
     /// Connects to `url`'s host and port (`ws`/`http` in the clear, `wss`/`https` with TLS), blocking until the
     /// connection, the proxy tunnel and the TLS handshake are done or fail with a `URLError` as requests fail.
@@ -72,6 +75,10 @@ public final class CurlStreamConnection: Sendable {
                 throw URLError(.networkConnectionLost, failingURL: url, reason: "libcurl reports no socket after connecting")
             }
             self.socket = Int32(socket)
+            connectionMetrics = TransferMetrics(
+                nameLookup: easy.seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: easy.seconds(CURLINFO_CONNECT_TIME_T),
+                tlsHandshake: easy.seconds(CURLINFO_APPCONNECT_TIME_T), remoteAddress: easy.string(CURLINFO_PRIMARY_IP) ?? "",
+                remotePort: easy.long(CURLINFO_PRIMARY_PORT))
             // The error buffer is freed when this returns; later errors are read from curl_easy_strerror.
             try easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
         } catch {

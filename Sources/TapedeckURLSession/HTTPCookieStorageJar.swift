@@ -37,7 +37,7 @@ struct HTTPCookieStorageJar: CookieJar, @unchecked Sendable {
         var cookies = headers.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         // HTTPCookieStorage judges expiry by the system's time: in a replay on the recording's clock, a cookie's
         // expiry moves by as much as that clock is behind, so it lives as long as it did in the live run.
-        if let recorded = RecordedTime.clock {
+        if let recorded = RecordedTime.current {
             let offset = Date().timeIntervalSince(recorded.now)
             cookies = cookies.map { cookie in
                 // A `Max-Age` is counted from the system's now already; an `Expires` date is the recording's.

@@ -24,6 +24,8 @@ final class TransportBinding: @unchecked Sendable {
     /// The idle timeout of a request whose `timeoutInterval` is still the default 60 s.
     let defaultTimeout: TimeInterval?
     let cache: HTTPCache?
+    /// Where the transport's replayed answers announce the recording's clock, shared by the binding's requests.
+    let recordedTimeListener = RecordedTime.Listener()
     /// The configuration whose cookie and credential storage apply when the task's session cannot be found.
     let configuration: URLSessionConfiguration?
     /// The subclass bound to this binding while it lives.

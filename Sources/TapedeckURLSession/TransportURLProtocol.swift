@@ -149,7 +149,8 @@ public class TransportURLProtocol: URLProtocol {
     /// bound one), the task delegate deciding redirects and challenges.
     private static func pipeline(for binding: TransportBinding, bridge: URLSessionDelegateBridge) -> SessionPipeline {
         let configuration = bridge.session?.configuration ?? binding.configuration
-        var pipeline = SessionPipeline(cookies: configuration.flatMap(HTTPCookieStorageJar.init(configuration:)), cache: binding.cache)
+        var pipeline = SessionPipeline(cookies: configuration.flatMap(HTTPCookieStorageJar.init(configuration:)), cache: binding.cache,
+                                       recordedTimeListener: binding.recordedTimeListener)
         pipeline.redirectHandler = { head, proposed in await bridge.redirect(head, proposed: proposed) }
         pipeline.challengeHandler = { context in await bridge.challenge(context) }
         return pipeline

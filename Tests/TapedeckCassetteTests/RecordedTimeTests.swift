@@ -87,6 +87,39 @@ import TapedeckCore
         #expect(replayed.cookies == expected)
     }
 
+    /// A wrapper of the kind users write for logs: it forwards `send` and nothing else, not `recordedTime`.
+    struct LoggingTransport: HTTPTransport {
+        let base: any HTTPTransport
+        let log = Locked<[String]>([])
+
+        func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+            log.withLock { $0.append(request.url.path) }
+            return try await base.send(request, onEvent: onEvent)
+        }
+    }
+
+    @Test func aWrapperThatDoesNotForwardTheClockKeepsTheRecordingsTime() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let count = Counter()
+        let server = try server(count: count)
+        let recorder = try openCassette(directory.cassette(), mode: .once, upstream: CurlTransport())
+        let live = try await flow(over: recorder, base: server.url("/"))
+        try recorder.finish()
+        server.stop()
+
+        try DeterminismTests.age(directory.cassette(), by: 366 * 86_400, into: directory.cassette())
+        let player = try openCassette(directory.cassette(), mode: .replay)
+        let logging = LoggingTransport(base: player)
+        #expect(logging.recordedTime == nil)
+        // No RecordedTime.run here: the session's SystemWallClocks read a year after the recording until the
+        // cassette under the wrapper announces its clock.
+        let replayed = try await flow(over: logging, base: server.url("/"))
+        #expect(replayed.answers == live.answers)
+        #expect(logging.log.withLock { $0 } == ["/login", "/cached", "/me"], "the second /cached came from the cache")
+        #expect(try player.finish(requireAllPlayed: true).unplayed.isEmpty)
+    }
+
     @Test func withoutTheRecordingsClockTheYearShows() async throws {
         // The control: the same aged cassette replayed by a session whose clock is given explicitly (so it is not
         // replaced) at today's date goes to the cassette for the second /cached and finds nothing there.

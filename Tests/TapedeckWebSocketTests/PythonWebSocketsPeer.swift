@@ -10,7 +10,8 @@ import TapedeckTestSupport
 ///
 /// Paths: `/echo` echoes each message (and closes with 4000 "asked" on the text `close-me`); `/greet` sends
 /// `hello SUBPROTOCOL` and waits for the close; `/ping` pings with `abc`, and says `pong received` once the pong is
-/// in; `/refuse` answers 403; `/unoffered-deflate` accepts permessage-deflate in its `101` whatever the client offered.
+/// in; `/refuse` answers 403; `/unoffered-deflate` accepts permessage-deflate in its `101` whatever the client offered;
+/// a path starting `/lowercase-connection` echoes as `/echo` does after a `101` that says `Connection: upgrade`.
 /// Given a TLS identity, it speaks `wss`. It sends no keepalive pings of its own, so what it sends does not depend on
 /// how long a test takes.
 final class PythonWebSocketsPeer: Sendable {
@@ -23,7 +24,7 @@ final class PythonWebSocketsPeer: Sendable {
 
     async def handler(ws):
         path = ws.request.path
-        if path == "/echo":
+        if path == "/echo" or path.startswith("/lowercase-connection"):
             async for message in ws:
                 if isinstance(message, str):
                     log(path, "text", message)
@@ -50,6 +51,9 @@ final class PythonWebSocketsPeer: Sendable {
     def process_response(connection, request, response):
         if request.path == "/unoffered-deflate":
             response.headers["Sec-WebSocket-Extensions"] = "permessage-deflate"
+        if request.path.startswith("/lowercase-connection"):
+            del response.headers["Connection"]
+            response.headers["Connection"] = "upgrade"
         return response
 
     def select_subprotocol(connection, offered):

@@ -37,6 +37,8 @@ public final class SessionManager: Sendable {
         var redirectHandler: SessionManager.RedirectHandler?
         var interceptor: (any RequestInterceptor)?
         var clock: any WallClock = SystemWallClock()
+        /// Where the transport's replayed answers announce the recording's clock, shared by all the tasks.
+        let recordedTimeListener = RecordedTime.Listener()
     }
 
     /// Creates a manager.

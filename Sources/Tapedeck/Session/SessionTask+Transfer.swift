@@ -52,7 +52,7 @@ extension SessionTask {
         var pipeline = SessionPipeline(
             cookies: settings.cookieStore, cache: settings.cache, credentialStore: settings.credentialStore,
             nonceCounter: settings.nonceCounter, challengeHandler: challengeHandler ?? settings.challengeHandler,
-            interceptor: settings.interceptor, clock: settings.clock
+            interceptor: settings.interceptor, clock: settings.clock, recordedTimeListener: settings.recordedTimeListener
         )
         if let decide = redirectHandler ?? settings.redirectHandler {
             pipeline.redirectHandler = { [self] head, proposed in await decide(self, head, proposed) }

@@ -54,6 +54,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
     /// or a path in the file), which may still hold the secret it was to remove, so nothing was written (code 18).
     /// `problems` names each filter and why it gave up.
     case redactionGaveUp(file: String, place: String, problems: [String])
+    /// An interaction just recorded would make the cassette unreadable (`place` and `reason` as loading would report
+    /// them, e.g. chunks that do not add up to the body), so it was not written (code 19).
+    case unreadableRecording(file: String, request: String, place: String, reason: String)
 
     /// The `NSError` domain of cassette errors.
     public static let errorDomain = "TapedeckCassetteErrorDomain"
@@ -79,6 +82,7 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .changedWhileRecording: return 16
         case .recordingRejected: return 17
         case .redactionGaveUp: return 18
+        case .unreadableRecording: return 19
         }
     }
 
@@ -142,6 +146,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible, CustomNSErr
         case .recordingRejected(let file, let request, let problems):
             return "the interaction for \(request) was recorded in cassette \(file), but the recording check found "
                 + "\(problems.count) problem(s):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case .unreadableRecording(let file, let request, let place, let reason):
+            return "the interaction for \(request) was not written to cassette \(file): it would make the cassette unreadable "
+                + "at \(place): \(reason). This is a bug in Tapedeck; please report it with the request"
         case .redactionGaveUp(let file, let place, let problems):
             return "cassette \(file) was not written: redaction of \(place) gave up, and what it gave up on may hold a secret:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")

@@ -190,12 +190,22 @@ struct Recorder {
         case .streamed: break
         }
         let sent = recordedRequest(request, body: requestBody)
-        let redact = redactor(request, responseHeaders: head.headers)
+        let redactor = redactor(request, responseHeaders: head.headers)
+        // Where redacting a sidecar body in memory left its bytes alone, for its chunks to be re-cut around.
+        let unchangedEnds = Locked<(prefix: Int, suffix: Int)?>(nil)
+        let redact = { (data: Data) -> Data in
+            let redacted = redactor(data)
+            if redacted.count != data.count { unchangedEnds.value = TimedChunk.unchangedEnds(data, redacted) }
+            return redacted
+        }
         let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish(redacting: redact)
         let recordedBody = Self.decodedIfCompressed(body, headers: head.headers)
         let chunks = capture.chunkTimeline.withLock { timeline -> [TimedChunk]? in
             guard var timeline = timeline.take() else { return nil }
             if interruption == nil { timeline.reached(responseBody.byteCount) }
+            if let ends = unchangedEnds.value, recordedBody == body {
+                return TimedChunk.recut(timeline.chunks, to: Int(recordedBody.byteCount), unchangedPrefix: ends.prefix, unchangedSuffix: ends.suffix)
+            }
             return TimedChunk.fitted(timeline.chunks, to: Int(recordedBody.byteCount))
         }
         let recordedResponse = Interaction.Response(

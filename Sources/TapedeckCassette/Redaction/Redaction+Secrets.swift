@@ -280,7 +280,9 @@ extension Redaction {
         case .response(var response):
             response.headers = scrub(response.headers, secrets: secrets)
             if let url = response.url { response.url = scrub(url, secrets: secrets, placeholder: Redaction.encodedPlaceholder) }
+            let recorded = response.body
             response.body = scrub(response.body, secrets: secrets, headers: &response.headers)
+            response.recutChunks(after: recorded)
             interaction.outcome = .response(response)
         case .failure(var failure):
             failure.message = scrub(failure.message, secrets: secrets)

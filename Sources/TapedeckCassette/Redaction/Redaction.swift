@@ -7,7 +7,10 @@ import TapedeckCore
 /// such names, and the password of a URL's user info. Values become ``placeholder`` (an `Authorization` value keeps
 /// its scheme word, e.g. `Bearer [REDACTED]`). A listed name is always redacted; a name that only contains a sensitive
 /// word is redacted by its value's meaning (``isBenign(_:name:)``) and the ``allowedNames``, so that
-/// `Access-Control-Allow-Credentials: true` or `"max_tokens": 1024` stay as they were.
+/// `Access-Control-Allow-Credentials: true` or `"max_tokens": 1024` stay as they were, and not at all when it names a
+/// place in a sequence: pagination, progress, continuation and sync tokens (`nextPageToken`, `pageToken`,
+/// `progressToken`, `continuation_token`, `syncToken`) are handed out by the server to be sent back and grant
+/// nothing. List such a name in ``parameterNames`` to redact it anyway.
 ///
 /// Bodies bound for sidecar files are redacted before they are written. One too large to hold in memory (over
 /// 64 MiB: a download, an export, a stream) is redacted as it arrives, so that no unredacted byte reaches disk, the
@@ -109,8 +112,8 @@ public struct Redaction: Sendable {
     }
 
     /// Whether the built-in rules redact this header: always when its name is listed; when the name only contains a
-    /// sensitive fragment (`…credentials`, `…token…`), unless the name is allowed or the value cannot be a secret (see
-    /// ``isBenign(_:name:)``).
+    /// sensitive fragment (`…credentials`, `…token…`), unless the name is allowed, names a place in a sequence
+    /// (`X-Next-Page-Token`) or the value cannot be a secret (see ``isBenign(_:name:)``).
     public func isSensitiveHeader(_ name: String, value: some StringProtocol) -> Bool {
         redactsDefaults && redacts(sensitiveHeaders.match(name), name: name, value: value)
     }
@@ -142,7 +145,8 @@ public struct Redaction: Sendable {
         switch match {
         case .none: return false
         case .name: return true
-        case .fragment: return !allowedNames.contains(name.lowercased()) && !Self.isBenign(value, name: name)
+        case .fragment:
+            return !allowedNames.contains(name.lowercased()) && !SensitiveNames.namesAPosition(name) && !Self.isBenign(value, name: name)
         }
     }
 
@@ -300,7 +304,9 @@ public struct Redaction: Sendable {
         case .response(var response):
             response.headers = redactHeaders(response.headers)
             if let url = response.url { response.url = redactURL(url) }
+            let recorded = response.body
             response.body = redactBody(response.body, contentType: response.headers["Content-Type"], headers: &response.headers)
+            response.recutChunks(after: recorded)
             interaction.outcome = .response(response)
         case .failure(var failure):
             failure.message = applyRegexes(failure.message)
@@ -309,8 +315,16 @@ public struct Redaction: Sendable {
         }
         if let webSocket = interaction.webSocket { interaction.webSocket = redactWebSocket(webSocket) }
         scrubOutcome(&interaction, secrets: secrets)
+        var unfiltered: CassetteBody?
         for filter in filters {
-            if case .interaction(let transform) = filter.kind { transform(&interaction) }
+            if case .interaction(let transform) = filter.kind {
+                unfiltered = unfiltered ?? interaction.response?.body
+                transform(&interaction)
+            }
+        }
+        if let unfiltered, case .response(var response) = interaction.outcome {
+            response.recutChunks(after: unfiltered)
+            interaction.outcome = .response(response)
         }
     }
 

@@ -65,6 +65,46 @@ final class SensitiveNames: Sendable {
         return false
     }
 
+    /// Whether `name` names a place in a sequence rather than a credential: pagination, progress, continuation and
+    /// sync tokens (`nextPageToken`, `page_token`, `progressToken`, `continuationToken`, `syncToken`), which a server
+    /// hands out to be sent back and which grant nothing. Its words (split at `_`, `-`, `.`, spaces and where a
+    /// lowercase letter meets an uppercase one, compared ignoring case) are `token` or `tokens` and at least one word
+    /// of ``positionWords``, with an `x` allowed first (`X-Next-Page-Token`). Any other word keeps it a secret:
+    /// `access_token`, `csrf_token`, `session_token`, `next_access_token`.
+    static func namesAPosition(_ name: String) -> Bool {
+        var words: [String] = []
+        var word = ""
+        var previousIsLower = false
+        for character in name {
+            if character == "_" || character == "-" || character == "." || character == " " {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                previousIsLower = false
+                continue
+            }
+            if character.isUppercase, previousIsLower, !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+            previousIsLower = character.isLowercase
+            word.append(contentsOf: character.lowercased())
+        }
+        if !word.isEmpty { words.append(word) }
+        if words.first == "x" { words.removeFirst() }
+        var sawToken = false, sawPosition = false
+        for word in words {
+            if word == "token" || word == "tokens" { sawToken = true }
+            else if positionWords.contains(word) { sawPosition = true }
+            else { return false }
+        }
+        return sawToken && sawPosition
+    }
+
+    /// The words that make a token a place in a sequence (``namesAPosition(_:)``).
+    static let positionWords: Set<String> = [
+        "page", "pagination", "progress", "continuation", "cursor", "next", "prev", "previous", "start", "resume", "sync",
+    ]
+
     /// Whether `name[start...]` begins with `lowercase`, ignoring the case of ASCII letters in `name`.
     private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: ArraySlice<UInt8>) -> Bool {
         var position = start

@@ -62,7 +62,7 @@ struct SidecarRewrite {
         if writing {
             do { try AtomicFile.write(data, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
         }
-        point(body, at: name, byteCount: Int64(data.count), in: &interactions)
+        point(body, at: name, byteCount: Int64(data.count), in: &interactions, unchangedEnds: TimedChunk.unchangedEnds(original, data))
         return true
     }
 
@@ -108,13 +108,20 @@ struct SidecarRewrite {
         return true
     }
 
-    /// Points `body` at the sidecar file `name` in `interactions`, and notes the file it replaced.
-    private mutating func point(_ body: Body, at name: String, byteCount: Int64, in interactions: inout [Interaction]) {
+    /// Points `body` at the sidecar file `name` in `interactions`, and notes the file it replaced. A response's chunks
+    /// are re-cut to the new size (around `unchangedEnds`, the bytes the old and new files share at either end, when
+    /// known; in proportion otherwise).
+    private mutating func point(_ body: Body, at name: String, byteCount: Int64, in interactions: inout [Interaction],
+                                unchangedEnds: (prefix: Int, suffix: Int) = (0, 0)) {
         let stored = CassetteBody(sidecar: name, byteCount: byteCount, contentEncoding: body.contentEncoding)
         if body.isRequest {
             interactions[body.index].request.body = stored
         } else if case .response(var response) = interactions[body.index].outcome {
             response.body = stored
+            if let chunks = response.chunks, chunks.reduce(0, { $0 + $1.byteCount }) != Int(byteCount) {
+                response.chunks = TimedChunk.recut(chunks, to: Int(byteCount), unchangedPrefix: unchangedEnds.prefix,
+                                                   unchangedSuffix: unchangedEnds.suffix)
+            }
             interactions[body.index].outcome = .response(response)
         }
         replaced.append((body.place, body.path, name))

@@ -96,8 +96,9 @@ extension CassetteSession {
             let learned = secrets.learn(ownSecrets + pendingSecrets)
             pendingSecrets = []
             _ = redaction.scrubCopies(in: &interaction, of: secrets.secrets)
-            let scrubbedStored = scrubStored(of: learned, redaction: redaction)
             let position = player.cassette.interactions.count
+            try checkReadable(interaction, at: position)
+            let scrubbedStored = scrubStored(of: learned, redaction: redaction)
             if position < previous.count, CassetteSession.equivalent(previous[position], interaction, volatile: volatileHeaders) {
                 interaction = previous[position]
             }
@@ -131,6 +132,7 @@ extension CassetteSession {
             // secret is harmless); the part it gave up on is the placeholder already.
             let (learned, giveUps) = RedactionGiveUps.collecting { redaction.redact(&interaction, ledger: &secrets) }
             try Redaction.refuse(giveUps, file: file, place: interaction.request.summary)
+            try checkReadable(interaction, at: index)
             scrubStored(of: learned, redaction: redaction)
             let earlier = player.cassette.interactions[index]
             player.replace(index, with: interaction)
@@ -184,6 +186,15 @@ extension CassetteSession {
                 }
             }
             return changed
+        }
+
+        /// Refuses an interaction that loading would refuse (chunks that do not add up to the body), before it is
+        /// written: a recorder never leaves a cassette it cannot read back.
+        private func checkReadable(_ interaction: Interaction, at position: Int) throws(CassetteError) {
+            guard let response = interaction.response, let chunks = response.chunks,
+                  let problem = TimedChunk.problem(in: chunks, total: response.body.byteCount) else { return }
+            throw CassetteError.unreadableRecording(file: file, request: interaction.request.summary,
+                                                    place: "interactions[\(position)].response.chunks", reason: problem)
         }
 
         private func checkRecording() throws(CassetteError) {

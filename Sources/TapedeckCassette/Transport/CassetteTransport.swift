@@ -27,7 +27,8 @@ public struct CassetteTransport: HTTPTransport {
     public var configuration: CassetteConfiguration { session.configuration }
     /// The recording's clock while the cassette only replays (``RecordMode/replay``, or ``RecordMode/once`` with the
     /// cassette present) and ``CassetteConfiguration/replayTime`` is ``ReplayTime/recorded``: a session over this
-    /// transport judges time as the live run did (`RecordedTime`). `nil` while recording.
+    /// transport judges time as the live run did (`RecordedTime`). `nil` while recording. A wrapper need not forward
+    /// it: each replayed answer announces this clock to the session sending the request (`RecordedTime/announce(_:)`).
     public var recordedTime: (any WallClock)? { session.recordingClock }
 
     /// Opens a cassette.
@@ -96,7 +97,10 @@ public struct CassetteTransport: HTTPTransport {
             let fault = session.fault(for: playback)
             try await TrustCheck(request: request, interaction: playback.interaction, evaluator: configuration.trustEvaluator)?.run()
             try await Self.wait(before: playback.interaction, fault: fault, pace: pace, request: request)
-            session.recordingClock?.replaying(playback.interaction)
+            if let clock = session.recordingClock {
+                clock.replaying(playback.interaction)
+                RecordedTime.announce(clock)
+            }
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))

@@ -52,6 +52,11 @@ public struct SessionPipeline: Sendable {
     public var willRetry: (@Sendable (Int, RequestFailure) -> Void)?
     /// The identifier the interceptor sees in its ``RequestAdapterContext`` (a session task's), or `nil`.
     public var taskIdentifier: Int?
+    /// Where a replaying transport under a wrapper that hides its `HTTPTransport/recordedTime` announces the
+    /// recording's clock (`RecordedTime/Listener`): shared by every copy of this pipeline, so the requests after the
+    /// first replayed answer are judged on the recording's time. A door that makes a pipeline per request passes its
+    /// session's one.
+    public var recordedTimeListener: RecordedTime.Listener
 
     /// Creates a pipeline; by default it keeps cookies in a new ``CookieStore`` and has no cache, handlers or
     /// interceptor.
@@ -63,7 +68,8 @@ public struct SessionPipeline: Sendable {
         challengeHandler: AuthenticationChallengeHandler? = nil,
         redirectHandler: RedirectHandler? = nil,
         interceptor: (any RequestInterceptor)? = nil,
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        recordedTimeListener: RecordedTime.Listener = RecordedTime.Listener()
     ) {
         self.cookies = cookies
         self.cache = cache
@@ -73,6 +79,7 @@ public struct SessionPipeline: Sendable {
         self.redirectHandler = redirectHandler
         self.interceptor = interceptor
         self.clock = clock
+        self.recordedTimeListener = recordedTimeListener
     }
 
     /// The response to `request` over `transport`, with the final hop's transport events passed to `onEvent`.
@@ -82,11 +89,19 @@ public struct SessionPipeline: Sendable {
     ///   `URLError.userCancelledAuthentication` when a challenge handler cancels.
     ///
     /// Over a transport with a `HTTPTransport/recordedTime` (a replaying cassette), everything the pipeline judges
-    /// by the time runs on the recording's clock (`RecordedTime`).
+    /// by the time runs on the recording's clock (`RecordedTime`). Over a wrapper that does not forward it, the
+    /// replaying transport underneath announces its clock to ``recordedTimeListener``, and from its first answer on
+    /// the pipeline judges by the recording's time all the same.
     public func send(
         _ request: HTTPRequest, over transport: any HTTPTransport, onEvent: HTTPEventHandler?
     ) async throws -> HTTPResponse {
-        try await RecordedTime.run(over: transport) { try await attempt(request, over: transport, onEvent: onEvent) }
+        let listener = recordedTimeListener
+        // A pipeline sending through another (a SessionTransport under this one) hears what the inner one heard.
+        let enclosing = RecordedTime.listener
+        defer { if let enclosing, enclosing !== listener, let heard = listener.clock { enclosing.hear(heard) } }
+        return try await RecordedTime.$listener.withValue(listener) {
+            try await RecordedTime.run(over: transport) { try await attempt(request, over: transport, onEvent: onEvent) }
+        }
     }
 
     /// Sends `request` through the interceptor, if any, retrying as it decides.

@@ -37,10 +37,11 @@ extension RecordingProxy {
         let startedAt = Date()
         do {
             let opening = try WebSocketRelay.open(url: webSocketURL, headers: headers, configuration: upstreamConfiguration, timeout: timeout) {
-                [self] response, frames, _ in
+                [self] response, frames, _, metrics in
                 var saved = false
                 if records {
-                    let conversation = WebSocketConversation(url: webSocketURL, requestHeaders: headers, response: response, frames: frames)
+                    let conversation = WebSocketConversation(url: webSocketURL, requestHeaders: headers, response: response, frames: frames,
+                                                             metrics: metrics)
                     saved = (try? cassette.recordWebSocket(conversation.interaction(recordedAt: startedAt))) != nil
                 }
                 settle(recorded: saved)

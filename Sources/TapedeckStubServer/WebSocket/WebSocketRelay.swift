@@ -8,7 +8,9 @@ import TapedeckWebSocket
 /// One WebSocket connection the recording proxy relays: the client's upgrade went upstream over a libcurl stream
 /// (so TLS, trust settings and routes are the proxy's upstream ones), the upstream agreed, and from the `101` on the
 /// bytes pass unchanged both ways while a ``WebSocketRelayTap`` notes the frames. When either side leaves (or the
-/// server or the recording stops), `ended` gets the `101` and the frames with their times, once.
+/// server or the recording stops), `ended` gets the `101`, the frames with their times and the connection's metrics,
+/// once. Times count from the start of the connection to the upstream, before the upgrade was sent, as a cassette's
+/// frame times do.
 final class WebSocketRelay: Sendable {
     /// What the upstream answered to the upgrade.
     enum Opening {
@@ -30,24 +32,44 @@ final class WebSocketRelay: Sendable {
     private let upstreamLeftover: [UInt8]
     private let ended: Locked<Ended?>
     private let stopped = Locked(false)
+    /// When the connection to the upstream began: frame times and metrics count from here.
+    private let started: ContinuousClock.Instant
+    /// The connection's metrics so far: opening it, the `101`'s first byte, and the bytes of the upgrade.
+    private let metrics: Locked<TransferMetrics>
 
-    /// What hears the end: the upstream's `101`, the frames, and why a direction stopped being noted.
-    typealias Ended = @Sendable (_ response: WebSocketUpgradeResponseHead, _ frames: [WebSocketTranscript.Frame], _ problems: [String]) -> Void
+    /// What hears the end: the upstream's `101`, the frames, why a direction stopped being noted, and the connection's
+    /// metrics (`total` when it ended, bytes each way).
+    typealias Ended = @Sendable (_ response: WebSocketUpgradeResponseHead, _ frames: [WebSocketTranscript.Frame], _ problems: [String],
+                                 _ metrics: TransferMetrics) -> Void
 
-    private init(stream: CurlStreamConnection, response: WebSocketUpgradeResponseHead, leftover: [UInt8], ended: @escaping Ended) {
+    private init(stream: CurlStreamConnection, response: WebSocketUpgradeResponseHead, leftover: [UInt8], started: ContinuousClock.Instant,
+                 metrics: TransferMetrics, ended: @escaping Ended) {
         self.stream = stream
         self.response = response
         upstreamLeftover = leftover
+        self.started = started
+        self.metrics = Locked(metrics)
         self.ended = Locked(ended)
+    }
+
+    /// Seconds from `start` to now.
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Sends the upgrade to `url` (`ws` or `wss`) with `headers` and reads the answer, blocking the calling thread
     /// (at most `timeout` seconds). Connection failures throw the `URLError` libcurl's transport would.
     static func open(url: URL, headers: HTTPHeaders, configuration: CurlTransport.Configuration, timeout: TimeInterval,
                      ended: @escaping Ended) throws -> Opening {
-        let deadline = ContinuousClock.now + .seconds(timeout)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(timeout)
         let stream = try CurlStreamConnection(url: url, configuration: configuration, connectTimeout: timeout)
-        try sendAll(WebSocketUpgradeRequestHead(url: url, headers: headers).bytes, on: stream, until: deadline)
+        var metrics = stream.connectionMetrics
+        metrics.httpVersion = "HTTP/1.1"
+        let upgrade = WebSocketUpgradeRequestHead(url: url, headers: headers).bytes
+        try sendAll(upgrade, on: stream, until: deadline)
+        metrics.bytesSent = Int64(upgrade.count)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var head: (head: WebSocketUpgradeResponseHead, length: Int)?
@@ -61,7 +83,9 @@ final class WebSocketRelay: Sendable {
                         stream.close()
                         return .unofferedExtensions(extensions)
                     }
-                    return .upgraded(WebSocketRelay(stream: stream, response: answer, leftover: Array(received[length...]), ended: ended))
+                    metrics.bytesReceived = Int64(length)
+                    return .upgraded(WebSocketRelay(stream: stream, response: answer, leftover: Array(received[length...]), started: started,
+                                                    metrics: metrics, ended: ended))
                 }
                 // A refusal: its body, as far as Content-Length says (or until the upstream closes), then hand it on.
                 let body = received[length...]
@@ -76,7 +100,9 @@ final class WebSocketRelay: Sendable {
             switch try buffer.withUnsafeMutableBytes({ try stream.receive(into: $0) }) {
             case nil: try wait(for: stream.socket, events: Int16(POLLIN), until: deadline, url: url)
             case 0?: closed = true
-            case let count?: received.append(contentsOf: buffer[..<count])
+            case let count?:
+                if received.isEmpty { metrics.timeToFirstByte = seconds(since: started) }
+                received.append(contentsOf: buffer[..<count])
             }
         }
     }
@@ -93,7 +119,6 @@ final class WebSocketRelay: Sendable {
     /// they pass.
     func run(socket: Int32, clientLeftover: [UInt8], sockets: UpgradedSockets, journal: WebSocketJournal.Entry) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-        let started = ContinuousClock.now
         var tap = WebSocketRelayTap()
         var journaled = 0
         func pass<Bytes: Sequence>(_ bytes: Bytes, from direction: WebSocketTranscript.Direction, at offset: Double) where Bytes.Element == UInt8 {
@@ -103,20 +128,20 @@ final class WebSocketRelay: Sendable {
         }
         defer { journal.close() }
         var toUpstream = clientLeftover, toClient = upstreamLeftover
-        pass(toUpstream, from: .client, at: 0)
-        pass(toClient, from: .server, at: 0)
+        var bytesUp = Int64(toUpstream.count), bytesDown = Int64(toClient.count)
+        let upgraded = metrics.withLock { $0.timeToFirstByte }
+        pass(toUpstream, from: .client, at: upgraded)
+        pass(toClient, from: .server, at: upgraded)
         var clientOpen = true, upstreamOpen = true
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        func offset() -> Double {
-            let elapsed = ContinuousClock.now - started
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        func offset() -> Double { Self.seconds(since: started) }
         while !sockets.isStopping, !stopped.withLock({ $0 }) {
             while clientOpen, toUpstream.count < Self.highWater {
                 let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
                 if count > 0 {
                     pass(buffer[..<count], from: .client, at: offset())
                     toUpstream.append(contentsOf: buffer[..<count])
+                    bytesUp += Int64(count)
                 } else {
                     if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { clientOpen = false }
                     break
@@ -137,6 +162,7 @@ final class WebSocketRelay: Sendable {
                 }
                 pass(buffer[..<count], from: .server, at: offset())
                 toClient.append(contentsOf: buffer[..<count])
+                bytesDown += Int64(count)
             }
             toUpstream.removeFirst(upstreamOpen ? Self.sendSome(toUpstream, stream: stream, open: &upstreamOpen) : toUpstream.count)
             toClient.removeFirst(clientOpen ? Self.sendSome(toClient, socket: socket, open: &clientOpen) : toClient.count)
@@ -150,6 +176,10 @@ final class WebSocketRelay: Sendable {
         }
         stream.close()
         BlockingSocket(descriptor: socket, sockets: sockets).finish()
+        metrics.withLock { metrics in
+            metrics.bytesSent += bytesUp
+            metrics.bytesReceived += bytesDown
+        }
         finish(frames: tap.frames, problems: tap.problems)
     }
 
@@ -164,7 +194,12 @@ final class WebSocketRelay: Sendable {
             defer { value = nil }
             return value
         }
-        ended?(response, frames, problems)
+        guard let ended else { return }
+        let metrics = metrics.withLock { metrics in
+            metrics.total = max(metrics.timeToFirstByte, Self.seconds(since: started))
+            return metrics
+        }
+        ended(response, frames, problems, metrics)
     }
 
     /// Sends what the upstream takes now; the count sent.

@@ -29,10 +29,32 @@ enum WebSocketUpgrade {
         } catch {
             return ResponseQueue.queue(.text("this recorded interaction is a WebSocket: \(error)\n", status: 400), on: connection, core: core)
         }
-        return queue(headers: answer.headers, on: connection, core: core) { socket, handle, leftover in
+        return queue(headers: servedHeaders(recorded: served.recordedHeaders, answer: answer), on: connection, core: core) {
+            socket, handle, leftover in
             UpgradedFrameLoop.start(ServedWebSocketPlayback(served), socket: socket, handle: handle, leftover: leftover, core: core,
                                     upgrade: upgrade, source: .cassette)
         }
+    }
+
+    /// The `101` a served recording answers with: the recorded `101`'s headers as the upstream sent them (spelling,
+    /// order and all), with the `Sec-WebSocket-Accept` of this client's key and the subprotocol agreed now. A header
+    /// the recording lacks (a cassette written by hand) comes from `answer`; extensions, which a replay never agrees
+    /// to, are left out.
+    static func servedHeaders(recorded: HTTPHeaders, answer: WebSocketServerAnswer) -> HTTPHeaders {
+        let fresh = answer.headers
+        var headers = HTTPHeaders()
+        for field in recorded.fields {
+            switch field.name.lowercased() {
+            case "content-length", "transfer-encoding", "sec-websocket-extensions":
+                continue
+            case "sec-websocket-accept", "sec-websocket-protocol":
+                if !headers.contains(field.name), let value = fresh[field.name] { headers.add(name: field.name, value: value) }
+            default:
+                headers.add(name: field.name, value: field.value)
+            }
+        }
+        for field in fresh.fields where !headers.contains(field.name) { headers.add(name: field.name, value: field.value) }
+        return headers
     }
 
     /// Answers the upgrade for a stubbed WebSocket route and runs `stub` on the connection.
@@ -78,6 +100,9 @@ enum WebSocketUpgrade {
             context.release()
             return .NO
         }
+        // libmicrohttpd starts an upgrade response with `Connection: Upgrade` and joins every Connection field added
+        // after it to that one: without this, the upstream's `Connection: upgrade` went out as `Upgrade, upgrade`.
+        if headers.contains("Connection") { _ = MHD_del_response_header(response, "Connection", "Upgrade") }
         for field in headers { _ = MHD_add_response_header(response, field.name, field.value) }
         let result = MHD_queue_response(connection.pointer, 101, response)
         MHD_destroy_response(response)

@@ -15,30 +15,44 @@ enum CurlWebSocketConnector {
         let negotiation: WebSocketNegotiation
         /// Bytes after the answer's head: the server's first frames, if it sent them at once.
         let leftover: [UInt8]
+        /// Opening the connection, the answer's first byte and the bytes of the handshake.
+        let metrics: TransferMetrics
     }
 
     static func open(url: URL, options: WebSocketClientOptions) throws -> Opened {
-        let deadline = ContinuousClock.now + .seconds(options.connectTimeout)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(options.connectTimeout)
         let stream = try CurlStreamConnection(
             url: url, tls: options.tls, configuration: options.curl, connectTimeout: options.connectTimeout)
+        var metrics = stream.connectionMetrics
+        metrics.httpVersion = "HTTP/1.1"
         let key = WebSocketHandshake.makeKey()
         var headers = WebSocketHandshake.requestHeaders(key: key, subprotocols: options.subprotocols)
         for field in options.headers { headers.add(name: field.name, value: field.value) }
         let request = WebSocketUpgradeRequestHead(url: url, headers: headers)
-        try sendAll(request.bytes, on: stream, until: deadline)
+        let requestBytes = request.bytes
+        try sendAll(requestBytes, on: stream, until: deadline)
+        metrics.bytesSent = Int64(requestBytes.count)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             if let (head, length) = try WebSocketUpgradeResponseHead.parse(received) {
                 let negotiation = try WebSocketHandshake.validateResponse(
                     status: head.status, headers: head.headers, key: key, offeredSubprotocols: options.subprotocols)
-                return Opened(stream: stream, request: headers, response: head, negotiation: negotiation, leftover: Array(received[length...]))
+                metrics.bytesReceived = Int64(length)
+                return Opened(stream: stream, request: headers, response: head, negotiation: negotiation, leftover: Array(received[length...]),
+                              metrics: metrics)
             }
             let count = try buffer.withUnsafeMutableBytes { try stream.receive(into: $0) }
             switch count {
             case nil: try wait(for: stream, events: Int16(POLLIN), until: deadline)
             case 0?: throw URLError(.networkConnectionLost, failingURL: url, reason: "the server closed the connection before answering the upgrade")
-            case let count?: received.append(contentsOf: buffer[..<count])
+            case let count?:
+                if received.isEmpty {
+                    let elapsed = ContinuousClock.now - started
+                    metrics.timeToFirstByte = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                }
+                received.append(contentsOf: buffer[..<count])
             }
         }
     }

@@ -28,11 +28,14 @@ public final class WebSocket: Sendable {
     /// when the connection ended without a close. It buffers what the reader has not taken yet.
     public let messages: AsyncThrowingStream<WebSocketMessage, Error>
     private let backend: any WebSocketBackend
+    /// What opening the connection took (``WebSocketConversation/metrics`` without `total`), zero for a replay.
+    let openingMetrics: TransferMetrics
 
     /// A socket over `backend`, which feeds `messages`.
     init(
         url: URL, requestHeaders: HTTPHeaders, response: WebSocketUpgradeResponseHead, negotiation: WebSocketNegotiation,
-        messages: AsyncThrowingStream<WebSocketMessage, Error>, backend: any WebSocketBackend
+        messages: AsyncThrowingStream<WebSocketMessage, Error>, backend: any WebSocketBackend,
+        openingMetrics: TransferMetrics = TransferMetrics()
     ) {
         self.url = url
         self.requestHeaders = requestHeaders
@@ -40,6 +43,7 @@ public final class WebSocket: Sendable {
         self.negotiation = negotiation
         self.messages = messages
         self.backend = backend
+        self.openingMetrics = openingMetrics
     }
 
     deinit { backend.abandon() }
@@ -78,7 +82,7 @@ public final class WebSocket: Sendable {
                 outcome.withLock { outcome in
                     outcome = .success(WebSocket(
                         url: url, requestHeaders: opened.request, response: opened.response, negotiation: opened.negotiation,
-                        messages: messages, backend: engine))
+                        messages: messages, backend: engine, openingMetrics: opened.metrics))
                 }
                 continuation.resume()
                 engine.run(leftover: opened.leftover)

@@ -11,10 +11,11 @@ extension WebSocketConversation {
         self.init(
             url: url, requestHeaders: interaction.request.headers,
             response: WebSocketUpgradeResponseHead(status: response.statusCode, reason: response.reasonPhrase, headers: response.headers),
-            frames: transcript.frames)
+            frames: transcript.frames, metrics: interaction.metrics)
     }
 
-    /// The conversation as a cassette interaction recorded at `recordedAt`, its offsets rounded to the microsecond.
+    /// The conversation as a cassette interaction recorded at `recordedAt`, its ``metrics`` as the interaction's
+    /// `timing`, its times rounded to the microsecond.
     ///
     /// ```swift
     /// var cassette = Cassette(interactions: [conversation.interaction(recordedAt: Date())])
@@ -22,11 +23,18 @@ extension WebSocketConversation {
     /// ```
     public func interaction(recordedAt: Date) -> Interaction {
         let frames = frames.map { frame in
-            WebSocketTranscript.Frame(direction: frame.direction, kind: frame.kind, offset: (frame.offset * 1_000_000).rounded() / 1_000_000)
+            WebSocketTranscript.Frame(direction: frame.direction, kind: frame.kind, offset: Self.microseconds(frame.offset))
+        }
+        var timing = metrics
+        for time in [\TransferMetrics.nameLookup, \.connect, \.tlsHandshake, \.timeToFirstByte, \.total] {
+            timing[keyPath: time] = Self.microseconds(timing[keyPath: time])
         }
         return Interaction(
             request: Interaction.Request(method: "GET", url: url.absoluteString, headers: requestHeaders),
             outcome: .response(Interaction.Response(statusCode: response.status, reasonPhrase: response.reason, headers: response.headers)),
-            recordedAt: recordedAt, webSocket: WebSocketTranscript(frames: frames))
+            metrics: timing, recordedAt: recordedAt, webSocket: WebSocketTranscript(frames: frames))
     }
+
+    /// Seconds rounded to the microsecond, so cassettes do not carry clock noise.
+    private static func microseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
 }

@@ -29,13 +29,19 @@ public struct WebSocketConversation: Sendable, Hashable {
     public var response: WebSocketUpgradeResponseHead
     /// The frames, in the order they were sent or received.
     public var frames: [Frame]
+    /// The connection's timing, in seconds since it began, as a cassette's `timing` holds it: name lookup, connect
+    /// and TLS handshake, the `101`'s first byte (`timeToFirstByte`), the end of the connection (`total`), the peer's
+    /// address and port, and the bytes each way, as far as they are known (zero otherwise).
+    public var metrics: TransferMetrics
 
     /// A conversation.
-    public init(url: URL, requestHeaders: HTTPHeaders, response: WebSocketUpgradeResponseHead, frames: [Frame] = []) {
+    public init(url: URL, requestHeaders: HTTPHeaders, response: WebSocketUpgradeResponseHead, frames: [Frame] = [],
+                metrics: TransferMetrics = TransferMetrics()) {
         self.url = url
         self.requestHeaders = requestHeaders
         self.response = response
         self.frames = frames
+        self.metrics = metrics
     }
 
     /// The subprotocol and extensions the answer agreed to (nothing for an answer that does not parse).

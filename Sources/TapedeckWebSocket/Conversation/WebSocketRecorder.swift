@@ -18,6 +18,8 @@ public final class WebSocketRecorder: Sendable {
         var started: ContinuousClock.Instant?
         var startedAt: Date?
         var frames: [WebSocketConversation.Frame] = []
+        /// Seconds from the start to the end of the connection, once it ended.
+        var total: Double?
         var conversation: WebSocketConversation?
         var saveError: (any Error)?
     }
@@ -44,7 +46,8 @@ public final class WebSocketRecorder: Sendable {
         }
         let socket = try await WebSocket.connect(to: url, options: options) { [self] event in record(event) }
         state.withLock { state in
-            state.conversation = WebSocketConversation(url: url, requestHeaders: socket.requestHeaders, response: socket.response)
+            state.conversation = WebSocketConversation(url: url, requestHeaders: socket.requestHeaders, response: socket.response,
+                                                       metrics: socket.openingMetrics)
         }
         return socket
     }
@@ -54,6 +57,7 @@ public final class WebSocketRecorder: Sendable {
         state.withLock { state in
             guard var conversation = state.conversation else { return nil }
             conversation.frames = state.frames
+            if let total = state.total { conversation.metrics.total = max(total, conversation.metrics.timeToFirstByte) }
             return conversation
         }
     }
@@ -70,7 +74,7 @@ public final class WebSocketRecorder: Sendable {
             case .received(let event):
                 state.frames.append(.init(direction: .server, kind: .init(event), offset: offset))
             case .ended:
-                break
+                state.total = offset
             }
         }
         guard case .ended = event, let save, let conversation, let startedAt = state.withLock({ $0.startedAt }) else { return }
