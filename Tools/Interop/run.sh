@@ -3,7 +3,9 @@
 # with Tapedeck's forward proxy records plain and intercepted HTTPS requests from local upstreams, then replays them
 # with the upstreams stopped. Then the other tools' files, judged by those tools (pinned from PyPI): the vcrpy
 # matrix (vcrpy-matrix.sh), Pact's verifier against a live provider (pact-live.sh), and Schemathesis
-# (schemathesis-oai.sh) and openapi-core (openapi-core-oai.sh) against the OpenAPI mock. Everything runs on 127.0.0.1.
+# (schemathesis-oai.sh) and openapi-core (openapi-core-oai.sh) against the OpenAPI mock. Then servers and clients from
+# PyPI through `record` and `serve` (sse-graphql.sh): an SSE stream at its live and recorded pace, and a GraphQL API
+# replayed in order, reversed and reformatted. Everything runs on 127.0.0.1.
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,3 +16,4 @@ bash vcrpy-matrix.sh
 bash pact-live.sh
 bash schemathesis-oai.sh
 bash openapi-core-oai.sh
+bash sse-graphql.sh
