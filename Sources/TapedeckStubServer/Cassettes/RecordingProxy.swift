@@ -14,7 +14,13 @@ final class RecordingProxy: Sendable {
         var summary: CassetteSummary?
         /// WebSocket connections being relayed (and some that ended since the last one started).
         var relays: [WebSocketRelay] = []
+        /// The HTTP exchanges under way, which finishing cuts when they do not end by themselves.
+        var exchanges: [ForwardFlag] = []
     }
+
+    /// How long finishing lets exchanges under way end by themselves before it cuts them (an event stream may never
+    /// end): they are then recorded as far as they came.
+    static let finishingGrace: Duration = .seconds(1)
 
     /// The base URL request targets are appended to; `nil` for a forward proxy, which names each request's URL.
     let upstream: URL?
@@ -125,6 +131,10 @@ final class RecordingProxy: Sendable {
         outgoing.responseBody = .stream
         let flag = ForwardFlag()
         let relay = RelayedBody()
+        // A client that goes away ends the exchange, which is then recorded as far as it came.
+        relay.whenAbandoned { flag.cut() }
+        state.withLock { $0.exchanges.append(flag) }
+        defer { state.withLock { state in state.exchanges.removeAll { $0 === flag } } }
         do {
             let response = try await ForwardFlag.$current.withValue(flag) {
                 try await cassette.send(outgoing) { event in
@@ -154,16 +164,22 @@ final class RecordingProxy: Sendable {
         }
     }
 
-    /// Stops forwarding, ends the WebSocket connections it relays, waits (up to `timeout`) for exchanges under way
-    /// and those connections to be recorded, and saves the cassette.
+    /// Stops forwarding, ends the WebSocket connections it relays, lets exchanges under way end by themselves for
+    /// ``finishingGrace`` and cuts those still open (an event stream), waits (up to `timeout`) for all of them to be
+    /// recorded, and saves the cassette.
     func finish(waitingAtMost timeout: Duration) async throws(CassetteError) -> CassetteSummary {
         let relays = state.withLock { state in
             state.closing = true
             return state.relays
         }
         for relay in relays { relay.stop() }
-        let deadline = ContinuousClock.now + timeout
-        while state.withLock({ $0.inFlight > 0 }), ContinuousClock.now < deadline {
+        let start = ContinuousClock.now
+        var cut = false
+        while state.withLock({ $0.inFlight > 0 }), ContinuousClock.now < start + timeout {
+            if !cut, ContinuousClock.now >= start + min(Self.finishingGrace, timeout) {
+                cut = true
+                for exchange in state.withLock({ $0.exchanges }) { exchange.cut() }
+            }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return try finishNow()
@@ -195,23 +211,63 @@ final class RespondOnce: Sendable {
     }
 }
 
-/// Set when the recording transport actually sent a request upstream (rather than replaying it): the recorder
-/// runs in the proxy exchange's own task, which carries the task-local flag.
+/// One proxy exchange as its upstream side sees it: set when the recording transport actually sent the request
+/// upstream (rather than replaying it), and cut when the proxy ends an answer that the upstream would not end (an
+/// event stream whose client went away, or that was still open when the proxy stopped). The recorder runs in the
+/// proxy exchange's own task, which carries the task-local value.
 final class ForwardFlag: Sendable {
+    private struct State {
+        var isSet = false
+        var isCut = false
+        var onCut: (@Sendable () -> Void)?
+    }
+
     @TaskLocal static var current: ForwardFlag?
-    private let value = Locked(false)
+    private let state = Locked(State())
 
-    var isSet: Bool { value.withLock { $0 } }
+    var isSet: Bool { state.withLock { $0.isSet } }
+    var isCut: Bool { state.withLock { $0.isCut } }
 
-    func set() { value.withLock { $0 = true } }
+    func set() { state.withLock { $0.isSet = true } }
+
+    /// Ends the upstream side now: the transfer is cancelled and recorded as cut off by a read timeout, which is what
+    /// a client of the replay sees after the recorded part (the stream stays open and sends nothing more).
+    func cut() {
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            state.isCut = true
+            defer { state.onCut = nil }
+            return state.onCut
+        }
+        handler?()
+    }
+
+    /// Runs `handler` when the exchange is cut (at once if it was already).
+    func onCut(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.isCut { return true }
+            state.onCut = handler
+            return false
+        }
+        if now { handler() }
+    }
 }
 
-/// The proxy's upstream: a `CurlTransport` that marks the exchange it serves as forwarded.
+/// The proxy's upstream: a `CurlTransport` that marks the exchange it serves as forwarded, and that the proxy can cut
+/// (``ForwardFlag/cut()``): the transfer is cancelled and the recorder sees a read timeout, so it records the body so
+/// far as interrupted instead of dropping a cancelled exchange.
 struct MarkingTransport: HTTPTransport {
     let base: CurlTransport
 
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
-        ForwardFlag.current?.set()
-        return try await base.send(request, onEvent: onEvent)
+        guard let flag = ForwardFlag.current else { return try await base.send(request, onEvent: onEvent) }
+        flag.set()
+        let transfer = Task { try await base.send(request, onEvent: onEvent) }
+        flag.onCut { transfer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await transfer.value } onCancel: { transfer.cancel() }
+        } catch let error as URLError where error.code == .cancelled && flag.isCut {
+            throw URLError(.timedOut, failingURL: request.url,
+                           reason: "the recording proxy ended the stream (its client went away, or the proxy stopped)")
+        }
     }
 }

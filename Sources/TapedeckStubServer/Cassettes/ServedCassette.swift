@@ -35,7 +35,7 @@ final class ServedCassette: Sendable {
     /// How WebSocket conversations are played.
     let webSockets: WebSocketServing
     /// What serving has to say about the replay rules from the start: rules set in the configuration that override
-    /// the cassette's, and recorded requests the rules cannot tell apart (``ReplayAmbiguity``).
+    /// the cassette's, and recorded requests the rules cannot tell apart (`ReplayAmbiguity`).
     let notes: [String]
     private let state: Locked<State>
 
@@ -279,6 +279,6 @@ public struct CassetteServingSummary: Sendable, Hashable {
     /// sent, what the recording has there) and each conversation cut off, the first 100.
     public var webSocketReports: [String] = []
     /// Rules set in the configuration that override the cassette's own, and recorded requests its rules cannot tell
-    /// apart although their bodies differ (``ReplayAmbiguity``): known as soon as serving starts.
+    /// apart although their bodies differ (`ReplayAmbiguity`): known as soon as serving starts.
     public var notes: [String] = []
 }

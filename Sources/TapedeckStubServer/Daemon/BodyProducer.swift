@@ -35,6 +35,11 @@ final class BodyProducer {
     /// What follows the last byte.
     private let ending: ChunkedBody.Ending
 
+    deinit {
+        // Released with its response: a relayed body that had not ended lost its client.
+        if case .relayed(let relay) = source { relay.abandoned() }
+    }
+
     init(source: Source, length: Int64, chunkSize: Int, interval: Duration, connection: ConnectionHandle, core: StubServerCore,
          schedule: [TimedChunk]? = nil, ending: ChunkedBody.Ending = .complete) {
         self.ending = ending

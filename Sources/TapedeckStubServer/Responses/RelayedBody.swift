@@ -18,6 +18,8 @@ final class RelayedBody: Sendable {
         var sent: Int64 = 0
         /// The body's length when it is sent with a `Content-Length`: its last byte waits for ``end(_:)``.
         var length: Int64?
+        /// What to do when the client goes away before the body ended.
+        var onAbandon: (@Sendable () -> Void)?
     }
 
     enum Ending {
@@ -45,6 +47,21 @@ final class RelayedBody: Sendable {
             return state.waiting
         }
         if let (connection, core) = waiting { core.resume(connection) }
+    }
+
+    /// Runs `handler` when the client's connection goes away before the body ended (see ``abandoned()``).
+    func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onAbandon = handler }
+    }
+
+    /// The response sending this body was released (libmicrohttpd frees it when its connection closes): when the body
+    /// had not ended, its client went away, and the handler of ``whenAbandoned(_:)`` runs.
+    func abandoned() {
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            defer { state.onAbandon = nil }
+            return state.ending == nil ? state.onAbandon : nil
+        }
+        handler?()
     }
 
     /// Ends the body: complete, or cut off so that the client sees the upstream's failure.
