@@ -20,7 +20,7 @@ public struct LintFinding: Sendable, Hashable {
         /// interaction (the URLSession adapter before the session pipeline), so its hops and their cookies are lost.
         case missingHops = "missing-hops"
         /// Recorded requests the cassette's match rules (its stored ones, else method and URL) cannot tell apart
-        /// although their bodies differ: replay answers them by recorded order alone (``ReplayAmbiguity``).
+        /// although their bodies differ: replay answers them by recorded order alone (`ReplayAmbiguity`).
         case ambiguousMatch = "ambiguous-match"
     }
 

@@ -1,6 +1,6 @@
 import TapedeckCore
 
-/// When things arrived, in seconds after the first of them, for tests of pacing.
+/// When things arrived, in seconds after the first of them (or after a given start), for tests of pacing.
 ///
 /// ```swift
 /// var arrivals = ArrivalTimes()
@@ -10,10 +10,17 @@ import TapedeckCore
 /// ```
 public struct ArrivalTimes: Sendable {
     private var first: ContinuousClock.Instant?
-    /// Each arrival, in seconds after the first.
+    /// Each arrival, in seconds after the first (or the start).
     public private(set) var seconds: [Double] = []
 
     public init() {}
+
+    /// Arrivals counted from `start` (the moment a request was sent) rather than from the first of them: a server or
+    /// replay that paces its chunks from the response head can only make them later than that, so a floor measured
+    /// from here holds however late the first arrival comes.
+    public init(from start: ContinuousClock.Instant) {
+        first = start
+    }
 
     /// Notes an arrival now.
     public mutating func mark() {
