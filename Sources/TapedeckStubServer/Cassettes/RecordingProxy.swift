@@ -261,7 +261,8 @@ struct MarkingTransport: HTTPTransport {
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         guard let flag = ForwardFlag.current else { return try await base.send(request, onEvent: onEvent) }
         flag.set()
-        let transfer = Task { try await base.send(request, onEvent: onEvent) }
+        // On the curl loop, as the exchange itself: the proxy answers even while the global pool is blocked.
+        let transfer = Task(executorPreference: base.executor) { try await base.send(request, onEvent: onEvent) }
         flag.onCut { transfer.cancel() }
         do {
             return try await withTaskCancellationHandler { try await transfer.value } onCancel: { transfer.cancel() }
