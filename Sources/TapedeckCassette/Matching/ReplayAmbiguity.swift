@@ -42,6 +42,8 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
             if buckets[key] == nil { order.append(key) }
             buckets[key, default: []].append(index)
         }
+        // Names each request with its GraphQL operation, when it has one.
+        let labeller = RequestMatcher(rules: matching + [.graphQL()], bodyBytes: bodyBytes)
         var found: [ReplayAmbiguity] = []
         for key in order {
             guard let indices = buckets[key], indices.count > 1 else { continue }
@@ -59,7 +61,7 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
             for group in indistinguishable(representatives, in: cassette, matcher: matcher) {
                 let requests = group.map { cassette.interactions[$0].request }
                 guard let separating = separatingRule(for: requests, rules: matching, bodyBytes: bodyBytes) else { continue }
-                found.append(ReplayAmbiguity(interactions: group, requests: requests.map { matcherWithGraphQL(matching, bodyBytes).label($0) },
+                found.append(ReplayAmbiguity(interactions: group, requests: requests.map(labeller.label),
                                              rules: matching.map(\.description), separatingRule: separating.description))
             }
         }
@@ -115,10 +117,4 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
         default:
             return true
         }
-    }
-
-    /// A matcher whose labels name GraphQL operations, for the report.
-    private static func matcherWithGraphQL(_ rules: [MatchRule], _ bodyBytes: @escaping @Sendable (CassetteBody) -> Data?) -> RequestMatcher {
-        RequestMatcher(rules: rules + [.graphQL()], bodyBytes: bodyBytes)
-    }
-}
+    }}
