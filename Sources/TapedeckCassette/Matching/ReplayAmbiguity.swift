@@ -117,4 +117,5 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
         default:
             return true
         }
-    }}
+    }
+}
