@@ -16,6 +16,8 @@ struct Recorder {
         let requestBody: BodyCapture
         let responseBody: BodyCapture
         let started = ContinuousClock.now
+        /// Where its request stands in the order requests were sent (``CassetteSession/sendTicket()``).
+        let ticket: UInt64
         /// The response body's chunks and their times, when ``CassetteConfiguration/chunkTiming`` keeps them.
         let chunkTimeline = Locked<ChunkTimeline?>(nil)
         /// Whether the body arrives as chunk events (a streamed body) rather than only as progress.
@@ -34,9 +36,10 @@ struct Recorder {
         /// `redactor` is asked for a redaction only when a large body is stored right away; `stream` makes the
         /// redaction of a body too large to hold in memory, given the response's headers (`nil` for the request's
         /// body).
-        init(request: HTTPRequest, threshold: Int, cassette: URL, filledSecrets: [String], redactor: () -> @Sendable (Data) -> Data,
-             stream: @escaping @Sendable (_ responseHeaders: HTTPHeaders?) -> BodyRedactionStream) {
+        init(request: HTTPRequest, ticket: UInt64, threshold: Int, cassette: URL, filledSecrets: [String],
+             redactor: () -> @Sendable (Data) -> Data, stream: @escaping @Sendable (_ responseHeaders: HTTPHeaders?) -> BodyRedactionStream) {
             self.request = request
+            self.ticket = ticket
             self.filledSecrets = filledSecrets
             if case .stream = request.responseBody { bodyArrivesInChunks = true } else { bodyArrivesInChunks = false }
             let head = Locked<(head: HTTPResponseHead, at: Double)?>(nil)
@@ -70,8 +73,8 @@ struct Recorder {
     /// captured on the way; the capture keeps the request as given.
     func begin(_ request: HTTPRequest) -> (Capture, HTTPRequest) {
         let fill = session.configuration.secrets.fill(request)
-        let capture = Capture(request: request, threshold: session.configuration.sidecarThreshold, cassette: session.url,
-                              filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) },
+        let capture = Capture(request: request, ticket: session.sendTicket(), threshold: session.configuration.sidecarThreshold,
+                              cassette: session.url, filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) },
                               stream: { [self] in streamingRedaction(request, responseHeaders: $0) })
         var outgoing = fill.request
         switch request.body {
@@ -282,7 +285,7 @@ struct Recorder {
         if let replacing {
             try session.replace(replacing, with: interaction, scrubbing: capture.filledSecrets)
         } else {
-            try session.commit(interaction, scrubbing: capture.filledSecrets)
+            try session.commit(interaction, scrubbing: capture.filledSecrets, ticket: capture.ticket)
         }
         if let check = session.configuration.recordingCheck {
             // The check sees what the cassette holds: redacted and scrubbed, so no secret reaches its messages.

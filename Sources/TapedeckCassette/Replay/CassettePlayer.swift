@@ -141,6 +141,16 @@ public struct CassettePlayer: Sendable {
         indexed = 0
     }
 
+    /// Puts the interactions in the order `order` gives (`order[new]` is the old position of each), each played or
+    /// not as it was; the index is rebuilt.
+    mutating func reorder(_ order: [Int]) {
+        precondition(order.sorted() == Array(cassette.interactions.indices), "not a reordering of the interactions")
+        cassette.interactions = order.map { cassette.interactions[$0] }
+        played = order.map { played[$0] }
+        index = [:]
+        indexed = 0
+    }
+
     /// Positions of the interactions played (or recorded) so far.
     public var playedIndices: [Int] { played.indices.filter { played[$0] } }
 

@@ -51,6 +51,9 @@ extension CassetteSession {
         /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
         /// learned after their bodies were written.
         var sidecarPositions: [Int] = []
+        /// Where each interaction recorded in this session stands, with the ticket its request drew when it was
+        /// sent (``CassetteSession/sendTicket()``), in commit order: finishing puts them in the order of their tickets.
+        var recordings: [(position: Int, ticket: UInt64)] = []
 
         init(player: CassettePlayer, file: String, previous: [Interaction] = []) {
             self.player = player
@@ -83,6 +86,8 @@ extension CassetteSession {
             /// The whole cassette with the interaction, when interactions already stored were scrubbed of a secret
             /// learned only now (the file is written again instead of a journal line).
             var rewrite: Cassette?
+            /// The ticket its request drew when it was sent.
+            var ticket: UInt64
         }
 
         /// Decides a commit of `interaction` (already redacted by the rules; `ownSecrets` are the values that took):
@@ -90,7 +95,7 @@ extension CassetteSession {
         ///
         /// - Throws: ``CassetteError/closed(file:)``, or the conflict that stopped this session.
         mutating func commit(_ interaction: Interaction, ownSecrets: [String], redaction: Redaction,
-                             volatileHeaders: Set<String>) throws(CassetteError) -> Commit {
+                             volatileHeaders: Set<String>, ticket: UInt64 = 0) throws(CassetteError) -> Commit {
             try checkRecording()
             var interaction = interaction
             let learned = secrets.learn(ownSecrets + pendingSecrets)
@@ -107,7 +112,8 @@ extension CassetteSession {
                 whole = player.cassette
                 whole?.interactions.append(interaction)
             }
-            return Commit(interaction: interaction, position: position, base: baseWritten ? nil : player.cassette, rewrite: whole)
+            return Commit(interaction: interaction, position: position, base: baseWritten ? nil : player.cassette, rewrite: whole,
+                          ticket: ticket)
         }
 
         /// Adds the interaction of `commit`, now on disk, and pairs it with its earlier recording for drift.
@@ -117,7 +123,29 @@ extension CassetteSession {
             if commit.interaction.request.body.sidecarPath != nil || commit.interaction.response?.body.sidecarPath != nil {
                 sidecarPositions.append(commit.position)
             }
+            recordings.append((commit.position, commit.ticket))
             player.record(commit.interaction)
+        }
+
+        /// Puts the interactions recorded in this session in the order their requests were sent: they were committed
+        /// as they finished, so two exchanges in flight at once may stand the other way round, and a replay by
+        /// position would cross their answers. Interactions recorded before keep their places. Returns whether any
+        /// moved.
+        mutating func putRecordingsInSendingOrder() -> Bool {
+            let places = recordings.map(\.position)
+            let bySending = recordings.sorted { $0.ticket < $1.ticket }
+            guard bySending.map(\.position) != places else { return false }
+            var order = Array(player.cassette.interactions.indices)  // order[new] is the old position
+            for (place, recording) in zip(places, bySending) { order[place] = recording.position }
+            var moved = order  // moved[old] is the new position
+            for (new, old) in order.enumerated() { moved[old] = new }
+            player.reorder(order)
+            recordings = zip(places, bySending).map { ($0, $1.ticket) }
+            recordedOverPrevious = recordedOverPrevious.map { moved[$0] }.sorted()
+            sidecarPositions = sidecarPositions.map { moved[$0] }.sorted()
+            faultFirings = Dictionary(uniqueKeysWithValues: faultFirings.map { (moved[$0.key], $0.value) })
+            conversationFaultFirings = Dictionary(uniqueKeysWithValues: conversationFaultFirings.map { (moved[$0.key], $0.value) })
+            return true
         }
 
         /// Puts a re-recording of interaction `index` in its place, after learning its secrets and scrubbing their
@@ -146,11 +174,12 @@ extension CassetteSession {
             /// The cassette changed under the session: it is closed, and the conflict is what finishing throws.
             case conflict(CassetteError)
             /// Write what the session holds; `rewrite` when the secrets learned last were scrubbed from stored
-            /// interactions, so the file must be written whole.
+            /// interactions, or recordings were put in the order they were sent, so the file must be written whole.
             case open(rewrite: Bool)
         }
 
-        /// Starts finishing: learns the secrets still pending and scrubs their copies from the stored interactions.
+        /// Starts finishing: learns the secrets still pending and scrubs their copies from the stored interactions, and
+        /// puts this session's recordings in the order their requests were sent.
         mutating func closing(redaction: Redaction) -> Closing {
             if let conflict {
                 closed = true
@@ -159,7 +188,8 @@ extension CassetteSession {
             if closed { return .closed }
             let pending = secrets.learn(pendingSecrets)
             pendingSecrets = []
-            return .open(rewrite: scrubStored(of: pending, redaction: redaction))
+            let scrubbed = scrubStored(of: pending, redaction: redaction)
+            return .open(rewrite: putRecordingsInSendingOrder() || scrubbed)
         }
 
         /// The interactions recorded over ``previous``, each with the earlier recording of its request, taken out to

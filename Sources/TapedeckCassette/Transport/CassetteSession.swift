@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TapedeckCore
 
 /// The mutable side of a ``CassetteTransport``: the replay engine, the journal, fault counters. Concurrent tasks may
@@ -43,6 +44,8 @@ final class CassetteSession: Sendable {
     let state: Locked<StateMachine>
     /// The files: taken before ``state`` and held across each write, so that writes happen in the order decided.
     let disk: Locked<Disk>
+    /// The next ``sendTicket()``.
+    private let tickets = Atomic<UInt64>(0)
 
     init(url: URL, mode: RecordMode, upstream: (any HTTPTransport)?, configuration: CassetteConfiguration,
          allowedHosts: Set<String>?) throws(CassetteError) {
@@ -202,6 +205,12 @@ final class CassetteSession: Sendable {
         state.withLock { $0.pendingSecrets += values }
     }
 
+    /// The next ticket in the order requests are sent: a recording draws one when its request goes upstream, and
+    /// finishing stores recordings in the order of their tickets (``StateMachine/putRecordingsInSendingOrder()``).
+    func sendTicket() -> UInt64 {
+        tickets.add(1, ordering: .relaxed).oldValue
+    }
+
     /// Whether recordings go to the journal: the cassette file itself has been written once.
     var isJournaling: Bool {
         state.withLock { $0.baseWritten && !$0.closed }
@@ -209,11 +218,13 @@ final class CassetteSession: Sendable {
 
     /// Redacts `interaction` (and scrubs copies of `secrets`, the values filled into the request that went out, which
     /// the cassette's ledger then scrubs everywhere), adds it to the cassette and puts it on disk before returning.
+    /// `ticket` is the one its request drew when it was sent (``sendTicket()``); without one, it counts as sent now.
     ///
     /// - Throws: ``CassetteError/changedWhileRecording(file:change:savedTo:count:)`` when someone else changed or
     ///   removed the cassette file since this session last read or wrote it (the interaction is saved with the
     ///   others, not lost); ``CassetteError/io(file:operation:reason:)`` when the disk refuses the write.
-    func commit(_ interaction: Interaction, scrubbing secrets: [String] = []) throws(CassetteError) {
+    func commit(_ interaction: Interaction, scrubbing secrets: [String] = [], ticket: UInt64? = nil) throws(CassetteError) {
+        let ticket = ticket ?? sendTicket()
         var interaction = interaction
         redaction.scrub(&interaction, secrets: secrets)
         // Outside the locks: the interaction's own secrets (parsing its bodies); under the state's, the ledger's.
@@ -223,7 +234,8 @@ final class CassetteSession: Sendable {
         let own = redacted + secrets
         try disk.withLock { (disk: inout Disk) throws(CassetteError) in
             let commit = try state.withLock { (state: inout StateMachine) throws(CassetteError) in
-                try state.commit(interaction, ownSecrets: own, redaction: redaction, volatileHeaders: configuration.volatileHeaders)
+                try state.commit(interaction, ownSecrets: own, redaction: redaction, volatileHeaders: configuration.volatileHeaders,
+                                 ticket: ticket)
             }
             try checkUnchanged(&disk, pending: commit.interaction)
             if let base = commit.base {
