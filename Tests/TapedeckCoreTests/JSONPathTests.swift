@@ -7,15 +7,15 @@ import TapedeckCore
     static let document: JSONValue = ["a": ["b": [1, 2, 3]], "list": [["id": 1], ["id": 2, "x": nil]], "odd key": "x", "0": "zero"]
 
     @Test func selectsMembersElementsAndWildcards() throws {
-        #expect(try JSONPath("$").select(in: Self.document) == [Self.document])
-        #expect(try JSONPath("$.a.b[0]").select(in: Self.document) == [1])
-        #expect(try JSONPath("$.a.b[-1]").select(in: Self.document) == [3])
-        #expect(try JSONPath("$['odd key']").select(in: Self.document) == ["x"])
-        #expect(try JSONPath(#"$["odd key"]"#).select(in: Self.document) == ["x"])
-        #expect(try JSONPath("$.list[*].id").select(in: Self.document) == [1, 2])
-        #expect(try JSONPath("$.*").select(in: Self.document).count == 4)
-        #expect(try JSONPath("$.a.b[7]").select(in: Self.document).isEmpty)
-        #expect(try JSONPath("$.a.b[-4]").select(in: Self.document).isEmpty)
+        #expect(try JSONPath("$" as String).select(in: Self.document) == [Self.document])
+        #expect(try JSONPath("$.a.b[0]" as String).select(in: Self.document) == [1])
+        #expect(try JSONPath("$.a.b[-1]" as String).select(in: Self.document) == [3])
+        #expect(try JSONPath("$['odd key']" as String).select(in: Self.document) == ["x"])
+        #expect(try JSONPath(#"$["odd key"]"# as String).select(in: Self.document) == ["x"])
+        #expect(try JSONPath("$.list[*].id" as String).select(in: Self.document) == [1, 2])
+        #expect(try JSONPath("$.*" as String).select(in: Self.document).count == 4)
+        #expect(try JSONPath("$.a.b[7]" as String).select(in: Self.document).isEmpty)
+        #expect(try JSONPath("$.a.b[-4]" as String).select(in: Self.document).isEmpty)
     }
 
     @Test func findsAndPrintsAsWireMocksMatchesJsonPathDoes() {
@@ -40,20 +40,20 @@ import TapedeckCore
             #expect(JSONPath(dotted: shorthand).select(in: Self.document) == (try JSONPath(full)).select(in: Self.document))
         }
         // A dotted step written as an index names an element, in both spellings; `00` is a member name only.
-        #expect(try JSONPath("$.a.b.2").select(in: Self.document) == [3])
-        #expect(try JSONPath("a.b.00").select(in: Self.document).isEmpty)
+        #expect(try JSONPath("$.a.b.2" as String).select(in: Self.document) == [3])
+        #expect(try JSONPath("a.b.00" as String).select(in: Self.document).isEmpty)
     }
 
     @Test func matchesPlacesAsCassetteRulesNameThem() throws {
         #expect(JSONPath(dotted: "items.*.token").matches(dottedLocation: "items.3.token"))
-        #expect(try JSONPath("$.items[3].token").matches(dottedLocation: "items.3.token"))
-        #expect(try JSONPath("$.items[*]").matches(dottedLocation: "items.x"))
-        #expect(try !JSONPath("$.items[-1]").matches(dottedLocation: "items.0"))
-        #expect(try JSONPath("$['a.b'].c").matches(dottedLocation: "a.b.c"))
-        #expect(try JSONPath("user.token").matches(dottedLocation: "user.token"))
-        #expect(try !JSONPath("user.token").matches(dottedLocation: "user.token.x"))
-        #expect(try !JSONPath("user.token").matches(dottedLocation: "user"))
-        #expect(try JSONPath("$user.x").matches(dottedLocation: "$user.x"))
+        #expect(try JSONPath("$.items[3].token" as String).matches(dottedLocation: "items.3.token"))
+        #expect(try JSONPath("$.items[*]" as String).matches(dottedLocation: "items.x"))
+        #expect(try !JSONPath("$.items[-1]" as String).matches(dottedLocation: "items.0"))
+        #expect(try JSONPath("$['a.b'].c" as String).matches(dottedLocation: "a.b.c"))
+        #expect(try JSONPath("user.token" as String).matches(dottedLocation: "user.token"))
+        #expect(try !JSONPath("user.token" as String).matches(dottedLocation: "user.token.x"))
+        #expect(try !JSONPath("user.token" as String).matches(dottedLocation: "user"))
+        #expect(try JSONPath("$user.x" as String).matches(dottedLocation: "$user.x"))
     }
 
     @Test func refusesWhatItDoesNotEvaluateNamingThePlace() {
@@ -76,8 +76,8 @@ import TapedeckCore
     }
 
     @Test func definiteness() throws {
-        #expect(try JSONPath("$.a[0]").isDefinite)
-        #expect(try !JSONPath("a.*").isDefinite)
-        #expect(try !JSONPath("$[*]").isDefinite)
+        #expect(try JSONPath("$.a[0]" as String).isDefinite)
+        #expect(try !JSONPath("a.*" as String).isDefinite)
+        #expect(try !JSONPath("$[*]" as String).isDefinite)
     }
 }

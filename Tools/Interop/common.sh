@@ -10,10 +10,12 @@ ensure_venv() {
       && cp "$requirements" "$venv/.requirements"; } >&2
 }
 
-# tapedeck_binary ROOT [GIVEN]: GIVEN when set, else the package's debug tapedeck, built (incrementally) first.
+# tapedeck_binary ROOT [GIVEN]: GIVEN when set, else the package's debug tapedeck, built (incrementally) first. It is
+# built as the README's test command builds it (--build-tests, which also makes every module testable): after that
+# command this is a no-op, where `--product tapedeck` would compile every module again without testability.
 tapedeck_binary() {
     local root="$1" given="${2:-}"
     if [ -n "$given" ]; then echo "$given"; return; fi
-    (cd "$root" && swift build --product tapedeck >&2)
+    (cd "$root" && swift build --build-tests >&2)
     echo "$(cd "$root" && swift build --show-bin-path)/tapedeck"
 }
