@@ -71,8 +71,8 @@ extension Loopback {
                 #expect(!server.isRunning)
             }
             // stop() returns once each thread has signalled its end; the thread itself may take a moment more to
-            // leave /proc/self/task on a loaded machine.
-            let deadline = ContinuousClock.now + .seconds(5)
+            // leave /proc/self/task on a loaded machine (waited for up to a minute, a safety net only).
+            let deadline = ContinuousClock.now + .seconds(60)
             while threadNames().filter({ $0.hasPrefix("MHD") }).count > threadsBefore, ContinuousClock.now < deadline {
                 usleep(2_000)
             }

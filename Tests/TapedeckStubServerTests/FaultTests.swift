@@ -54,22 +54,25 @@ extension OnLoopback {
             #expect(try await code(for: .partialBody(sent: 100, declared: 1000)) == .networkConnectionLost)
         }
 
-        @Test func neverAnsweringTimesTheClientOut() async throws {
+        /// The client's own timeout ends the wait: `-1001`, and not before the 0.3 s it was given (libcurl counts
+        /// whole milliseconds, hence the margin). How much later depends on the machine; a hang is ended by the
+        /// time limit.
+        @Test(.timeLimit(.minutes(1))) func neverAnsweringTimesTheClientOut() async throws {
             let started = ContinuousClock.now
             #expect(try await code(for: .noResponse, timeout: 0.3) == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started >= .milliseconds(290))
         }
 
-        @Test func aServerWithAHangingConnectionStillStopsPromptly() async throws {
+        /// Prompt means before the client's 30 s timeout: the client learns of the stop as a closed connection
+        /// (`-1011`), not as its own timeout (`-1001`). A stop that hangs is ended by the time limit.
+        @Test(.timeLimit(.minutes(1))) func aServerWithAHangingConnectionStillStopsPromptly() async throws {
             let server = try StubServer()
             server.add(Stub(RequestPattern(.get, "/hang"), fault: .noResponse))
             let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"), timeoutInterval: 30)) }
             // Stopped once the request hangs there, not after a fixed pause: under load the client may not have
             // connected yet, and a server stopped before that refuses the connection instead (-1004).
             try await server.waitForRequest()
-            let started = ContinuousClock.now
             server.stop()
-            #expect(ContinuousClock.now - started < .seconds(2))
             let code = await urlErrorCode { _ = try await task.value }
             #expect(code == .badServerResponse, "stopping closes the hanging connection with no response")
         }

@@ -51,9 +51,10 @@ extension OnLoopback {
             return output.split(separator: "\n").map(String.init)
         }
 
-        /// Runs a program (at most 60 s) and returns its standard output; a failure is an error with its stderr.
+        /// Runs a program (stopped after five minutes, a safety net against a hang) and returns its standard output;
+        /// a failure is an error with its stderr.
         static func run(_ program: String, _ arguments: [String]) async throws -> String {
-            let output = try await ExternalCommand.run(URL(fileURLWithPath: program), arguments, timeLimit: 60)
+            let output = try await ExternalCommand.run(URL(fileURLWithPath: program), arguments, timeLimit: 300)
             guard output.status == 0 else {
                 throw ClientFailure(description: "\(program) \(arguments.first ?? "") exited with \(output.status): \(output.standardError)")
             }

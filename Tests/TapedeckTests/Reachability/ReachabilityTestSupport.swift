@@ -4,8 +4,9 @@ import TapedeckTestSupport
 import TapedeckCore
 
 extension NetworkReachabilityManager {
-    /// The first status other than `unknown` the manager reaches, or `nil` after `timeout`.
-    func firstKnownStatus(within timeout: Duration = .seconds(10)) async -> Status? {
+    /// The first status other than `unknown` the manager reaches, or `nil` after `timeout` (a safety net against a
+    /// status that never comes, generous so that a loaded machine never trips it).
+    func firstKnownStatus(within timeout: Duration = .seconds(120)) async -> Status? {
         await statuses(within: timeout) { $0 != .unknown }
     }
 

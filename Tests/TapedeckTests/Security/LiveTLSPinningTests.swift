@@ -67,6 +67,7 @@ import TapedeckTestSupport
             let url = URL(string: "https://\(TestPKI.host)/secure")!
             var lenient = HTTPRequest(url: url)
             lenient.tls.serverTrustPolicy = try SecurityPolicy(pinningMode: .publicKey, pinnedCertificates: [pki.leaf.item]).serverTrustPolicy
+            let started = ContinuousClock.now
             _ = try await transport.send(lenient)
             var strict = HTTPRequest(url: url)
             strict.tls.serverTrustPolicy = try SecurityPolicy(pinningMode: .publicKey, pinnedCertificates: [pki.otherLeaf.item]).serverTrustPolicy
@@ -77,7 +78,9 @@ import TapedeckTestSupport
                 #expect(error.trustRule == .publicKeyNotPinned)
             }
             let again = try await transport.send(lenient)
-            #expect(again.metrics.connectionReused)
+            // The lenient connection is still there for lenient requests (within libcurl's 118 s; the server keeps
+            // idle connections ten minutes).
+            if ConnectionReuse.isPromised(since: started, serverIdleTimeout: .seconds(600)) { #expect(again.metrics.connectionReused) }
             #expect(server.journal.entries.count == 2)
         }
     }
