@@ -10,7 +10,7 @@ struct TapedeckCommand: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self, FetchCommand.self, DiffCommand.self, LintCommand.self, RedactCommand.self,
             ConvertCommand.self, VerifyCommand.self, RecordCommand.self, ServeCommand.self, DemoCommand.self, PruneCommand.self,
-            SweepCommand.self,
+            SweepCommand.self, RunCommand.self,
         ]
     )
 }

@@ -126,13 +126,15 @@ public final class ForwardProxy: Sendable {
     }
 
     /// The environment variables that send a client's requests through the proxy, in a stable order; with
-    /// `certificateAuthorityFile`, those that make common clients (OpenSSL, curl, Python `requests`, Node) trust
-    /// the proxy's CA too.
+    /// `certificateAuthorityFile`, those that make common clients trust the proxy's CA too: OpenSSL's default
+    /// (`SSL_CERT_FILE`: Python's `ssl`, `urllib` and `httpx`, Go, Ruby, .NET), curl, Python `requests`, Node, git,
+    /// pip, npm, Cargo and the AWS SDKs.
     public func environment(certificateAuthorityFile: String? = nil) -> [(name: String, value: String)] {
         let url = proxyURL.absoluteString
         var variables = [("HTTP_PROXY", url), ("HTTPS_PROXY", url), ("http_proxy", url), ("https_proxy", url)]
         if let file = certificateAuthorityFile {
-            variables += ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS"].map { ($0, file) }
+            variables += ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO",
+                          "PIP_CERT", "NPM_CONFIG_CAFILE", "CARGO_HTTP_CAINFO", "AWS_CA_BUNDLE"].map { ($0, file) }
         }
         return variables.map { (name: $0.0, value: $0.1) }
     }
