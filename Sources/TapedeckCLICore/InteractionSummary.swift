@@ -22,6 +22,9 @@ public struct InteractionSummary: Sendable, Hashable {
     public var recordedAt: Date
     /// The GraphQL operation(s) of the request, when it is GraphQL over HTTP and its body is in the cassette.
     public var graphQL: GraphQLRequest?
+    /// The JSON-RPC method(s) of the request, with the tool an MCP call names (`tools/call get_weather`), when it is
+    /// JSON-RPC and its body is in the cassette.
+    public var jsonRPC: String?
 
     /// Summarises the interaction at `index`.
     public init(index: Int, interaction: Interaction) {
@@ -32,6 +35,7 @@ public struct InteractionSummary: Sendable, Hashable {
         recordedAt = interaction.recordedAt
         // A malformed GraphQL request is listed without its operation; `tapedeck lint` is where bodies are judged.
         graphQL = interaction.request.body.inlineData.flatMap { try? GraphQLRequest.read(interaction.request, body: $0) }
+        jsonRPC = interaction.request.jsonRPCSummary
         switch interaction.outcome {
         case .response(let response):
             status = response.statusCode
@@ -47,22 +51,28 @@ public struct InteractionSummary: Sendable, Hashable {
         cassette.interactions.enumerated().map { InteractionSummary(index: $0, interaction: $1) }
     }
 
-    /// The table `tapedeck inspect` prints; a `graphql` column names the operations when any request is GraphQL.
+    /// The table `tapedeck inspect` prints; a `graphql` column names the operations when any request is GraphQL, a
+    /// `jsonrpc` column the methods when any is JSON-RPC.
     public static func table(_ summaries: [InteractionSummary]) -> TextTable {
         let listsGraphQL = summaries.contains { $0.graphQL != nil }
+        let listsJSONRPC = summaries.contains { $0.jsonRPC != nil }
         var header = ["#", "method", "url", "status", "request", "response", "recorded at"]
+        if listsJSONRPC { header.insert("jsonrpc", at: 3) }
         if listsGraphQL { header.insert("graphql", at: 3) }
-        var table = TextTable(header: header, rightAligned: listsGraphQL ? [0, 5, 6] : [0, 4, 5])
+        let extra = (listsGraphQL ? 1 : 0) + (listsJSONRPC ? 1 : 0)
+        var table = TextTable(header: header, rightAligned: [0, 4 + extra, 5 + extra])
         for row in summaries {
             var cells = [String(row.index), row.method, row.url, row.status.map(String.init) ?? "error \(row.error ?? "")",
                          ByteCount.format(row.requestBytes), ByteCount.format(row.responseBytes), ISO8601.format(row.recordedAt)]
+            if listsJSONRPC { cells.insert(row.jsonRPC ?? "", at: 3) }
             if listsGraphQL { cells.insert(row.graphQL?.summary ?? "", at: 3) }
             table.append(cells)
         }
         return table
     }
 
-    /// The JSON `tapedeck inspect --json` prints: an array of objects, with a `graphql` member for GraphQL requests.
+    /// The JSON `tapedeck inspect --json` prints: an array of objects, with a `graphql` member for GraphQL requests and
+    /// a `jsonrpc` member (the methods) for JSON-RPC ones.
     public static func json(_ summaries: [InteractionSummary]) -> CassetteJSON {
         .array(summaries.map { row in
             var members: [CassetteJSON.Member] = [
@@ -73,6 +83,7 @@ public struct InteractionSummary: Sendable, Hashable {
             members += [.init("requestBytes", .integer(row.requestBytes)), .init("responseBytes", .integer(row.responseBytes)),
                         .init("recordedAt", .string(ISO8601.format(row.recordedAt)))]
             if let graphQL = row.graphQL { members.append(.init("graphql", graphQLJSON(graphQL))) }
+            if let jsonRPC = row.jsonRPC { members.append(.init("jsonrpc", .string(jsonRPC))) }
             return .object(members)
         })
     }

@@ -85,6 +85,19 @@ import TapedeckTestSupport
         #expect(try replay.finish().notes == ["match method,path,graphql overrides the cassette's method,path"])
     }
 
+    @Test func storedRulesAreKeptByALaterRecordingThatChoseNone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.cassette("kept.json")
+        _ = try await Self.record(url, configuration: CassetteConfiguration(matching: [.method, .url, .graphQL()]))
+        // Recording more episodes with nothing chosen: the stored rules stay, and nothing is recognised again.
+        let recorder = try openCassette(url, mode: .newEpisodes, upstream: BodyEcho())
+        _ = try await recorder.send(Self.post(#"{"query":"query Droid($id: ID!) { droid(id: $id) { name } }","variables":{"id":"3"}}"#))
+        let summary = try recorder.finish()
+        #expect(!summary.notes.contains { $0.contains("stored match rules") }, "\(summary.notes)")
+        #expect(try CassetteFile.load(url).replayRules.matching?.spelled == "method,url,graphql")
+    }
+
     @Test func aCustomRuleIsNotStoredAndTheSummarySaysSo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

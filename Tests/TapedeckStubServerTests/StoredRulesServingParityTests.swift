@@ -52,6 +52,10 @@ extension OnLoopback {
                  body: #"{"query": "query Hero { hero { name } }"}"#),
             Sent(method: .post, target: "/graphql", headers: ["Content-Type": "application/json"],
                  body: #"{"query": "query Droid($id: ID!) { droid(id: $id) { name } }", "variables": {"id": "2001", "trace": "t1"}}"#),
+            Sent(method: .post, target: "/rpc", headers: ["Content-Type": "application/json"],
+                 body: #"{"jsonrpc":"2.0","id":1,"method":"sum","params":{"a":1,"b":2,"_meta":{"progressToken":"p1"}}}"#),
+            Sent(method: .post, target: "/rpc", headers: ["Content-Type": "application/json"],
+                 body: #"{"jsonrpc":"2.0","id":2,"method":"sum","params":{"a":5,"b":2}}"#),
         ]
 
         /// What the client sends: some recorded requests as they were, some reordered or respelled, some that only a
@@ -70,15 +74,23 @@ extension OnLoopback {
             Sent(method: .get, target: "/items?a=2"),
             Sent(method: .post, target: "/items", headers: ["Content-Type": "application/json", "Accept": "application/json"],
                  body: #"{"x": 1, "user": "u-1"}"#),
+            Sent(method: .post, target: "/rpc", headers: ["Content-Type": "application/json"],
+                 body: #"{"id": 40, "jsonrpc": "2.0", "params": {"b": 2, "a": 5}, "method": "sum"}"#),
+            Sent(method: .post, target: "/rpc", headers: ["Content-Type": "application/json"],
+                 body: #"{"jsonrpc":"2.0","id":"x-41","method":"sum","params":{"a":1,"b":3,"_meta":{"progressToken":"mine"}}}"#),
         ]
 
         static func cassette(rules: [MatchRule]) -> Cassette {
             let interactions = recorded.enumerated().map { index, sent in
-                Interaction(
+                // A JSON-RPC call is answered for its id, which a replay under the jsonrpc rule gives the caller's.
+                let id = sent.body.contains("jsonrpc") ? try? CassetteJSON.parse(Data(sent.body.utf8))["id"] : nil
+                let answer = id.map { #"{"jsonrpc":"2.0","id":\#(String(decoding: CassetteJSON.serialize($0), as: UTF8.self)),"result":"answer \#(index)"}"# }
+                return Interaction(
                     request: .init(method: sent.method.rawValue, url: origin + sent.target, headers: sent.sentHeaders,
                                    body: CassetteBody(Data(sent.body.utf8))),
-                    outcome: .response(.init(statusCode: 200, reasonPhrase: "OK", headers: ["Content-Type": "text/plain"],
-                                             body: CassetteBody(Data("answer \(index)".utf8)))),
+                    outcome: .response(.init(statusCode: 200, reasonPhrase: "OK",
+                                             headers: ["Content-Type": answer == nil ? "text/plain" : "application/json"],
+                                             body: CassetteBody(Data((answer ?? "answer \(index)").utf8)))),
                     recordedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)))
             }
             return Cassette(interactions: interactions, replayRules: ReplayRules(matching: rules))
@@ -95,7 +107,8 @@ extension OnLoopback {
             MatchRule.defaults, [.method, .path], [.method, .host, .path, .query], [.path, .headers("Accept")],
             [.method, .url, .body], [.method, .url, .json()], [.method, .path, .json(ignoring: ["$.user"])],
             [.method, .url, .form], [.method, .path, .multipart], [.method, .host, .path, .graphQL()],
-            [.method, .path, .graphQL(ignoringVariables: ["trace"])],
+            [.method, .path, .graphQL(ignoringVariables: ["trace"])], [.method, .url, .jsonRPC()],
+            [.method, .path, .jsonRPC(ignoringParams: ["b"])],
         ]
 
         @Test(arguments: storableRules)

@@ -128,7 +128,12 @@ import TapedeckWebSocket
         // Measured from before the client connects, which comes before the conversation starts on the server: the
         // second frame cannot arrive sooner than its offset. (Measured from the first frame's arrival, a first frame
         // delayed on a busy machine made the gap look shorter than recorded.)
-        for (pacing, atLeast) in [(WebSocketServing.Pacing.atOnce, 0.0), (.recorded(scale: 1), 0.4)] {
+        // The third file stores its pacing: served with nothing chosen, frames keep it as bodies would.
+        let stored = directory.cassette("paced-by-its-rules.json")
+        try CassetteFile.save(Cassette(interactions: try CassetteFile.load(file).interactions,
+                                       replayRules: ReplayRules(pacing: .recorded(scale: 1))), to: stored)
+        let cases: [(WebSocketServing.Pacing?, URL, Double)] = [(.atOnce, file, 0), (.recorded(scale: 1), file, 0.4), (nil, stored, 0.4)]
+        for (pacing, file, atLeast) in cases {
             let server = try StubServer()
             defer { server.stop() }
             try server.serve(cassette: file, webSockets: WebSocketServing(pacing: pacing))
@@ -138,7 +143,7 @@ import TapedeckWebSocket
             #expect(try await iterator.next() == .text("first"))
             #expect(try await iterator.next() == .text("second"))
             let gap = ContinuousClock.now - connecting
-            #expect(gap >= .seconds(atLeast), "\(pacing): \(gap)")
+            #expect(gap >= .seconds(atLeast), "\(String(describing: pacing)), \(file.lastPathComponent): \(gap)")
             #expect(await socket.close() == .closed(WebSocketClose(code: .normalClosure)))
         }
     }
@@ -173,8 +178,8 @@ import TapedeckWebSocket
     }
 
     /// Stopping the server with a client still connected ends that connection (the socket is handed back to
-    /// libmicrohttpd before its daemon stops) instead of hanging the stop.
-    @Test func stoppingTheServerEndsAnOpenConversation() async throws {
+    /// libmicrohttpd before its daemon stops) instead of hanging the stop, which the time limit would end.
+    @Test(.timeLimit(.minutes(1))) func stoppingTheServerEndsAnOpenConversation() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try CompatibilityFile.copy("websocket-chat.json", into: directory)
@@ -182,9 +187,7 @@ import TapedeckWebSocket
         let socket = try await WebSocket.connect(to: try #require(URL(string: "ws://127.0.0.1:\(server.port)/chat?room=lobby")))
         var iterator = socket.messages.makeAsyncIterator()
         #expect(try await iterator.next() == .text("welcome to lobby"))
-        let started = ContinuousClock.now
         server.stop()
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(await socket.ending().code == .abnormalClosure)
     }
 

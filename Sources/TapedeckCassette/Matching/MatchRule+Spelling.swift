@@ -18,11 +18,12 @@ extension MatchRule {
     /// Every rule name a written list may use, as ``description`` spells them.
     public static let spelledNames = ["method", "url", "host", "path", "query", "body", "form", "multipart",
                                       "headers(NAME, …)", "json", "json(ignoring: PATH, …)", "graphql",
-                                      "graphql(ignoring variables: PATH, …)"]
+                                      "graphql(ignoring variables: PATH, …)", "jsonrpc", "jsonrpc(ignoring params: PATH, …)"]
 
     /// Reads rules written as they print themselves (``description``), separated by commas:
     /// `method,url,graphql`, `method, path, json(ignoring: $.user, $.metadata)`, `headers(Accept, X-Tenant)`.
-    /// Names are case-insensitive; `graphql(ignoring: …)` is read as `graphql(ignoring variables: …)`.
+    /// Names are case-insensitive; `graphql(ignoring: …)` is read as `graphql(ignoring variables: …)`, and
+    /// `jsonrpc(ignoring: …)` as `jsonrpc(ignoring params: …)`.
     ///
     /// ```swift
     /// let rules = try MatchRule.parse("method,host,path,graphql")
@@ -95,6 +96,7 @@ extension MatchRule {
         case "multipart": return try noArgument(.multipart)
         case "json": return .json(ignoring: try paths(after: ["ignoring:"]))
         case "graphql": return .graphQL(ignoringVariables: try paths(after: ["ignoring variables:", "ignoring:"]))
+        case "jsonrpc", "json-rpc": return .jsonRPC(ignoringParams: try paths(after: ["ignoring params:", "ignoring:"]))
         case "headers", "header":
             let names = split(argument ?? "", at: ",").map(\.0)
             guard !names.isEmpty else { throw fail("headers(…) needs the names of the fields to compare, e.g. headers(Accept)") }

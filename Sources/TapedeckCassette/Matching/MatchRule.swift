@@ -13,6 +13,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         case headers([String])
         case body, json(Set<JSONPath>), form, multipart
         case graphQL(Set<JSONPath>)
+        case jsonRPC(Set<JSONPath>)
         case custom(String, @Sendable (Interaction.Request, Interaction.Request) -> Bool)
     }
 
@@ -61,6 +62,21 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         MatchRule(kind: .graphQL(paths))
     }
 
+    /// JSON-RPC 2.0 (``JSONRPCBody``: one message or a batch) compared by what each message asks: its method and
+    /// its params as JSON values (member order and number spelling ignored), never its `id`, which every client
+    /// numbers its own way; a notification matches only a notification. The params' `_meta` (MCP's progress
+    /// tokens and other metadata) is never compared, and neither are the paths in `ignoringParams` (`JSONPath`s
+    /// relative to the params: `cursor`, `arguments.requestId`). Bodies that are not JSON-RPC (the MCP `GET`
+    /// stream, a `DELETE`) compare by their bytes. Every call goes to the same URL, so pair it with ``method`` and
+    /// ``url``; replay answers with the caller's `id`:
+    ///
+    /// ```swift
+    /// configuration.matching = [.method, .url, .jsonRPC()]
+    /// ```
+    public static func jsonRPC(ignoringParams paths: Set<JSONPath> = []) -> MatchRule {
+        MatchRule(kind: .jsonRPC(paths))
+    }
+
     /// A custom comparison of the live request (first argument) with a recorded one (second); `name` appears in
     /// near-miss reports.
     public static func custom(_ name: String, _ matches: @escaping @Sendable (Interaction.Request, Interaction.Request) -> Bool) -> MatchRule {
@@ -85,6 +101,8 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         case .multipart: return "multipart"
         case .graphQL(let paths):
             return paths.isEmpty ? "graphql" : "graphql(ignoring variables: \(paths.map(\.expression).sorted().joined(separator: ", ")))"
+        case .jsonRPC(let paths):
+            return paths.isEmpty ? "jsonrpc" : "jsonrpc(ignoring params: \(paths.map(\.expression).sorted().joined(separator: ", ")))"
         case .custom(let name, _): return "custom(\(name))"
         }
     }
@@ -95,7 +113,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         switch kind {
         case .method, .url, .host, .path, .query: return false
         case .headers(let names): return names.contains { $0.lowercased() == "content-length" }
-        case .body, .json, .form, .multipart, .graphQL, .custom: return true
+        case .body, .json, .form, .multipart, .graphQL, .jsonRPC, .custom: return true
         }
     }
 
@@ -103,7 +121,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// body's form). When no rule does, a live request's other fields are neither redacted nor kept to be matched.
     var readsHeaders: Bool {
         switch kind {
-        case .method, .url, .host, .path, .query, .body, .json, .form, .multipart, .graphQL: return false
+        case .method, .url, .host, .path, .query, .body, .json, .form, .multipart, .graphQL, .jsonRPC: return false
         case .headers, .custom: return true
         }
     }

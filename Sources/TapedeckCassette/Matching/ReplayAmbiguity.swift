@@ -43,7 +43,7 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
             buckets[key, default: []].append(index)
         }
         // Names each request with its GraphQL operation, when it has one.
-        let labeller = RequestMatcher(rules: matching + [.graphQL()], bodyBytes: bodyBytes)
+        let labeller = RequestMatcher(rules: matching + [.graphQL(), .jsonRPC()], bodyBytes: bodyBytes)
         var found: [ReplayAmbiguity] = []
         for key in order {
             guard let indices = buckets[key], indices.count > 1 else { continue }
@@ -88,7 +88,7 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
     /// The first body rule that, added to `rules`, tells every pair of `requests` apart.
     private static func separatingRule(for requests: [Interaction.Request], rules: [MatchRule],
                                        bodyBytes: @escaping @Sendable (CassetteBody) -> Data?) -> MatchRule? {
-        let candidates: [MatchRule] = [.graphQL(), .json(), .form, .multipart, .body]
+        let candidates: [MatchRule] = [.jsonRPC(), .graphQL(), .json(), .form, .multipart, .body]
         for candidate in candidates where !rules.contains(where: { $0.description == candidate.description }) {
             let matcher = RequestMatcher(rules: rules + [candidate], bodyBytes: bodyBytes)
             let separates = requests.indices.allSatisfy { i in
@@ -107,6 +107,10 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
         case .graphQL:
             return requests.allSatisfy { request in
                 (try? GraphQLRequest.read(request, body: bodyBytes(request.body) ?? Data())) != nil
+            }
+        case .jsonRPC:
+            return requests.allSatisfy { request in
+                if case .messages = JSONRPCBody.read(bodyBytes(request.body) ?? Data()) { true } else { false }
             }
         case .json:
             return requests.allSatisfy { request in bodyBytes(request.body).flatMap { try? CassetteJSON.parse($0) } != nil }

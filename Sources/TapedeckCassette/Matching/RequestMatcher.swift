@@ -22,6 +22,8 @@ struct RequestMatcher: Sendable {
     private let targetKinds: [MatchRule.Kind]
     /// What the `graphQL` rule has read so far.
     private let graphQLReadings = GraphQLReadings()
+    /// What each `jsonRPC` rule has read so far, by the rule's description (its ignored paths).
+    private let jsonRPCReadings: [String: JSONRPCReadings]
 
     init(rules: [MatchRule], bodyBytes: @escaping @Sendable (CassetteBody) -> Data?) {
         self.rules = rules
@@ -30,6 +32,11 @@ struct RequestMatcher: Sendable {
         filters = rules.filter { !$0.isIndexed }
         readsBody = rules.contains { $0.readsBody }
         readsHeaders = rules.contains { $0.readsHeaders }
+        var jsonRPCReadings: [String: JSONRPCReadings] = [:]
+        for rule in rules {
+            if case .jsonRPC(let ignored) = rule.kind { jsonRPCReadings[rule.description] = JSONRPCReadings(ignoring: ignored) }
+        }
+        self.jsonRPCReadings = jsonRPCReadings
         targetKinds = rules.compactMap { rule in
             switch rule.kind {
             case .url, .host, .path, .query: return rule.kind
@@ -73,9 +80,13 @@ struct RequestMatcher: Sendable {
         return rules.compactMap { difference(for: $0, live, recorded) }
     }
 
-    /// `METHOD URL` for reports, followed by the GraphQL operation(s) when a `graphQL` rule reads the request:
-    /// `POST http://127.0.0.1/graphql (query Hero)`.
+    /// `METHOD URL` for reports, followed by the GraphQL operation(s) when a `graphQL` rule reads the request
+    /// (`POST http://127.0.0.1/graphql (query Hero)`), or the JSON-RPC method(s) when a `jsonRPC` rule does
+    /// (`POST http://127.0.0.1/mcp (tools/call get_weather)`).
     func label(_ request: Interaction.Request) -> String {
+        if let readings = jsonRPCReadings.values.first, let body = bodyBytes(request.body), let summary = readings.read(body).body.summary {
+            return "\(request.summary) (\(summary))"
+        }
         guard rules.contains(where: { if case .graphQL = $0.kind { true } else { false } }),
               let body = bodyBytes(request.body),
               let operation = try? GraphQLRequest.read(request, body: body)
@@ -136,6 +147,10 @@ struct RequestMatcher: Sendable {
         case .graphQL(let ignored):
             // The operation is what the path is elsewhere: every operation is posted to one path.
             return graphQLDifference(live, recorded, ignoring: ignored).map { NearMissDifference(line: $0, weight: Weight.place) }
+        case .jsonRPC(let ignored):
+            // As for GraphQL, the method is what the path is elsewhere.
+            guard let readings = jsonRPCReadings[rule.description] else { return nil }
+            return jsonRPCDifference(live, recorded, readings: readings, ignoring: ignored)
         case .custom(let name, let matches):
             return matches(live, recorded) ? nil : detail("custom rule \(name) did not match")
         }
@@ -192,6 +207,29 @@ struct RequestMatcher: Sendable {
             return "graphql: recorded is not a GraphQL request, request is \(a.summary)"
         case (nil, let b?):
             return "graphql: recorded \(b.summary), request is not a GraphQL request"
+        }
+    }
+
+    /// The `jsonRPC` rule: the same calls, notifications and responses, by method and params, ids aside.
+    /// A call differing only in its params is nearer than another method.
+    private func jsonRPCDifference(_ live: Interaction.Request, _ recorded: Interaction.Request, readings: JSONRPCReadings,
+                                   ignoring ignored: Set<JSONPath>) -> NearMissDifference? {
+        typealias Weight = NearMissDifference.Weight
+        let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
+        if liveBody == recordedBody { return nil }
+        let a = readings.read(liveBody), b = readings.read(recordedBody)
+        switch (a.comparable, b.comparable) {
+        case (let x?, let y?):
+            if x == y { return nil }
+            let found = JSONRPCComparison.difference(live: a.body, recorded: b.body, ignoring: ignored) ?? ("jsonrpc: the messages differ", true)
+            return NearMissDifference(line: found.line, weight: found.onlyParams ? Weight.detail : Weight.place)
+        case (nil, nil):
+            return NearMissDifference(line: "body (not JSON-RPC): recorded \(recorded.body.byteCount) bytes, request \(live.body.byteCount) bytes, "
+                                      + "contents differ", weight: Weight.detail)
+        case (_?, nil):
+            return NearMissDifference(line: "jsonrpc: recorded is not a JSON-RPC request, request is \(a.body.summary ?? "")", weight: Weight.place)
+        case (nil, _?):
+            return NearMissDifference(line: "jsonrpc: recorded \(b.body.summary ?? ""), request is not a JSON-RPC request", weight: Weight.place)
         }
     }
 

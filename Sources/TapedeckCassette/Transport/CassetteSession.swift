@@ -315,10 +315,12 @@ final class CassetteSession: Sendable {
         // After the locks, as noteSpyDrift: comparing reads both bodies.
         let pairs = state.withLock { $0.takeDriftPairs() }
         let drift = pairs.compactMap { ResponseDrift.line(recorded: $0.earlier, live: $0.recorded, position: $0.position, bodyData: bodyData) }
-        var ambiguities: [ReplayAmbiguity] = []
+        var ambiguities: [String] = []
         if records {
             let final = state.withLock { $0.player.cassette }
-            ambiguities = ReplayAmbiguity.find(in: final, matching: configuration.replaying(final.replayRules).matching, bodyBytes: bodyData)
+            let matching = configuration.replaying(final.replayRules).matching
+            ambiguities = ReplayAmbiguity.find(in: final, matching: matching, bodyBytes: bodyData).map(\.description)
+                + JSONRPCFallback.notes(in: final, matching: matching)
         }
         let summary = state.withLock { state in
             state.drift += drift
@@ -328,7 +330,7 @@ final class CassetteSession: Sendable {
                 unplayed: replays && pruned.isEmpty ? state.player.unplayedIndices.map { "#\($0) " + interactions[$0].request.summary } : [],
                 liveRequests: state.liveRequests, pruned: pruned, expired: state.expired, drift: state.drift,
                 played: pruned.isEmpty ? state.player.playedIndices : Array(0..<(interactions.count - pruned.count)),
-                notes: ruleNotes + state.recognised + ambiguities.map(\.description))
+                notes: ruleNotes + state.recognised + ambiguities)
         }
         if requireAllPlayed && !summary.unplayed.isEmpty {
             throw CassetteError.unplayedInteractions(file: url.path, requests: summary.unplayed)
@@ -336,12 +338,16 @@ final class CassetteSession: Sendable {
         return summary
     }
 
-    /// When nobody chose match rules and the cassette stores none, stores the rules its requests call for
-    /// (``MatchRule/recognised(in:bodyBytes:)``: GraphQL) and notes why; whether the rules changed.
+    /// When this run recorded, nobody chose match rules and the cassette stores none, stores the rules its requests
+    /// call for (``MatchRule/recognised(in:bodyBytes:)``: GraphQL) and notes why; whether the rules changed. Only
+    /// inline bodies are read: an operation in a body large enough for a sidecar file counts as another request.
     private func recogniseProtocol() -> Bool {
         guard records, configuration.chosen.matching == nil else { return false }
-        let requests = state.withLock { $0.player.cassette.interactions.map(\.request) }
-        guard let (rules, reason) = MatchRule.recognised(in: requests, bodyBytes: bodyData) else { return false }
+        let requests = state.withLock { state -> [Interaction.Request]? in
+            guard !state.recordings.isEmpty, state.player.cassette.replayRules.matching == nil else { return nil }
+            return state.player.cassette.interactions.map(\.request)
+        }
+        guard let requests, let (rules, reason) = MatchRule.recognised(in: requests, bodyBytes: { $0.inlineData }) else { return false }
         state.withLock { state in
             var stored = state.player.cassette.replayRules
             stored.matching = rules

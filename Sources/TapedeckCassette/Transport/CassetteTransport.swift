@@ -102,6 +102,7 @@ public struct CassetteTransport: HTTPTransport {
                 RecordedTime.announce(clock)
             }
             var interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: session.url.path)
+            if configuration.matching.matchesJSONRPC { interaction = interaction.answeringJSONRPC(body) }
             if configuration.replayTime == .now, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(RecordedDateShift.toNow(recorded, recordedAt: interaction.recordedAt))
             }

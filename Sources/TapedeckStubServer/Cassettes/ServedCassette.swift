@@ -59,7 +59,8 @@ final class ServedCassette: Sendable {
         notes = configuration.overrides(of: cassette.replayRules)
             + ReplayAmbiguity.find(in: cassette, matching: effective.matching,
                                    bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }).map(\.description)
-        self.webSockets = webSockets
+            + JSONRPCFallback.notes(in: cassette, matching: effective.matching)
+        self.webSockets = webSockets.pacing(following: effective.timing)
         var seen = Set<String>()
         var origins: [(authority: String, origin: String)] = []
         for interaction in cassette.interactions {
@@ -107,6 +108,7 @@ final class ServedCassette: Sendable {
             var interaction: Interaction
             do {
                 interaction = try playback.interaction.fillingTemplates(for: request, index: playback.index, file: url.path)
+                if configuration.matching.matchesJSONRPC { interaction = interaction.answeringJSONRPC(request.body) }
             } catch {
                 return .now(.respond(.text("\(error)\n", status: 500)), delay: .zero)
             }

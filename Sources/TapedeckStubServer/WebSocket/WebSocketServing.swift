@@ -26,18 +26,28 @@ public struct WebSocketServing: Sendable, Hashable {
     public var matching: WebSocketFrameMatcher.Mode
     /// The close code sent to a client whose message matches nothing (1008, policy violation, by default).
     public var mismatchCloseCode: WebSocketCloseCode
-    /// When the server's frames go out.
-    public var pacing: Pacing
+    /// When the server's frames go out; `nil` (the default): as the served cassette's replay rules pace bodies (its
+    /// stored `pacing`, or the configuration's ``CassetteConfiguration/timing`` when that is set), at once when
+    /// they say nothing.
+    public var pacing: Pacing?
     /// The largest frame and message accepted from a client (larger ones close with 1009).
     public var limits: WebSocketLimits
 
-    /// The default: exact matching, 1008 on a near miss, frames at once, the default limits.
+    /// The default: exact matching, 1008 on a near miss, frames paced as the cassette's bodies are, the default
+    /// limits.
     public init(matching: WebSocketFrameMatcher.Mode = .exact, mismatchCloseCode: WebSocketCloseCode = .policyViolation,
-                pacing: Pacing = .atOnce, limits: WebSocketLimits = WebSocketLimits()) {
+                pacing: Pacing? = nil, limits: WebSocketLimits = WebSocketLimits()) {
         self.matching = matching
         self.mismatchCloseCode = mismatchCloseCode
         self.pacing = pacing
         self.limits = limits
+    }
+
+    /// These settings with ``pacing`` decided: as chosen, else as `timing` (the served cassette's) paces bodies.
+    func pacing(following timing: ReplayTiming) -> WebSocketServing {
+        var decided = self
+        if decided.pacing == nil, let scale = timing.scale, scale > 0 { decided.pacing = .recorded(scale: scale) }
+        return decided
     }
 }
 
