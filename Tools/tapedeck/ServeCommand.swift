@@ -252,14 +252,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// How the cassette's WebSocket conversations are played, from the `--websocket-…` options and `--pacing`
-    /// (checked by `validate`).
+    /// How the cassette's WebSocket conversations are played, from the `--websocket-…` options (checked by
+    /// `validate`); without `--websocket-pacing`, frames are paced as bodies are (`--pacing`, else the cassette's
+    /// stored pacing).
     var webSocketServing: WebSocketServing {
-        let scale = webSocketPacing ?? pacing ?? 0
-        return WebSocketServing(
+        WebSocketServing(
             matching: WebSocketFrameMatcher.Mode(rawValue: webSocketMatching) ?? .exact,
             mismatchCloseCode: WebSocketCloseCode(rawValue: webSocketMismatchClose),
-            pacing: scale > 0 ? .recorded(scale: scale) : .atOnce)
+            pacing: webSocketPacing.map { $0 > 0 ? .recorded(scale: $0) : .atOnce })
     }
 
     /// The replay rules given on the command line (`--match`, `--pacing`, repeats, `--replay-time`); what is not
