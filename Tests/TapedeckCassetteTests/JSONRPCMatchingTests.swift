@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TapedeckCassette
+@testable import TapedeckCassette
 import TapedeckCore
 import TapedeckTestSupport
 
@@ -69,6 +69,32 @@ import TapedeckTestSupport
         #expect(initialized.data == Data(#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"weather"}}}"#.utf8),
                 "the same id: the recorded bytes as they are")
         #expect(try replay.finish().unplayed.isEmpty)
+    }
+
+    /// A test suite opens many sessions against one cassette: each opens (initialize, its notifications, the GET
+    /// event stream), lists tools and closes (DELETE) again, while each recorded call is still answered once.
+    @Test func everySessionIsOpenedAndClosedWhileCallsAreAnsweredOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var cassette = Self.session()
+        let url = URL(string: Self.endpoint)!
+        cassette.interactions.append(Interaction(
+            request: .init(method: "GET", url: Self.endpoint, headers: ["Accept": "text/event-stream"]),
+            outcome: .response(.init(statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: CassetteBody(Data())))))
+        cassette.interactions.append(Interaction(request: .init(method: "DELETE", url: Self.endpoint),
+                                                 outcome: .response(.init(statusCode: 200, body: CassetteBody(Data())))))
+        let replay = try Self.replayer(cassette, in: directory)
+        for run in 0..<3 {
+            let opened = try await replay.send(Self.post(Self.call(10 + run, "initialize", #"{"protocolVersion":"2025-06-18","capabilities":{}}"#)))
+            #expect(try Self.json(opened)["id"] == .number(String(10 + run)))
+            #expect(try await replay.send(Self.post(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)).statusCode == 200)
+            #expect(try await replay.send(HTTPRequest(url: url, headers: ["Accept": "text/event-stream"])).statusCode == 200)
+            // Listing is discovery, answered again; a call is answered once.
+            #expect(try await replay.send(Self.post(Self.call(20 + run, "tools/list"))).statusCode == 200)
+            let called = try? await replay.send(Self.post(Self.call(30 + run, "tools/call", #"{"name":"get_weather","arguments":{"city":"Oslo"}}"#)))
+            #expect((called != nil) == (run == 0), "the call is answered once, run \(run)")
+            #expect(try await replay.send(HTTPRequest(method: .delete, url: url)).statusCode == 200)
+        }
     }
 
     @Test func aCallWithOtherParamsIsAMissThatNamesWhere() async throws {
@@ -162,6 +188,18 @@ import TapedeckTestSupport
         #expect(summary.notes.contains { $0.contains("stored match rules method,url,jsonrpc") }, "\(summary.notes)")
         #expect(summary.notes.contains { $0.contains(#"interaction #1 POST \#(Self.endpoint) says it is JSON-RPC but "method" is not a string"#) },
                 "\(summary.notes)")
+    }
+
+    /// The quick comparison (no JSON read) says yes only for the same bytes but a top-level id's value.
+    @Test func theQuickComparisonLooksOnlyPastTheTopLevelID() {
+        func same(_ a: String, _ b: String) -> Bool { JSONRPCQuickComparison.sameButForID(Data(a.utf8), Data(b.utf8)) }
+        #expect(same(#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, #"{"jsonrpc":"2.0","id":"abc-9","method":"m"}"#))
+        #expect(same(#"{ "id" : 12 , "method":"m","params":{"id":1}}"#, #"{ "id" : 3 , "method":"m","params":{"id":1}}"#))
+        #expect(!same(#"{"id":1,"method":"m","params":{"id":1}}"#, #"{"id":1,"method":"m","params":{"id":2}}"#), "a nested id is compared")
+        #expect(!same(#"{"method":"m","x":""id":1"}"#, #"{"method":"m","x":""id":2"}"#), "an id inside a string is compared")
+        #expect(!same(#"{"id":null,"method":"m"}"#, #"{"id":null,"method":"m"}"#), "a null id takes the full reading")
+        #expect(!same(#"[{"id":1,"method":"m"}]"#, #"[{"id":2,"method":"m"}]"#), "a batch takes the full reading")
+        #expect(!same(#"{"id":1,"method":"m"}"#, #"{"id":1,"method":"n"}"#))
     }
 
     @Test func canonicalJSONEqualsExactlyWhereTheComparisonDoes() throws {

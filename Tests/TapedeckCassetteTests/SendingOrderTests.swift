@@ -58,6 +58,28 @@ import TapedeckTestSupport
         #expect(summary.played == [1, 2, 3], "the summary counts positions in the file as written")
     }
 
+    /// Putting recordings in order rewrites the file; the rules a recording recognises are still stored with it.
+    @Test func reorderedRecordingsStillGetTheRulesTheirProtocolCallsFor() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let upstream = GatedUpstream()
+        let recorder = try openCassette(directory.cassette(), mode: .once, upstream: upstream)
+        func graphQL(_ path: String, _ query: String) -> HTTPRequest {
+            HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1:9\(path)")!, headers: ["Content-Type": "application/json"],
+                        body: .data(Data(#"{"query":"\#(query)"}"#.utf8)))
+        }
+        var arrivals = upstream.arrived.stream.makeAsyncIterator()
+        let first = Task { try await recorder.send(graphQL("/first", "query A { a }")) }
+        #expect(await arrivals.next() == "/first")
+        _ = try await recorder.send(graphQL("/second", "query B { b }"))
+        upstream.release.continuation.yield()
+        _ = try await first.value
+        let summary = try recorder.finish()
+        let stored = try CassetteFile.load(directory.cassette())
+        #expect(stored.interactions.map { URL(string: $0.request.url)!.path } == ["/first", "/second"])
+        #expect(stored.replayRules.matching?.spelled == "method,host,path,graphql", "\(summary.notes)")
+    }
+
     @Test func recordingsFinishingInSendingOrderStayAsTheyAre() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

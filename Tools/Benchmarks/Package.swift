@@ -87,7 +87,12 @@ let package = Package(
         // What the GraphQL match rule adds to a replayed request (issue H4): `tapedeck-bench-graphql PAIRS ROUNDS`.
         .executableTarget(
             name: "tapedeck-bench-graphql",
-            dependencies: [.product(name: "TapedeckCassette", package: "Tapedeck")]
+            dependencies: ["CassetteBenchSupport", .product(name: "TapedeckCassette", package: "Tapedeck")]
+        ),
+        // What the JSON-RPC match rule adds to a replayed request (issue J2): `tapedeck-bench-jsonrpc PAIRS ROUNDS`.
+        .executableTarget(
+            name: "tapedeck-bench-jsonrpc",
+            dependencies: ["CassetteBenchSupport", .product(name: "TapedeckCassette", package: "Tapedeck")]
         ),
         // OpenAPI conformance checking throughput (issue G4): `tapedeck-bench-conformance [INTERACTIONS] [ROUNDS]`;
         // `tapedeck-bench-conformance mock [REQUESTS] [PAIRS]`: the OpenAPI mock against a fixed stub over loopback.

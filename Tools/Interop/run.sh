@@ -5,7 +5,8 @@
 # matrix (vcrpy-matrix.sh), Pact's verifier against a live provider (pact-live.sh), and Schemathesis
 # (schemathesis-oai.sh) and openapi-core (openapi-core-oai.sh) against the OpenAPI mock. Then servers and clients from
 # PyPI through `record` and `serve` (sse-graphql.sh): an SSE stream at its live and recorded pace, and a GraphQL API
-# replayed in order, reversed and reformatted. Everything runs on 127.0.0.1.
+# replayed in order, reversed and reformatted; and MCP sessions (mcp-session.sh), the official MCP Python SDK as server
+# and client in both response modes, replayed whole, in part, reversed and twice. Everything runs on 127.0.0.1.
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -17,3 +18,4 @@ bash pact-live.sh
 bash schemathesis-oai.sh
 bash openapi-core-oai.sh
 bash sse-graphql.sh
+bash mcp-session.sh

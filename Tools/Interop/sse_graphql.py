@@ -29,112 +29,36 @@ import asyncio
 import hashlib
 import json
 import os
-import queue
-import re
-import socket
-import subprocess
 import sys
-import threading
 import time
 
 import graphql
 import httpx
 import httpx_sse
-import uvicorn
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.routing import Route
 
 import graphql_library
-from interop_process import stop
+from interop_checks import check, failures
+from interop_servers import Background, Tapedeck
 
 
 TAPEDECK, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
 EVENTS, SPACING = 5, 0.3
 TOLERANCE, AT_ONCE = 0.050, 0.100
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print(f"FAIL {message}")
-    return condition
 
 
 # ---------------------------------------------------------------------------------------------------------- processes
 
-class Background:
-    """An ASGI app served by uvicorn on a free port of 127.0.0.1, in a thread of this process."""
-
-    def __init__(self, app):
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        self.base = f"http://127.0.0.1:{listener.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", ws="none"))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start within 15 s")
-            time.sleep(0.02)
-
-    def stop(self):
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-
-
-class Tapedeck:
-    """A `tapedeck` process whose stdout and stderr are read by threads, so every wait on them is bounded."""
-
-    def __init__(self, arguments, address_pattern, timeout=20):
-        self.arguments = arguments
-        self.process = subprocess.Popen([TAPEDECK, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True)
-        self.stdout, self.stderr, self.lines = [], [], queue.Queue()
-        for stream, sink in ((self.process.stdout, self.stdout), (self.process.stderr, self.stderr)):
-            threading.Thread(target=self._read, args=(stream, sink), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        self.base = None
-        while self.base is None and time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                if self.process.poll() is not None:
-                    break
-                continue
-            found = re.search(address_pattern, line)
-            if found:
-                self.base = found.group(1)
-        if self.base is None:
-            self.stop()
-            raise RuntimeError(f"tapedeck {' '.join(arguments)} printed no address within {timeout} s:\n{self.output()}")
-
-    def _read(self, stream, sink):
-        for line in stream:
-            sink.append(line)
-            if sink is self.stdout:
-                self.lines.put(line)
-
-    def stop(self):
-        stop(self.process)
-        time.sleep(0.1)  # let the reader threads take the last lines
-
-    def output(self):
-        return "".join(self.stdout) + "".join(self.stderr)
-
-
 def record(upstream, cassette):
-    return Tapedeck(["record", "--upstream", upstream, "--cassette", cassette, "--listen", "127.0.0.1:0", "--mode", "all"],
+    return Tapedeck(TAPEDECK, ["record", "--upstream", upstream, "--cassette", cassette, "--listen", "127.0.0.1:0", "--mode", "all"],
                     r"through (http://127\.0\.0\.1:\d+)")
 
 
 def serve(cassette, *options):
-    return Tapedeck(["serve", cassette, "--port", "0", *options], r" on (http://127\.0\.0\.1:\d+)")
+    return Tapedeck(TAPEDECK, ["serve", cassette, "--port", "0", *options], r" on (http://127\.0\.0\.1:\d+)")
 
 
 # ---------------------------------------------------------------------------------------------------------------- SSE

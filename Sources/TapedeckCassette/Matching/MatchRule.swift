@@ -68,7 +68,9 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// tokens and other metadata) is never compared, and neither are the paths in `ignoringParams` (`JSONPath`s
     /// relative to the params: `cursor`, `arguments.requestId`). Bodies that are not JSON-RPC (the MCP `GET`
     /// stream, a `DELETE`) compare by their bytes. Every call goes to the same URL, so pair it with ``method`` and
-    /// ``url``; replay answers with the caller's `id`:
+    /// ``url``; replay answers with the caller's `id`, and answers a session's plumbing and discovery (`initialize`,
+    /// `ping`, notifications, listing calls such as `tools/list`, a bodiless `GET` or `DELETE`) again in every
+    /// session, its other calls once:
     ///
     /// ```swift
     /// configuration.matching = [.method, .url, .jsonRPC()]

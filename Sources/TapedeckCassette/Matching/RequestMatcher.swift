@@ -80,6 +80,23 @@ struct RequestMatcher: Sendable {
         return rules.compactMap { difference(for: $0, live, recorded) }
     }
 
+    /// Whether `request` is a JSON-RPC session's own plumbing or discovery, which any session may send again and a
+    /// replay answers again once its recordings are played (under a `jsonRPC` rule only): a body of notifications
+    /// and of `initialize`, `ping` and listing calls (MCP's `tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list`: a client lists again when it validates a result, so how often depends on the
+    /// order of its calls), or no body at all (an MCP client's `GET` event stream, its `DELETE` at the end). A test
+    /// suite opens many sessions against one cassette; their other calls are still answered once each.
+    func repeatsInEverySession(_ request: Interaction.Request) -> Bool {
+        guard let readings = jsonRPCReadings.values.first else { return false }
+        let body = bodyBytes(request.body) ?? Data()
+        if body.isEmpty { return request.method == "GET" || request.method == "DELETE" }
+        guard case .messages(let messages, _) = readings.read(body).body else { return false }
+        return messages.allSatisfy { message in
+            guard message.kind == .call, let method = message.method else { return message.kind == .notification }
+            return method == "initialize" || method == "ping" || method.hasSuffix("/list")
+        }
+    }
+
     /// `METHOD URL` for reports, followed by the GraphQL operation(s) when a `graphQL` rule reads the request
     /// (`POST http://127.0.0.1/graphql (query Hero)`), or the JSON-RPC method(s) when a `jsonRPC` rule does
     /// (`POST http://127.0.0.1/mcp (tools/call get_weather)`).
@@ -217,6 +234,8 @@ struct RequestMatcher: Sendable {
         typealias Weight = NearMissDifference.Weight
         let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
         if liveBody == recordedBody { return nil }
+        // The same call but for its id: no JSON read. (The ignored paths only widen what matches, so this stays true.)
+        if JSONRPCQuickComparison.sameButForID(liveBody, recordedBody), readings.read(recordedBody).comparable != nil { return nil }
         let a = readings.read(liveBody), b = readings.read(recordedBody)
         switch (a.comparable, b.comparable) {
         case (let x?, let y?):

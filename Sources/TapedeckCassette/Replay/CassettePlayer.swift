@@ -104,7 +104,7 @@ public struct CassettePlayer: Sendable {
             let indices = index.values[slot].indices
             let matching = filtered ? indices.filter { matcher.passesFilters(live, cassette.interactions[$0].request) } : indices
             if let last = matching.last {
-                if allowPlaybackRepeats {
+                if allowPlaybackRepeats || matcher.repeatsInEverySession(live) {
                     return .success(Playback(index: last, interaction: cassette.interactions[last], isRepeat: true))
                 }
                 return .failure(.unmatchedRequest(report(for: live, exhausted: matching)))

@@ -294,8 +294,11 @@ final class CassetteSession: Sendable {
                 disk.journal = nil
                 disk.lock = nil
                 throw conflict
-            case .open(let scrubbedStored):
-                let rescrubbed = try scrubSidecars() || scrubbedStored || recogniseProtocol()
+            case .open(let mustRewrite):
+                // Each runs whatever the others found (`||` would skip the rest after the first that changed something).
+                let sidecarsScrubbed = try scrubSidecars()
+                let recognised = recogniseProtocol()
+                let rescrubbed = sidecarsScrubbed || mustRewrite || recognised
                 var pruned: [String] = []
                 if configuration.pruneUnplayed, records, replays {
                     pruned = try pruneUnplayed(&disk)

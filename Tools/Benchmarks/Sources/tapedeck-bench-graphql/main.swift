@@ -1,4 +1,5 @@
 import Foundation
+import CassetteBenchSupport
 import TapedeckCassette
 
 /// What the `graphQL` match rule adds to a replayed request (issue H4: at most 2 µs for a 2 KB query), measured in
@@ -13,11 +14,7 @@ import TapedeckCassette
 /// and normalized). Each pair prints the per-request times and B − A; the summary gives the median with min and max.
 /// A third comparison, on the bytes as recorded, sets B against method, URL and `body` (C), which redacts and keeps
 /// the live body as B does: B − C is what reading GraphQL adds over any rule that reads the body.
-let arguments = CommandLine.arguments
-guard arguments.count == 3, let pairs = Int(arguments[1]), let rounds = Int(arguments[2]), pairs >= 1, rounds >= 1 else {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-graphql PAIRS ROUNDS\n".utf8))
-    exit(2)
-}
+let (pairs, rounds) = PlayerTiming.pairsAndRounds(usage: "tapedeck-bench-graphql PAIRS ROUNDS")
 
 let endpoint = "http://127.0.0.1:4000/graphql"
 let operationCount = 50
@@ -53,29 +50,11 @@ let querySize = document(0, layout: true).utf8.count
 let sameBytes = (0..<operationCount).map { Interaction.Request(method: "POST", url: endpoint, headers: headers, body: CassetteBody(body($0, layout: true))) }
 let relaid = (0..<operationCount).map { Interaction.Request(method: "POST", url: endpoint, headers: headers, body: CassetteBody(body($0, layout: false))) }
 
-/// Seconds per replayed request: `rounds` fresh players each replay `requests` in order (player creation not timed).
 func block(_ rules: [MatchRule], _ requests: [Interaction.Request]) -> Double {
-    var total = Duration.zero
-    for _ in 0..<rounds {
-        var player = CassettePlayer(cassette: cassette, matching: rules)
-        let start = ContinuousClock.now
-        for (index, request) in requests.enumerated() {
-            guard case .success(let playback) = player.play(request), playback.index == index else {
-                FileHandle.standardError.write(Data("request \(index) did not replay its own interaction\n".utf8))
-                exit(1)
-            }
-        }
-        total += start.duration(to: .now)
-    }
-    let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
-    return seconds / Double(rounds * requests.count)
+    PlayerTiming.secondsPerRequest(cassette, rules: rules, requests: requests, rounds: rounds)
 }
 
-func summary(_ values: [Double]) -> String {
-    let sorted = values.sorted()
-    let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    return String(format: "median %.3f (min %.3f, max %.3f, %d pairs)", median, sorted.first!, sorted.last!, sorted.count)
-}
+func summary(_ values: [Double]) -> String { PlayerTiming.summary(values) }
 
 let plain: [MatchRule] = [.method, .url]
 let graphQL: [MatchRule] = [.method, .url, .graphQL()]
@@ -98,21 +77,5 @@ for pair in 1...pairs {
 print("as recorded, graphql over body: added µs per request \(summary(overBody))")
 print("query \(querySize) bytes, body \(body(0, layout: true).count) bytes, \(operationCount) operations, \(rounds) rounds per block")
 for (label, requests) in [("as recorded", sameBytes), ("laid out anew", relaid)] {
-    _ = block(plain, requests)
-    _ = block(graphQL, requests)
-    var added: [Double] = [], ratios: [Double] = []
-    for pair in 1...pairs {
-        let a: Double, b: Double
-        if pair % 2 == 1 {
-            a = block(plain, requests)
-            b = block(graphQL, requests)
-        } else {
-            b = block(graphQL, requests)
-            a = block(plain, requests)
-        }
-        added.append((b - a) * 1e6)
-        ratios.append(b / a)
-        print(String(format: "%@ pair %d: method+url %.3f µs, +graphql %.3f µs, added %.3f µs", label, pair, a * 1e6, b * 1e6, (b - a) * 1e6))
-    }
-    print("\(label): added µs per request \(summary(added)); ratio \(summary(ratios))")
+    PlayerTiming.comparePairs(label, cassette, a: ("method+url", plain), b: ("+graphql", graphQL), requests: requests, pairs: pairs, rounds: rounds)
 }
