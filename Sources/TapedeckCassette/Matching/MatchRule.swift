@@ -62,7 +62,7 @@ public struct MatchRule: Sendable, CustomStringConvertible {
         MatchRule(kind: .graphQL(paths))
     }
 
-    /// JSON-RPC 2.0 (``JSONRPCBody``: one message or a batch) compared by what each message asks: its method and
+    /// JSON-RPC 2.0 (one message, or a batch of them in an array) compared by what each message asks: its method and
     /// its params as JSON values (member order and number spelling ignored), never its `id`, which every client
     /// numbers its own way; a notification matches only a notification. The params' `_meta` (MCP's progress
     /// tokens and other metadata) is never compared, and neither are the paths in `ignoringParams` (`JSONPath`s

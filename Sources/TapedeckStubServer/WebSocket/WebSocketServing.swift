@@ -27,7 +27,7 @@ public struct WebSocketServing: Sendable, Hashable {
     /// The close code sent to a client whose message matches nothing (1008, policy violation, by default).
     public var mismatchCloseCode: WebSocketCloseCode
     /// When the server's frames go out; `nil` (the default): as the served cassette's replay rules pace bodies (its
-    /// stored `pacing`, or the configuration's ``CassetteConfiguration/timing`` when that is set), at once when
+    /// stored `pacing`, or the configuration's `CassetteConfiguration.timing` when that is set), at once when
     /// they say nothing.
     public var pacing: Pacing?
     /// The largest frame and message accepted from a client (larger ones close with 1009).
