@@ -19,3 +19,20 @@ tapedeck_binary() {
     (cd "$root" && swift build --build-tests >&2)
     echo "$(cd "$root" && swift build --show-bin-path)/tapedeck"
 }
+
+# run_python_check NAME VENV REQUIREMENTS SCRIPT LIMIT ROOT [TAPEDECK]: the pinned REQUIREMENTS in VENV, then SCRIPT run
+# with that environment's python as `SCRIPT TAPEDECK WORK` (WORK a scratch folder removed afterwards) for at most LIMIT
+# seconds; returns its status, or 2 when the packages could not be installed (NAME says who could not).
+run_python_check() {
+    local name="$1" venv="$2" requirements="$3" script="$4" limit="$5" root="$6" given="${7:-}"
+    if ! ensure_venv "$venv" "$requirements"; then
+        echo "$name: could not install the pinned packages into $venv" >&2
+        return 2
+    fi
+    local tapedeck work status=0
+    tapedeck="$(tapedeck_binary "$root" "$given")"
+    work="$(mktemp -d)"
+    timeout "$limit" "$venv/bin/python" -u "$script" "$tapedeck" "$work" || status=$?
+    rm -rf "$work"
+    return $status
+}

@@ -9,13 +9,6 @@
 # Exits 0 when every check passes, 1 when any fails, 2 when the packages could not be installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-venv="${TAPEDECK_MCP_VENV:-$root/.build/mcp-venv}"
 . "$root/Tools/Interop/common.sh"
-if ! ensure_venv "$venv" "$root/Tools/Interop/mcp-requirements.txt"; then
-    echo "mcp-session.sh: could not install the pinned packages into $venv" >&2
-    exit 2
-fi
-tapedeck="$(tapedeck_binary "$root" "${1:-}")"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-timeout 600 "$venv/bin/python" -u "$root/Tools/Interop/mcp_session.py" "$tapedeck" "$work"
+run_python_check mcp-session.sh "${TAPEDECK_MCP_VENV:-$root/.build/mcp-venv}" "$root/Tools/Interop/mcp-requirements.txt" \
+    "$root/Tools/Interop/mcp_session.py" 600 "$root" "${1:-}"

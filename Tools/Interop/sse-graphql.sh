@@ -13,13 +13,6 @@
 # Exits 0 when every check passes, 1 when any fails, 2 when the packages could not be installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-venv="${TAPEDECK_SSE_GRAPHQL_VENV:-$root/.build/sse-graphql-venv}"
 . "$root/Tools/Interop/common.sh"
-if ! ensure_venv "$venv" "$root/Tools/Interop/sse-graphql-requirements.txt"; then
-    echo "sse-graphql.sh: could not install the pinned packages into $venv" >&2
-    exit 2
-fi
-tapedeck="$(tapedeck_binary "$root" "${1:-}")"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-timeout 300 "$venv/bin/python" -u "$root/Tools/Interop/sse_graphql.py" "$tapedeck" "$work"
+run_python_check sse-graphql.sh "${TAPEDECK_SSE_GRAPHQL_VENV:-$root/.build/sse-graphql-venv}" "$root/Tools/Interop/sse-graphql-requirements.txt" \
+    "$root/Tools/Interop/sse_graphql.py" 300 "$root" "${1:-}"
