@@ -30,6 +30,14 @@ public struct ReplayAmbiguity: Sendable, Hashable, CustomStringConvertible {
             + "bodies, so replay answers them by recorded order alone\(fix)"
     }
 
+    /// What a replay says once about `cassette` under `matching` (at the end of a recording, when `serve` starts): each
+    /// group ``find(in:matching:bodyBytes:)`` names, then each request that says it is JSON-RPC but is not one, which
+    /// the `jsonRPC` rule compares byte for byte.
+    package static func notes(in cassette: Cassette, matching: [MatchRule],
+                              bodyBytes: @escaping @Sendable (CassetteBody) -> Data? = { $0.inlineData }) -> [String] {
+        find(in: cassette, matching: matching, bodyBytes: bodyBytes).map(\.description) + JSONRPCFallback.notes(in: cassette, matching: matching)
+    }
+
     /// The groups of `cassette`'s interactions that `matching` cannot tell apart although their request bodies differ.
     /// `bodyBytes` reads a body (sidecar files included); bodies are read only for requests that share an index key.
     public static func find(in cassette: Cassette, matching: [MatchRule],

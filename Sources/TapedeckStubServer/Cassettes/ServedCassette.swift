@@ -57,9 +57,8 @@ final class ServedCassette: Sendable {
         let effective = configuration.replaying(cassette.replayRules)
         self.configuration = effective
         notes = configuration.overrides(of: cassette.replayRules)
-            + ReplayAmbiguity.find(in: cassette, matching: effective.matching,
-                                   bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }).map(\.description)
-            + JSONRPCFallback.notes(in: cassette, matching: effective.matching)
+            + ReplayAmbiguity.notes(in: cassette, matching: effective.matching,
+                                    bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         self.webSockets = webSockets.pacing(following: effective.timing)
         var seen = Set<String>()
         var origins: [(authority: String, origin: String)] = []
