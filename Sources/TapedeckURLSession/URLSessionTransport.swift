@@ -59,12 +59,14 @@ public final class URLSessionTransport: HTTPTransport {
         let transfer = try URLSessionTransfer(request: request, onEvent: onEvent)
         let task = try await makeTask(for: request)
         transfers.insert(transfer, for: task.taskIdentifier)
+        // A Dispatch timer, not a task: the limit holds however busy Swift's cooperative threads are.
         let watchdog = request.totalTimeout.map { limit in
-            Task {
-                try await Task.sleep(for: .seconds(limit))
+            let work = DispatchWorkItem {
                 transfer.markTimedOut()
                 task.cancel()
             }
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: work)
+            return work
         }
         defer { watchdog?.cancel() }
         return try await withTaskCancellationHandler {
