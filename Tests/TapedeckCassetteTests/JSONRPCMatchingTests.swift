@@ -161,6 +161,26 @@ import TapedeckTestSupport
         #expect(newChunks.map(\.at) == chunks.map(\.at))
     }
 
+    /// The answer to a call sent again but for its id is renumbered without reading the bodies (only the ids); it
+    /// must come out as the full reading's would: the caller's id of either type, nothing else changed, and a client's
+    /// response to the server (which has an id too, but is not a call) left alone.
+    @Test func aCallSentAgainButForItsIdGetsTheCallersIdAndAResponseKeepsItsAnswer() throws {
+        let answer = #"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"id","id":5}]}}"#
+        let recorded = Self.recorded(Self.call(5, "tools/list", #"{"_meta":{"progressToken":5}}"#), answer: answer)
+        let numbered = recorded.answeringJSONRPC(Data(Self.call(9, "tools/list", #"{"_meta":{"progressToken":5}}"#).utf8))
+        #expect(numbered.response?.body.inlineData == Data(#"{"jsonrpc":"2.0","id":9,"result":{"tools":[{"name":"id","id":5}]}}"#.utf8))
+        #expect(numbered.response?.headers["Content-Length"] == "66")
+        let named = recorded.answeringJSONRPC(Data(#"{"jsonrpc":"2.0","id":"nine","method":"tools/list","params":{"_meta":{"progressToken":5}}}"#.utf8))
+        #expect(try CassetteJSON.parse(named.response?.body.inlineData ?? Data())["id"] == .string("nine"))
+        #expect(recorded.answeringJSONRPC(Data(Self.call(5, "tools/list", #"{"_meta":{"progressToken":5}}"#).utf8)) == recorded)
+        #expect(recorded.answeringJSONRPC(Data(Self.call(5, "tools/list", #"{"_meta":{"progressToken":5} }"#).utf8)) == recorded,
+                "the same id laid out otherwise: nothing to renumber")
+
+        let reply = Self.recorded(#"{"jsonrpc":"2.0","id":0,"result":{"ok":true}}"#, answer: #"{"jsonrpc":"2.0","id":0,"result":{}}"#)
+        #expect(reply.answeringJSONRPC(Data(#"{"jsonrpc":"2.0","id":3,"result":{"ok":true}}"#.utf8)) == reply,
+                "a client's response is not a call: its answer keeps the recorded ids")
+    }
+
     @Test func rulesAreSpelledAndReadBack() throws {
         let rules = try MatchRule.parse("method,url,jsonrpc(ignoring params: cursor, $.arguments.requestId)")
         #expect(rules.spelled == "method,url,jsonrpc(ignoring params: $.arguments.requestId, cursor)")

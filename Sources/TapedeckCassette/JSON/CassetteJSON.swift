@@ -97,24 +97,27 @@ public enum CassetteJSON: Hashable, Sendable {
     /// The root is reported as `$`.
     public func firstDifference(from other: CassetteJSON, ignoring paths: Set<JSONPath> = [], path: String = "") -> String? {
         if !path.isEmpty, JSONPathPattern.matches(path, any: paths) { return nil }
-        let here = path.isEmpty ? "$" : path
+        return firstDifference(from: other, ignoring: paths.isEmpty ? .none : IgnoredPaths(paths, at: path), path: path)
+    }
+
+    /// ``firstDifference(from:ignoring:path:)`` at a place that is not ignored itself, with `ignored` followed to it.
+    private func firstDifference(from other: CassetteJSON, ignoring ignored: IgnoredPaths, path: String) -> String? {
+        func child(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
         switch (self, other) {
         case (.null, .null):
             return nil
         case (.bool(let a), .bool(let b)):
-            return a == b ? nil : here
+            return a == b ? nil : (path.isEmpty ? "$" : path)
         case (.string(let a), .string(let b)):
-            return a == b ? nil : here
+            return a == b ? nil : (path.isEmpty ? "$" : path)
         case (.number(let a), .number(let b)):
             if a == b { return nil }
-            return Double(a) == Double(b) ? nil : here
+            return Double(a) == Double(b) ? nil : (path.isEmpty ? "$" : path)
         case (.array(let a), .array(let b)):
             for index in 0..<max(a.count, b.count) {
-                let childPath = path.isEmpty ? "\(index)" : "\(path).\(index)"
-                guard index < a.count, index < b.count else {
-                    return JSONPathPattern.matches(childPath, any: paths) ? nil : childPath
-                }
-                if let difference = a[index].firstDifference(from: b[index], ignoring: paths, path: childPath) {
+                guard let below = ignored.below(index: index) else { continue }
+                guard index < a.count, index < b.count else { return child("\(index)") }
+                if let difference = a[index].firstDifference(from: b[index], ignoring: below, path: child("\(index)")) {
                     return difference
                 }
             }
@@ -125,22 +128,18 @@ public enum CassetteJSON: Hashable, Sendable {
             var seen = Set<String>()
             for member in a {
                 seen.insert(member.key)
-                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                guard let counterpart = right[member.key] else {
-                    if JSONPathPattern.matches(childPath, any: paths) { continue }
-                    return childPath
-                }
-                if let difference = member.value.firstDifference(from: counterpart, ignoring: paths, path: childPath) {
+                guard let below = ignored.below(member.key) else { continue }
+                guard let counterpart = right[member.key] else { return child(member.key) }
+                if let difference = member.value.firstDifference(from: counterpart, ignoring: below, path: child(member.key)) {
                     return difference
                 }
             }
             for member in b where !seen.contains(member.key) {
-                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                if !JSONPathPattern.matches(childPath, any: paths) { return childPath }
+                if ignored.below(member.key) != nil { return child(member.key) }
             }
             return nil
         default:
-            return here
+            return path.isEmpty ? "$" : path
         }
     }
 }

@@ -21,6 +21,14 @@ struct JSONRPCAnswer: Sendable {
     /// The renumbering from the recorded request body to the caller's, message by message; `nil` when either is not
     /// JSON-RPC, their messages do not pair up, or every id and token is the same already.
     init?(recorded: Data, live: Data) {
+        // A call sent again but for its id (what every new session sends): only the ids differ, and no JSON is read
+        // but theirs. The rest of the bytes, a progress token among them, are the same.
+        if let (old, new) = JSONRPCQuickComparison.idValues(ifSameButForID: recorded, live), JSONRPCQuickComparison.isCall(recorded),
+           let oldID = try? CassetteJSON.parse(old), let newID = try? CassetteJSON.parse(new) {
+            guard oldID.canonical() != newID.canonical() else { return nil }
+            ids[oldID.canonical()] = newID
+            return
+        }
         guard case .messages(let before, _) = JSONRPCBody.read(recorded), case .messages(let after, _) = JSONRPCBody.read(live),
               before.count == after.count else { return nil }
         for (old, new) in zip(before, after) where old.kind == .call && new.kind == .call {

@@ -235,7 +235,8 @@ struct RequestMatcher: Sendable {
         let liveBody = bodyBytes(live.body) ?? Data(), recordedBody = bodyBytes(recorded.body) ?? Data()
         if liveBody == recordedBody { return nil }
         // The same call but for its id: no JSON read. (The ignored paths only widen what matches, so this stays true.)
-        if JSONRPCQuickComparison.sameButForID(liveBody, recordedBody), readings.read(recordedBody).comparable != nil { return nil }
+        if JSONRPCQuickComparison.sameButForID(liveBody, recordedBody),
+           JSONRPCQuickComparison.isCall(recordedBody) || readings.read(recordedBody).comparable != nil { return nil }
         let a = readings.read(liveBody), b = readings.read(recordedBody)
         switch (a.comparable, b.comparable) {
         case (let x?, let y?):
