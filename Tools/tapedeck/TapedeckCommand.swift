@@ -1,4 +1,5 @@
 import ArgumentParser
+import TapedeckCore
 
 /// The `tapedeck` command-line tool.
 @main
@@ -6,11 +7,11 @@ struct TapedeckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tapedeck",
         abstract: "Record, replay and serve HTTP traffic for deterministic tests.",
-        version: "0.1.0",
+        version: TapedeckVersion.current,
         subcommands: [
             InspectCommand.self, FetchCommand.self, DiffCommand.self, LintCommand.self, RedactCommand.self,
             ConvertCommand.self, VerifyCommand.self, RecordCommand.self, ServeCommand.self, DemoCommand.self, PruneCommand.self,
-            SweepCommand.self, RunCommand.self,
+            SweepCommand.self, RunCommand.self, MigrateCommand.self,
         ]
     )
 }

@@ -1,9 +1,10 @@
 import Foundation
+import TapedeckCore
 
 extension HTTPRequestSerializer {
-    /// The `User-Agent` a fresh serializer sends: `"Tapedeck/0.1 (Linux; Swift)"` on Linux, with the platform name
-    /// changed on other systems.
-    public static let defaultUserAgent = "Tapedeck/0.1 (\(platformName); Swift)"
+    /// The `User-Agent` a fresh serializer sends: `"Tapedeck/1.0.0 (Linux; Swift)"` on Linux (the version is
+    /// ``TapedeckVersion/current``), with the platform name changed on other systems.
+    public static let defaultUserAgent = "Tapedeck/\(TapedeckVersion.current) (\(platformName); Swift)"
 
     /// The `Accept-Language` value AFNetworking builds from preferred languages: at most the first six, each with
     /// a quality `q = 1 - index × 0.1` written with `%0.1g`, joined with `", "`; `nil` for an empty list.

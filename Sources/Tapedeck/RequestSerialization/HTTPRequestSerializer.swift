@@ -9,7 +9,7 @@ import Foundation
 /// request already has a `Content-Type`; without parameters that body is empty, as in AFNetworking.
 ///
 /// Fresh serializers send `Accept-Language` (from the preferred languages, see
-/// ``acceptLanguage(for:)``) and `User-Agent` (``defaultUserAgent``, `"Tapedeck/0.1 (Linux; Swift)"` on Linux) as
+/// ``acceptLanguage(for:)``) and `User-Agent` (``defaultUserAgent``, `"Tapedeck/1.0.0 (Linux; Swift)"` on Linux) as
 /// default headers. Default headers never replace a field the request already has.
 ///
 /// ```swift

@@ -26,9 +26,9 @@ import Testing
     }
 
     @Test func defaultUserAgentNamesTapedeckAndThePlatform() {
-        #expect(HTTPRequestSerializer.defaultUserAgent.hasPrefix("Tapedeck/0.1 ("))
+        #expect(HTTPRequestSerializer.defaultUserAgent.hasPrefix("Tapedeck/\(TapedeckVersion.current) ("))
         #if os(Linux)
-            #expect(HTTPRequestSerializer.defaultUserAgent == "Tapedeck/0.1 (Linux; Swift)")
+            #expect(HTTPRequestSerializer.defaultUserAgent == "Tapedeck/\(TapedeckVersion.current) (Linux; Swift)")
         #endif
     }
 
