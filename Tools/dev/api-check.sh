@@ -17,8 +17,10 @@ archive=Tools/dev/api-baseline.tar.gz
 digests=.build/api-baseline
 regenerate=()
 [ "${1:-}" = "--regenerate" ] && regenerate=(--regenerate-baseline)
+# A shallow clone may lack the release commit: fetch it from where the clone came from.
+git cat-file -e "$baseline^{commit}" 2>/dev/null || git fetch --quiet origin "$baseline" 2>/dev/null || true
 git cat-file -e "$baseline^{commit}" 2>/dev/null \
-    || { echo "api-check: the release commit $baseline (Tools/dev/api-baseline) is not in this clone" >&2; exit 1; }
+    || { echo "api-check: the release commit $baseline (Tools/dev/api-baseline) is not in this clone, nor could it be fetched" >&2; exit 1; }
 baseline=$(git rev-parse "$baseline")
 rm -rf "$digests" && mkdir -p "$digests"
 if [ ${#regenerate[@]} -eq 0 ]; then
