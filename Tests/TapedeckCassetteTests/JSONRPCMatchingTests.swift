@@ -181,6 +181,44 @@ import TapedeckTestSupport
                 "a client's response is not a call: its answer keeps the recorded ids")
     }
 
+    /// The quick checks never say more than the full reading: over byte mutations of JSON-RPC bodies (a byte
+    /// changed, dropped or doubled), whenever `isCall` says yes the body reads as one call or notification, and
+    /// whenever `sameButForID` pairs two bodies they read as the same messages but for their ids.
+    @Test func theQuickChecksAgreeWithTheFullReadingOnMutatedBodies() throws {
+        let seeds = [Self.call(7, "tools/call", #"{"name":"x","arguments":{"q":"a\"b","n":[1,2.5,{"k":null}]},"_meta":{"progressToken":"t"}}"#),
+                     #"{ "method" : "ping", "jsonrpc" : "2.0", "id" : "s-1" }"#, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#]
+        var random = SplitMix64(seed: 11)
+        let bytes: [UInt8] = Array(#"{}[]",:\ 0aeE.-+"#.utf8) + [0x00, 0x7F, 0xC3]
+        var saidCall = 0, paired = 0
+        for _ in 0..<20_000 {
+            var body = Array(seeds[Int(random.next() % UInt64(seeds.count))].utf8)
+            for _ in 0...(random.next() % 3) {
+                let at = Int(random.next() % UInt64(body.count))
+                switch random.next() % 3 {
+                case 0: body[at] = bytes[Int(random.next() % UInt64(bytes.count))]
+                case 1: body.remove(at: at)
+                default: body.insert(body[at], at: at)
+                }
+                if body.isEmpty { break }
+            }
+            let data = Data(body)
+            if JSONRPCQuickComparison.isCall(data) {
+                saidCall += 1
+                guard case .messages(let messages, false) = JSONRPCBody.read(data), messages.count == 1, messages[0].kind != .response else {
+                    Issue.record("isCall said yes to \(String(decoding: data, as: UTF8.self))")
+                    continue
+                }
+            }
+            let renumbered = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""id":7"#, with: #""id":"other""#).utf8)
+            if renumbered != data, JSONRPCQuickComparison.sameButForID(data, renumbered), JSONRPCQuickComparison.isCall(data) {
+                paired += 1
+                let a = JSONRPCBody.read(data).comparable(ignoring: []), b = JSONRPCBody.read(renumbered).comparable(ignoring: [])
+                #expect(a != nil && a == b, "\(String(decoding: data, as: UTF8.self))")
+            }
+        }
+        #expect(saidCall > 1000 && paired > 100, "the mutations reach both checks: \(saidCall) calls, \(paired) pairs")
+    }
+
     @Test func rulesAreSpelledAndReadBack() throws {
         let rules = try MatchRule.parse("method,url,jsonrpc(ignoring params: cursor, $.arguments.requestId)")
         #expect(rules.spelled == "method,url,jsonrpc(ignoring params: $.arguments.requestId, cursor)")
