@@ -6,7 +6,8 @@ import TapedeckCore
 extension StubDelay: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable { case milliseconds, minMilliseconds, maxMilliseconds, seed }
 
-    /// Decodes a fixed or a random delay, refusing negative times, an empty range and a mix of the two forms.
+    /// Decodes a fixed or a random delay, refusing negative times, times over ``maximumMilliseconds``, an empty range
+    /// and a mix of the two forms.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -18,8 +19,8 @@ extension StubDelay: Codable {
             guard low == nil, high == nil else {
                 throw DecodingError.definition("give either milliseconds or minMilliseconds and maxMilliseconds, not both", at: decoder.codingPath)
             }
-            guard milliseconds >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .milliseconds, in: container, debugDescription: "must not be negative, got \(milliseconds)")
+            if let refusal = Self.refusal(milliseconds) {
+                throw DecodingError.dataCorruptedError(forKey: .milliseconds, in: container, debugDescription: refusal)
             }
             self = .fixed(.milliseconds(milliseconds))
             return
@@ -29,6 +30,9 @@ extension StubDelay: Codable {
         }
         guard 0 <= low, low <= high else {
             throw DecodingError.definition("needs 0 ≤ minMilliseconds ≤ maxMilliseconds, got \(low) and \(high)", at: decoder.codingPath)
+        }
+        if let refusal = Self.refusal(high) {
+            throw DecodingError.dataCorruptedError(forKey: .maxMilliseconds, in: container, debugDescription: refusal)
         }
         self = .random(.milliseconds(low)...(.milliseconds(high)), seed: seed ?? 0)
     }

@@ -92,7 +92,7 @@ extension StubResponder: Codable {
         }
         if let chunked {
             guard chunked.bytesPerChunk > 0 else { throw fail("must be at least 1, got \(chunked.bytesPerChunk)", "chunked", "bytesPerChunk") }
-            guard (chunked.intervalMilliseconds ?? 0) >= 0 else { throw fail("must not be negative", "chunked", "intervalMilliseconds") }
+            if let refusal = StubDelay.refusal(chunked.intervalMilliseconds ?? 0) { throw fail(refusal, "chunked", "intervalMilliseconds") }
             guard bodyFile == nil else { throw fail("cannot dribble a bodyFile; use body, base64Body or jsonBody", "chunked") }
             response = response.dribbled(bytesPerChunk: chunked.bytesPerChunk, interval: .milliseconds(chunked.intervalMilliseconds ?? 0))
         }

@@ -17,6 +17,19 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         case random(ClosedRange<Duration>, seed: UInt64)
     }
 
+    /// The longest delay a stub definition or WireMock mapping may ask for, in milliseconds: one hour. A longer one
+    /// is refused when the definition is read, naming its field (a delay of three years is a typo, not a test).
+    public static let maximumMilliseconds = 3_600_000
+
+    /// Why a delay of `milliseconds` read from a file is refused, or `nil` when it is within 0 and the maximum.
+    static func refusal(_ milliseconds: Int) -> String? {
+        if milliseconds < 0 { return "must not be negative, got \(milliseconds)" }
+        if milliseconds > maximumMilliseconds {
+            return "is \(milliseconds) ms, more than a delay may be (\(maximumMilliseconds) ms, one hour)"
+        }
+        return nil
+    }
+
     /// How the delay was defined.
     public let kind: Kind
     private let generator: SeededGenerator?

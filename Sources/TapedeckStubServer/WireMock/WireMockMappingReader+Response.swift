@@ -104,7 +104,7 @@ extension WireMockMappingReader {
             let chunks = try integer(fields["numberOfChunks"], at: "response.chunkedDribbleDelay.numberOfChunks")
             let total = try integer(fields["totalDuration"], at: "response.chunkedDribbleDelay.totalDuration")
             guard chunks >= 1 else { throw fail("response.chunkedDribbleDelay.numberOfChunks", "must be at least 1") }
-            guard total >= 0 else { throw fail("response.chunkedDribbleDelay.totalDuration", "must not be negative") }
+            if let refusal = StubDelay.refusal(total) { throw fail("response.chunkedDribbleDelay.totalDuration", refusal) }
             guard case .data(let data) = result.body else {
                 throw fail("response.chunkedDribbleDelay", "applies to a body, jsonBody or base64Body only")
             }
@@ -119,7 +119,7 @@ extension WireMockMappingReader {
         let fixed = try members["fixedDelayMilliseconds"].map { value throws(WireMockMappingError) in
             try integer(value, at: "response.fixedDelayMilliseconds")
         }
-        if let fixed, fixed < 0 { throw fail("response.fixedDelayMilliseconds", "must not be negative") }
+        if let fixed, let refusal = StubDelay.refusal(fixed) { throw fail("response.fixedDelayMilliseconds", refusal) }
         guard let distribution = members["delayDistribution"] else { return fixed.map { .fixed(.milliseconds($0)) } }
         guard case .object(let fields) = distribution else { throw fail("response.delayDistribution", "expected an object") }
         let type = try string(fields["type"], at: "response.delayDistribution.type")
@@ -133,7 +133,11 @@ extension WireMockMappingReader {
         guard 0 <= lower, lower <= upper else {
             throw fail("response.delayDistribution", "needs 0 ≤ lower ≤ upper, got \(lower) and \(upper)")
         }
+        if let refusal = StubDelay.refusal(upper) { throw fail("response.delayDistribution.upper", refusal) }
         let base = fixed ?? 0
+        if let refusal = StubDelay.refusal(base + upper) {
+            throw fail("response.delayDistribution", "with fixedDelayMilliseconds added, the longest delay \(refusal)")
+        }
         return .random(.milliseconds(base + lower)...(.milliseconds(base + upper)), seed: 0)
     }
 
