@@ -35,11 +35,16 @@ extension StubServer {
     /// let client = server.transport()   // https://api.example.com/... now reaches the stub server
     /// ```
     public static func https(hostNames: [String], configuration: Configuration = Configuration()) throws -> StubServer {
+        try StubServer(configuration: httpsConfiguration(hostNames: hostNames, configuration))
+    }
+
+    /// `configuration` with a run-time CA's certificate for `hostNames` (see ``https(hostNames:configuration:)``).
+    package static func httpsConfiguration(hostNames: [String], _ configuration: Configuration) throws -> Configuration {
         let authority = try TestCertificateAuthority()
         var configuration = configuration
         configuration.tls = try authority.issue(for: hostNames)
         configuration.hostNames = hostNames
         configuration.trustedCertificates.append(authority.trustAnchor)
-        return try StubServer(configuration: configuration)
+        return configuration
     }
 }

@@ -102,13 +102,28 @@ public final class StubServer: Sendable {
     public let host: String
 
     /// Starts a server; it listens as soon as this returns.
-    public init(configuration: Configuration = Configuration()) throws {
+    public convenience init(configuration: Configuration = Configuration()) throws {
+        try self.init(configuration: configuration, accepting: true)
+    }
+
+    /// A server whose socket listens; with `accepting` false its connections wait in the kernel's backlog until
+    /// ``startAccepting()``: for a server that installs something large (a cassette of thousands of interactions)
+    /// before it can answer, so that a client connecting as soon as the port opens is answered once it is ready, not
+    /// told that no stub matches.
+    package init(configuration: Configuration, accepting: Bool) throws {
         let core = StubServerCore(configuration: configuration)
         self.core = core
         self.host = configuration.host
-        let started = try Self.startDaemons(configuration: configuration, core: core)
+        let started = try Self.startDaemons(configuration: configuration, core: core, accepting: accepting)
         self.port = started.acceptor.port
         daemon.withLock { $0 = started }
+    }
+
+    /// Accepts the connections that waited since ``init(configuration:accepting:)`` and every later one. Does
+    /// nothing on a server that accepts already or has stopped.
+    package func startAccepting() {
+        guard let running = daemon.withLock({ $0 }) else { return }
+        running.acceptor.start(handingTo: running.group)
     }
 
     deinit { stop() }
@@ -154,15 +169,15 @@ public final class StubServer: Sendable {
 
     // MARK: - Starting libmicrohttpd
 
-    /// Binds the listening socket, starts `threadCount` daemons (a ``DaemonGroup``), and has the acceptor hand
-    /// them connections in turn.
-    private static func startDaemons(configuration: Configuration, core: StubServerCore) throws -> Daemons {
+    /// Binds the listening socket, starts `threadCount` daemons (a ``DaemonGroup``), and (when `accepting`) has the
+    /// acceptor hand them connections in turn.
+    private static func startDaemons(configuration: Configuration, core: StubServerCore, accepting: Bool) throws -> Daemons {
         let acceptor = try listen(on: configuration.host, port: configuration.port)
         let group: DaemonGroup
         do { group = try DaemonGroup(core: core) } catch {
             throw StartError.daemonFailed(host: configuration.host, port: configuration.port, reason: error.reason)
         }
-        acceptor.start(handingTo: group)
+        if accepting { acceptor.start(handingTo: group) }
         return Daemons(group: group, acceptor: acceptor)
     }
 

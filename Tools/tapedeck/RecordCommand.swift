@@ -77,10 +77,12 @@ struct RecordCommand: AsyncParsableCommand {
         }
         let server: StubServer
         do {
-            server = try StubServer(configuration: StubServer.Configuration(host: host, port: port))
+            // Connections wait until the recording route is in: none is answered "no stub matches" or goes unrecorded.
+            server = try StubServer(configuration: StubServer.Configuration(host: host, port: port), accepting: false)
             try server.recordProxy(upstream: upstreamURL, cassette: URL(fileURLWithPath: cassette), mode: recordMode,
                                    configuration: cassetteConfiguration)
         } catch { throw CLIError("\(error)") }
+        server.startAccepting()
         Console.out("Recording \(upstreamURL.absoluteString) into \(cassette) through \(server.baseURL.absoluteString)")
         try await recordUntilSignalled(waiter, count: { server.recordedInteractionCount },
                                        finish: { try await server.finishRecording() }, stop: server.stop)

@@ -199,8 +199,11 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = StubServer.Configuration(host: host, port: port)
         let server: StubServer
         do {
-            server = tls ? try StubServer.https(hostNames: hostName.isEmpty ? ["localhost"] : hostName, configuration: configuration)
-                         : try StubServer(configuration: configuration)
+            // Connections wait until every stub, contract and cassette is in (startAccepting, below): a client that
+            // connects as soon as the port opens is answered, not told that no stub matches.
+            let ready = tls ? try StubServer.httpsConfiguration(hostNames: hostName.isEmpty ? ["localhost"] : hostName, configuration)
+                            : configuration
+            server = try StubServer(configuration: ready, accepting: false)
         } catch { throw CLIError("\(error)") }
         for stub in prepared { server.add(stub) }
         if let stubs {
@@ -240,6 +243,7 @@ struct ServeCommand: AsyncParsableCommand {
             Console.out("CA certificate (PEM): \(path)")
             Console.out("  e.g. curl --cacert \(path) https://\(hostName.first ?? "localhost"):\(server.port)/")
         }
+        server.startAccepting()
         Console.out("Press Ctrl-C to stop.")
         let received = await waiter.next()
         let summary = try? server.finishCassette()

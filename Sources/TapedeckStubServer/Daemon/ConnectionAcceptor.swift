@@ -75,9 +75,9 @@ final class ConnectionAcceptor: Sendable {
     }
 
     /// Starts accepting on its own thread; `handle` gets each accepted socket (blocking, close-on-exec) and its
-    /// peer's address, on the accepting thread, and owns the socket from then on.
+    /// peer's address, on the accepting thread, and owns the socket from then on. Called again, it does nothing.
     func start(_ handle: @escaping @Sendable (_ socket: Int32, _ peer: UnsafePointer<sockaddr>, _ length: socklen_t) -> Void) {
-        running.store(true, ordering: .releasing)
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             ThreadName.setCurrent(Self.threadName)
             acceptUntilStopped(handle)
