@@ -11,19 +11,6 @@ import Glibc
 /// stub matches. Found by the stored-rules A/B: wrk started on an open port got 17,836 404s in 60,638 requests while
 /// a 20,000-interaction cassette was still being installed.
 @Suite struct ServeStartupTests {
-    /// A port nothing listens on now (bound, read, released).
-    static func freePort() -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// Connects to `port` as soon as it accepts (polling every millisecond, at most 120 s), sends `GET path`, and
     /// returns the status line of the answer ("" when none came within 120 s).
     static func firstAnswer(port: UInt16, path: String) -> String {
@@ -67,7 +54,7 @@ import Glibc
             Interaction(request: .init(method: "GET", url: "http://127.0.0.1:4000/items/\(n)"),
                         outcome: .response(.init(statusCode: 200, body: CassetteBody(Data("item \(n)".utf8)))))
         }), to: file)
-        let port = Self.freePort()
+        let port = try unusedLoopbackPort()
         let process = ChildProcess()
         process.executableURL = CLIRunner.executable
         process.arguments = ["serve", file.path, "--port", String(port)]

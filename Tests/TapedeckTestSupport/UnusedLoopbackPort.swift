@@ -1,0 +1,26 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback port nothing listens on: bound to 127.0.0.1, read, then released (for a server that must be given a
+/// port, or a client that must find nothing there).
+///
+/// ```swift
+/// let port = try unusedLoopbackPort()
+/// process.arguments = ["serve", cassette, "--port", String(port)]
+/// ```
+public func unusedLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) {
+        try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+    }
+    return UInt16(bigEndian: address.sin_port)
+}
