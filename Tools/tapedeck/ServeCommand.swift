@@ -248,7 +248,8 @@ struct ServeCommand: AsyncParsableCommand {
         let received = await waiter.next()
         let summary = try? server.finishCassette()
         server.stop()
-        Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); stopped after \(server.journal.entries.count) request(s).")
+        let requests = server.journal.entries.count + server.journal.droppedCount
+        Console.out("Received \(received == SIGINT ? "SIGINT" : "SIGTERM"); stopped after \(requests) request(s).")
         if let summary = summary ?? nil {
             Console.out("Cassette: \(summary.playedCount) of \(summary.interactionCount) interaction(s) played, "
                         + "\(summary.unmatched.count) request(s) unmatched.")
