@@ -69,7 +69,7 @@ struct IgnoredPaths: Sendable {
 
     /// The walk one element further down (see ``below(_:)``).
     func below(index: Int) -> IgnoredPaths? {
-        followed.isEmpty ? self : below(String(index))
+        isEmpty ? self : below(String(index))
     }
 
     /// Moves over the pieces of `name` (a member name may hold dots, which a dotted location splits); returns whether
