@@ -59,7 +59,7 @@ extension CassetteJSON {
         // Most numbers are short integers already written so: `-`, then 1 to 15 digits without a leading zero.
         let digits = literal.utf8.first == UInt8(ascii: "-") ? literal.utf8.dropFirst() : literal.utf8[...]
         if (1...15).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-           digits.first != UInt8(ascii: "0") || (digits.count == 1 && digits.count == literal.utf8.count) {
+           digits.first != UInt8(ascii: "0") || literal == "0" {
             return literal
         }
         guard let value = Double(literal), value.isFinite else { return literal }

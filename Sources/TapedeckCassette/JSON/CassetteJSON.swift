@@ -103,16 +103,17 @@ public enum CassetteJSON: Hashable, Sendable {
     /// ``firstDifference(from:ignoring:path:)`` at a place that is not ignored itself, with `ignored` followed to it.
     private func firstDifference(from other: CassetteJSON, ignoring ignored: IgnoredPaths, path: String) -> String? {
         func child(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+        let here = path.isEmpty ? "$" : path
         switch (self, other) {
         case (.null, .null):
             return nil
         case (.bool(let a), .bool(let b)):
-            return a == b ? nil : (path.isEmpty ? "$" : path)
+            return a == b ? nil : here
         case (.string(let a), .string(let b)):
-            return a == b ? nil : (path.isEmpty ? "$" : path)
+            return a == b ? nil : here
         case (.number(let a), .number(let b)):
             if a == b { return nil }
-            return Double(a) == Double(b) ? nil : (path.isEmpty ? "$" : path)
+            return Double(a) == Double(b) ? nil : here
         case (.array(let a), .array(let b)):
             for index in 0..<max(a.count, b.count) {
                 guard let below = ignored.below(index: index) else { continue }
@@ -139,7 +140,7 @@ public enum CassetteJSON: Hashable, Sendable {
             }
             return nil
         default:
-            return path.isEmpty ? "$" : path
+            return here
         }
     }
 }

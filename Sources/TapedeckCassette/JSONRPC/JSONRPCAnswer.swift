@@ -25,8 +25,9 @@ struct JSONRPCAnswer: Sendable {
         // but theirs. The rest of the bytes, a progress token among them, are the same.
         if let (old, new) = JSONRPCQuickComparison.idValues(ifSameButForID: recorded, live), JSONRPCQuickComparison.isCall(recorded),
            let oldID = try? CassetteJSON.parse(old), let newID = try? CassetteJSON.parse(new) {
-            guard oldID.canonical() != newID.canonical() else { return nil }
-            ids[oldID.canonical()] = newID
+            let recordedID = oldID.canonical()
+            guard recordedID != newID.canonical() else { return nil }
+            ids[recordedID] = newID
             return
         }
         guard case .messages(let before, _) = JSONRPCBody.read(recorded), case .messages(let after, _) = JSONRPCBody.read(live),

@@ -7,12 +7,18 @@ import Foundation
 enum JSONRPCQuickComparison {
     /// Whether `a` and `b` are one JSON object each, the same bytes but for the value of their top-level `"id"`.
     static func sameButForID(_ a: Data, _ b: Data) -> Bool {
-        idValues(ifSameButForID: a, b) != nil
+        idRanges(ifSameButForID: a, b) != nil
     }
 
     /// The bytes of each body's top-level `"id"` value when `a` and `b` are the same but for them (see
     /// ``sameButForID(_:_:)``).
     static func idValues(ifSameButForID a: Data, _ b: Data) -> (a: Data, b: Data)? {
+        idRanges(ifSameButForID: a, b).map { (Data(a.dropFirst($0.a.lowerBound).prefix($0.a.count)), Data(b.dropFirst($0.b.lowerBound).prefix($0.b.count))) }
+    }
+
+    /// Where each body's top-level `"id"` value lies (offsets from its start) when `a` and `b` are the same but for
+    /// them.
+    private static func idRanges(ifSameButForID a: Data, _ b: Data) -> (a: Range<Int>, b: Range<Int>)? {
         a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in
                 let left = x.bindMemory(to: UInt8.self), right = y.bindMemory(to: UInt8.self)
@@ -21,7 +27,7 @@ enum JSONRPCQuickComparison {
                       memcmp(left.baseAddress!, right.baseAddress!, i.lowerBound) == 0,
                       memcmp(left.baseAddress! + i.upperBound, right.baseAddress! + j.upperBound, left.count - i.upperBound) == 0
                 else { return nil }
-                return (Data(left[i]), Data(right[j]))
+                return (i, j)
             }
         }
     }

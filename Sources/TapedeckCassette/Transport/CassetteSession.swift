@@ -318,10 +318,11 @@ final class CassetteSession: Sendable {
         // After the locks, as noteSpyDrift: comparing reads both bodies.
         let pairs = state.withLock { $0.takeDriftPairs() }
         let drift = pairs.compactMap { ResponseDrift.line(recorded: $0.earlier, live: $0.recorded, position: $0.position, bodyData: bodyData) }
-        let final = state.withLock { $0.player.cassette }
-        let ambiguities = records
-            ? ReplayAmbiguity.notes(in: final, matching: configuration.replaying(final.replayRules).matching, bodyBytes: bodyData)
-            : []
+        var ambiguities: [String] = []
+        if records {
+            let final = state.withLock { $0.player.cassette }
+            ambiguities = ReplayAmbiguity.notes(in: final, matching: configuration.replaying(final.replayRules).matching, bodyBytes: bodyData)
+        }
         let summary = state.withLock { state in
             state.drift += drift
             let interactions = state.player.cassette.interactions
