@@ -3,7 +3,7 @@ import TapedeckCore
 
 extension HTTPRequestSerializer {
     /// The `User-Agent` a fresh serializer sends: `"Tapedeck/1.0.0 (Linux; Swift)"` on Linux (the version is
-    /// ``TapedeckVersion/current``), with the platform name changed on other systems.
+    /// `TapedeckCore`'s `TapedeckVersion.current`), with the platform name changed on other systems.
     public static let defaultUserAgent = "Tapedeck/\(TapedeckVersion.current) (\(platformName); Swift)"
 
     /// The `Accept-Language` value AFNetworking builds from preferred languages: at most the first six, each with
