@@ -5,7 +5,9 @@
 #      of BLOCK requests, three rounds after a warm-up: per-request medians, the median of the blocks' ratios with min
 #      and max, and process CPU per request of each side;
 #   2. a 4 MiB in-memory PUT to an in-process StubServer, live and recorded into a fresh cassette as PAIRS interleaved
-#      pairs (at least 7), and replayed from that cassette.
+#      pairs (at least 7), and replayed from that cassette;
+#   3. what each layer of HTTPSessionManager.get adds to a request over a transport that answers at once from memory
+#      (tapedeck-bench-cassette client-stages): the pipeline, the task, the JSON serializer, the request building.
 # Mallocs per request of the first comparison come from the package benchmarks:
 #   cd Tools/Benchmarks && swift package benchmark --target CassetteBenchmarks --filter "Client replay.*" --filter "Transport replay.*"
 #
@@ -41,3 +43,14 @@ printf 'live %.2f ms, recorded %.2f ms, replayed %.3f ms (slowest %.3f ms)\n' "$
 printf 'replay: median %.3f ms   target <= 5 ms: %s\n' "$replay" "$(verdict "$replay" "<=" 5)"
 printf 'recorded/live: median %.3f (min %.3f, max %.3f, %s pairs)   target <= 2: %s\n' "$ratio" \
     "$(field "$out" ratio min)" "$(field "$out" ratio max)" "$(field "$out" ratio pairs)" "$(verdict "$ratio" "<=" 2)"
+
+echo
+echo "== where a client request's time goes: each layer of HTTPSessionManager.get over an instant transport (2,000 URLs)"
+out=$("$TOOL" client-stages 2000 5)
+previous=0
+for stage in transport pipeline task json client; do
+    value=$(awk -v key="$stage" '$1 == key { print $3 }' <<<"$out")
+    printf '%-9s %6.2f µs a request (+%.2f)\n' "$stage" "$value" "$(awk -v a="$value" -v b="$previous" 'BEGIN { print a - b }')"
+    previous=$value
+done
+printf 'build     %6.2f µs a request (the request alone, inside client)\n' "$(awk '$1 == "build" { print $3 }' <<<"$out")"

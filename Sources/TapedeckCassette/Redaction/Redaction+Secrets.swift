@@ -45,7 +45,7 @@ extension Redaction {
                 addHeaderSecret(field, add: add)
             }
         }
-        if Self.contains(request.url, byte: "?") {
+        if queryMayNeedRedaction(request.url) {
             for pair in URLParts(request.url).decodedQueryPairs where isSensitiveParameter(pair.name, value: pair.value) { add(pair.value) }
         }
         collectBodySecrets(request.body, contentType: request.headers["Content-Type"], add: add)

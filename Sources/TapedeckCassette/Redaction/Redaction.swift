@@ -66,7 +66,7 @@ public struct Redaction: Sendable {
 
     /// The three name lists compiled for matching: headers, parameters, and JSON members (either kind).
     private var sensitiveHeaders = SensitiveNames(names: [String](), fragments: [])
-    private var sensitiveParameters = SensitiveNames(names: [String](), fragments: [])
+    var sensitiveParameters = SensitiveNames(names: [String](), fragments: [])
     private var sensitiveMembers = SensitiveNames(names: [String](), fragments: [])
 
     private mutating func compile() {
@@ -217,7 +217,7 @@ public struct Redaction: Sendable {
             unmarkedBody = nil
         }
         if !keepingHeaders {
-            request.headers = HTTPHeaders(request.headers.fields.filter { $0.name.lowercased() == "content-type" })
+            request.headers = HTTPHeaders(request.headers.fields.filter { $0.name.caseInsensitiveEquals("Content-Type") })
         }
         redact(&request, secrets: ledger.secrets)
         if let unmarkedBody {
@@ -413,7 +413,7 @@ public struct Redaction: Sendable {
         if redactsDefaults || filters.contains(where: {
             switch $0.kind { case .queryParameter, .jsonPath: true; default: false }
         }) {
-            if Self.contains(url, byte: "?"), let query = URLParts(url).query, !query.isEmpty {
+            if queryMayNeedRedaction(url), let query = URLParts(url).query, !query.isEmpty {
                 let rewritten = redactPairs(String(query))
                 if rewritten != query {
                     result = String(url[..<query.startIndex]) + rewritten + String(url[query.endIndex...])

@@ -29,40 +29,43 @@ final class SensitiveNames: Sendable {
 
     /// Whether `name` is one of the names (``Match/name``), else whether it contains a fragment, ignoring case.
     func match(_ name: String) -> Match {
-        if isName(name) { return .name }
-        return matches(name) ? .fragment : .none
-    }
-
-    private func isName(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        let bytes = Array(lowered.utf8)
-        guard bytes.count < namesByLength.count else { return false }
-        return namesByLength[bytes.count].contains(bytes)
+        Self.withLowercasedIfNotASCII(name) { match(bytes: $0) }
     }
 
     /// Whether `name` is one of the names or contains one of the fragments, ignoring case.
     func matches(_ name: String) -> Bool {
-        let answer = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            bytes.contains { $0 >= 0x80 } ? nil : matches(bytes: bytes)
-        }
-        if let answer = answer ?? nil { return answer }
-        var lowered = name.lowercased()
-        return lowered.withUTF8 { matches(bytes: $0) }
+        match(name) != .none
     }
 
     /// Whether the UTF-8 `name` is one of the names or contains one of the fragments. ASCII letters match in either
     /// case; any other byte must already be lowercase (``matches(_:)`` lowercases a non-ASCII name first).
     func matches(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
+        match(bytes: name) != .none
+    }
+
+    /// ``match(_:)`` of UTF-8 bytes, under the same rule as ``matches(bytes:)``.
+    func match(bytes name: UnsafeBufferPointer<UInt8>) -> Match {
         if name.count < namesByLength.count {
-            for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return true }
+            for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return .name }
         }
         for start in name.indices {
             for fragment in fragmentsByFirstByte[Int(name[start].asciiLowercased)]
             where fragment.count <= name.count - start && Self.equal(name, from: start + 1, fragment[1...]) {
-                return true
+                return .fragment
             }
         }
-        return false
+        return .none
+    }
+
+    /// `body` of `name`'s UTF-8 bytes, lowercased first only when a byte is not ASCII (ASCII letters are compared
+    /// ignoring case in place).
+    private static func withLowercasedIfNotASCII<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let answer = name.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+            bytes.contains { $0 >= 0x80 } ? nil : body(bytes)
+        }
+        if let answer = answer ?? nil { return answer }
+        var copy = name.utf8.contains { $0 >= 0x80 } ? name.lowercased() : name
+        return copy.withUTF8 { body($0) }
     }
 
     /// Whether `name` names a place in a sequence rather than a credential: pagination, progress, continuation and

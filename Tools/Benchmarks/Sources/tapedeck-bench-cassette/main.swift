@@ -10,6 +10,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette save FILE RUNS       best time to save it (seconds; written beside FILE)
 ///     tapedeck-bench-cassette replay FILE M        per-request time of M first plays through CassetteTransport
 ///     tapedeck-bench-cassette client-replay N BLOCK  N realistic interactions replayed through HTTPSessionManager.get
+///     tapedeck-bench-cassette client-stages N ROUNDS  what each layer of HTTPSessionManager.get adds, over an instant transport
 ///     tapedeck-bench-cassette defaults N BLOCK       the same as created (cookies on, no cache) against no cookies
 ///     tapedeck-bench-cassette features N BLOCK       the same with cookies and an empty cache against with neither
 ///     tapedeck-bench-cassette cache-hits N BLOCK     the same answered by a warm HTTP cache against replayed
@@ -27,7 +28,7 @@ import TapedeckCore
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | re-record N BLOCK | client-replay N BLOCK | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | large-download PAIRS tokens|plain | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | re-record N BLOCK | client-replay N BLOCK | client-stages N ROUNDS | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | large-download PAIRS tokens|plain | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -129,6 +130,10 @@ do {
         print("client median-us \(median(result.client)) cpu-us-per-request \(result.clientCPU / requests * 1e6)")
         print("transport median-us \(median(result.transport)) cpu-us-per-request \(result.transportCPU / requests * 1e6)")
         print("ratio median \(median(ratios)) min \(ratios.min() ?? 0) max \(ratios.max() ?? 0) blocks \(ratios.count)")
+    case "client-stages":
+        guard let count = Int(arguments[2]), let rounds = Int(arguments[3]), count > 0, rounds > 0 else { usage() }
+        let medians = try runDetached { try await ClientStages(count: count, rounds: rounds).run() }
+        for (stage, value) in zip(ClientStages.stages, medians) { print("\(stage) median-us \(value)") }
     case "stand-ins":
         guard let count = Int(arguments[2]), let block = Int(arguments[3]), count > 0, block > 0 else { usage() }
         let result = try runDetached { try await StandInReplay(count: count, block: block, rounds: 5).run() }
