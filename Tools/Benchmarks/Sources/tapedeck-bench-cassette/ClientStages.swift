@@ -15,8 +15,8 @@ struct ClientStages {
     let count: Int
     let rounds: Int
 
-    /// Answers every request with interaction `index`'s recorded response, taken from the request's `X-Index`
-    /// header or its path: the events a replaying transport sends, without any lookup.
+    /// Answers every request with the recorded response of the interaction its path's last segment numbers, with
+    /// the events a replaying transport sends, and no lookup.
     struct InstantTransport: HTTPTransport {
         let responses: [HTTPResponse]
 
