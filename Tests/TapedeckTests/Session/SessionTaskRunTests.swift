@@ -18,12 +18,13 @@ import TapedeckTestSupport
         server.route(.get, "/slow", response: StubResponse.json(["late": true]).delayed(by: .seconds(120)))
         server.route(.get, "/quick", response: .json(["ok": true]))
         server.route(.get, "/file", response: .text(String(repeating: "x", count: 1000)).dribbled(bytesPerChunk: 100, interval: .milliseconds(100)))
-        // The first request is answered only after the tests are over, so it is still running whenever the test
-        // suspends it, however loaded the machine; the request started again on resume is answered at once.
+        // The first request is answered only after the tests are over (ten minutes, longer than any wait below), so
+        // it is still running whenever the test suspends it, however loaded the machine; the request started again
+        // on resume is answered at once.
         let firstAnswered = Atomic<Bool>(false)
         server.route(.get, "/late-then-quick") { _ in
             let body = StubResponse.text(String(repeating: "x", count: 1000))
-            return firstAnswered.exchange(true, ordering: .relaxed) ? body : body.delayed(by: .seconds(120))
+            return firstAnswered.exchange(true, ordering: .relaxed) ? body : body.delayed(by: .seconds(600))
         }
         manager = SessionManager(transport: CurlTransport())
     }
@@ -77,13 +78,16 @@ import TapedeckTestSupport
 
     @Test func aSuspendedRunWaitsForResume() async throws {
         defer { server.stop() }
-        let task = manager.dataTask(with: HTTPRequest(url: server.url("/late-then-quick")))
+        // The request may wait as long as the test does: its client-side limit is not what is tested here.
+        let task = manager.dataTask(with: HTTPRequest(url: server.url("/late-then-quick"), timeoutInterval: 900))
         let caller = Task { await task.run() }
-        // Suspended only once the first request has reached the server (its answer waits 120 s). Suspended before,
-        // the request started again on resume was the server's first and waited too, until the client's 60 s idle
-        // timeout: that was this test's failure under ThreadSanitizer, where the whole suite starved it past the
-        // wait's limit and the wait then returned quietly.
-        try await server.waitForRequest(within: .seconds(50))
+        // Suspended only once the first request has reached the server (its answer waits ten minutes). Suspended
+        // before, the request started again on resume was the server's first and waited too. Under ThreadSanitizer
+        // the whole suite keeps the cooperative pool's two threads busy, and the caller's task waited over 50 s for
+        // one before it even started (seen 2026-11-29): both waits are safety nets of minutes, and each says which
+        // step never came.
+        try await Self.wait(within: .seconds(300), "the caller's task to start the request") { task.state == .running }
+        try await server.waitForRequest(within: .seconds(300))
         task.suspend()
         #expect(task.state == .suspended)
         try await Task.sleep(for: .milliseconds(50))
@@ -92,6 +96,21 @@ import TapedeckTestSupport
         #expect(result.response?.statusCode == 200, "\(String(describing: result.error))")
         #expect(result.data?.count == 1000)
         #expect(server.journal.entries.filter { $0.path == "/late-then-quick" }.count == 2, "the request was started again")
+    }
+
+    /// Polls `condition` until it holds; throws after `limit` naming `what` never came (a safety net, never a verdict).
+    private static func wait(within limit: Duration, _ what: String, until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WaitedTooLong(what: what, limit: limit) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private struct WaitedTooLong: Error, CustomStringConvertible {
+        let what: String
+        let limit: Duration
+        var description: String { "waited \(limit) for \(what)" }
     }
 
     @Test func aDownloadRunInTheCallerCanBeCancelledForResumeData() async throws {
