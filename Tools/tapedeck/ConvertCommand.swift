@@ -45,7 +45,7 @@ struct ConvertCommand: ParsableCommand {
         case har, cassette, wiremock, pact
     }
 
-    @Argument(help: "The cassette, HAR or VCR file to read.")
+    @Argument(help: "The cassette, HAR, VCR or Pact file to read.")
     var file: String
 
     @Option(name: .long, help: "The input format: cassette, har, vcr or pact (a Pact v2, v3 or v4 contract; default: from the file).")
@@ -137,44 +137,16 @@ struct ConvertCommand: ParsableCommand {
         Console.err("Wrote \(written) interaction(s) as \(to.rawValue) to \(output)")
     }
 
-    /// A Pact contract's example exchanges as a cassette.
-    private func loadPact() throws -> (Cassette, (CassetteBody) throws -> Data) {
-        let data: Data
-        do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
-        let pact: PactImport
-        do { pact = try PactImport.read(data) } catch { throw CLIError("\(file): \(error)") }
-        Console.err("Read \(pact.interactions.count) interaction(s) from a Pact v\(pact.version) contract between \(pact.consumer) and \(pact.provider)")
-        return (pact.cassette(recordedAt: Date()), { $0.inlineData ?? Data() })
-    }
-
     /// The input as a cassette, and how to read the bytes of one of its bodies.
     private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
-        if source == .pact { return try loadPact() }
-        if source == .vcr {
-            let data: Data
-            do { data = try InputFile.read(URL(fileURLWithPath: file)) } catch { throw CLIError("could not read \(error)") }
-            let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? Date()
-            let imported: VCRImport.Result
-            do { imported = try VCRImport.cassette(fromYAMLData: data, file: file, recordedAt: modified) } catch {
-                throw CLIError(error.description)
-            }
-            var found: [String] = []
-            if imported.decompressedBodies > 0 { found.append("\(imported.decompressedBodies) compressed body(ies) decoded") }
-            if imported.bodiesDecodedByTheClient > 0 {
-                found.append("\(imported.bodiesDecodedByTheClient) body(ies) already decoded by the recording client")
-            }
-            Console.err("Read \(imported.cassette.interactions.count) interaction(s) from a \(imported.flavour.rawValue) cassette"
-                        + (found.isEmpty ? "" : " (\(found.joined(separator: ", ")))"))
-            for note in imported.notes { Console.err("warning: \(note)") }
-            return (imported.cassette, { $0.inlineData ?? Data() })
-        }
+        // --from vcr and --from pact read the file so whatever its name; a cassette or HAR must be what it says.
+        let forced: RecordingFormat? = switch from { case .vcr?: .vcr; case .pact?: .pact; default: nil }
         let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch {
-            if from == nil, PactImport.looksLikePact(atPath: file) { return try loadPact() }
-            throw CLIError(error.description)
+        do { loaded = try LoadedCassette.load(path: file, as: forced) } catch { throw CLIError(error.description) }
+        for note in loaded.notes { Console.err(note) }
+        if let from, forced == nil, from.rawValue != loaded.format.rawValue {
+            throw CLIError("\(file) is \(loaded.format.name), not \(RecordingFormat(rawValue: from.rawValue)?.name ?? from.rawValue)")
         }
-        let found: Source = LoadedCassette.isHAR(loaded.url) ? .har : .cassette
-        if let from, from != found { throw CLIError("\(file) is a \(found.rawValue) file, not \(from.rawValue)") }
         return (loaded.cassette, { body in
             do {
                 return try CassetteFile.bodyData(body, cassette: loaded.url,

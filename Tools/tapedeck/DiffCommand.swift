@@ -14,10 +14,10 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The first cassette.")
+    @Argument(help: "The first cassette (or HAR, VCR or Pact file, recognised from its content).")
     var a: String
 
-    @Argument(help: "The second cassette.")
+    @Argument(help: "The second cassette (or HAR, VCR or Pact file).")
     var b: String
 
     @Option(name: .customLong("ignore-header"), help: "Also ignore this header (repeatable).")
@@ -31,6 +31,7 @@ struct DiffCommand: ParsableCommand {
             left = try LoadedCassette.load(path: a)
             right = try LoadedCassette.load(path: b)
         } catch { throw CLIError(error.description) }
+        for note in left.notes + right.notes { Console.err(note) }
         let volatile = CassetteDiff.defaultVolatileHeaders.union(ignoreHeader.map { $0.lowercased() })
         let changes = CassetteDiff.compare(left, right, volatileHeaders: volatile)
         if output.json {

@@ -83,12 +83,22 @@ struct FetchCommand: AsyncParsableCommand {
         var cassetteTransport: CassetteTransport?
         // One content-coding rule, live or replayed: decoded bytes unless --raw.
         let live = CurlTransport(configuration: CurlTransport.Configuration(automaticDecompression: !raw))
+        var input: CassetteFileInput?
+        defer { input?.remove() }
         if let cassette {
             var configuration = CassetteConfiguration()
             configuration.decodesContent = !raw
             try matchOptions.apply(to: &configuration)
+            let recordMode = RecordMode(name: mode)!
+            // A mode that may record writes the cassette back, so it must be one; a replay takes any recorded traffic.
+            if recordMode != .replay, let refusal = CassetteFileInput.refusal(forWriting: cassette, verb: "fetch --mode \(mode)") {
+                throw CLIError(refusal)
+            }
             do {
-                let replayer = try CassetteTransport(cassette: URL(fileURLWithPath: cassette), mode: RecordMode(name: mode)!, upstream: live,
+                let opened = try CassetteFileInput.open(path: cassette, verb: "fetch")
+                input = opened
+                for note in opened.notes { Console.err(note) }
+                let replayer = try CassetteTransport(cassette: opened.url, mode: recordMode, upstream: live,
                                                      configuration: configuration)
                 cassetteTransport = replayer
                 transport = replayer

@@ -13,7 +13,7 @@ struct InspectCommand: ParsableCommand {
             + "when the cassette has any."
     )
 
-    @Argument(help: "The cassette (.json) or HAR (.har) file.")
+    @Argument(help: "The cassette, or HAR, VCR or Pact file (recognised from its content).")
     var file: String
 
     @OptionGroup var output: JSONOutputOptions
@@ -21,6 +21,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        for note in loaded.notes { Console.err(note) }
         let summaries = InteractionSummary.all(loaded.cassette)
         if output.json {
             Console.outJSON(InteractionSummary.json(summaries))

@@ -21,7 +21,7 @@ struct LintCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The cassettes to check.")
+    @Argument(help: "The cassettes (or HAR, VCR or Pact files) to check.")
     var files: [String]
 
     @Option(name: .long, help: "Report interactions recorded more than this many days ago.")

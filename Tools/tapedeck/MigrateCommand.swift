@@ -27,6 +27,7 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
+        if let refusal = CassetteFileInput.refusal(forWriting: file, verb: "migrate") { throw CLIError(refusal) }
         let url = URL(fileURLWithPath: file)
         let cassette: Cassette
         do { cassette = try CassetteFile.load(url) } catch { throw CLIError(error.description) }

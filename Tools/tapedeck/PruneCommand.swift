@@ -26,6 +26,7 @@ struct PruneCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
+        if let refusal = CassetteFileInput.refusal(forWriting: file, verb: "prune") { throw CLIError(refusal) }
         let url = URL(fileURLWithPath: file)
         let dropped: [String]
         do {

@@ -61,6 +61,7 @@ struct RecordCommand: AsyncParsableCommand {
         guard let recordMode = RecordMode(name: mode), recordMode == .newEpisodes || recordMode == .all else {
             throw CLIError("--mode \(mode): record with newEpisodes or all")
         }
+        if let refusal = CassetteFileInput.refusal(forWriting: cassette, verb: "record") { throw CLIError(refusal) }
         let (host, port) = try Self.parse(listen: listen)
         var cassetteConfiguration = CassetteConfiguration(secrets: try secrets.resolve())
         try matchOptions.apply(to: &cassetteConfiguration)

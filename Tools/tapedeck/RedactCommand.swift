@@ -38,6 +38,7 @@ struct RedactCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
+        if let refusal = CassetteFileInput.refusal(forWriting: file, verb: "redact") { throw CLIError(refusal) }
         var filters: [RedactionFilter] = header.map { .header($0) } + query.map { .queryParameter($0) }
         for path in jsonPath {
             let parsed: JSONPath

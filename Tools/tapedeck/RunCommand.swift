@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TapedeckCassette
+import TapedeckCLICore
 import TapedeckStubServer
 #if canImport(Glibc)
 import Glibc
@@ -67,9 +68,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         var cassetteConfiguration = CassetteConfiguration(secrets: try secrets.resolve())
         try matchOptions.apply(to: &cassetteConfiguration)
+        // Recording writes the cassette back, so it must be one; a replay takes any recorded traffic.
+        if record, let refusal = CassetteFileInput.refusal(forWriting: cassette, verb: "run --record") { throw CLIError(refusal) }
+        let input: CassetteFileInput
+        do { input = try CassetteFileInput.open(path: cassette, verb: "run") } catch { throw CLIError(error.description) }
+        defer { input.remove() }
+        for note in input.notes { Console.err(note) }
         // Installed before the command starts, so that no signal meant for it is lost in between.
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let proxy = try proxySettings.start(cassette: cassette, mode: proxyMode, host: "127.0.0.1", port: 0,
+        let proxy = try proxySettings.start(cassette: input.url.path, mode: proxyMode, host: "127.0.0.1", port: 0,
                                             configuration: cassetteConfiguration, say: { _ in })
         Console.err("tapedeck: \(record ? "recording into" : "replaying") \(cassette) through \(proxy.proxyURL.absoluteString)")
         for note in proxy.servingSummary()?.notes ?? [] { Console.err("note: \(note)") }

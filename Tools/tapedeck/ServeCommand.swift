@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A cassette to serve (a requests keeps the recorded URL's path; the first recorded origin answers).")
+    @Argument(help: "A cassette to serve (a request keeps the recorded URL's path; the first recorded origin answers); a HAR or VCR file is converted on the way.")
     var cassette: String?
 
     @Option(name: .long, help: ArgumentHelp("A JSON stub-definition file, WireMock mappings file, or WireMock mappings folder to serve.",
@@ -224,9 +224,14 @@ struct ServeCommand: AsyncParsableCommand {
             for problem in mock.problems { Console.err("warning: \(problem) (answered with 500)") }
             for problem in mock.exampleProblems { Console.err("warning: \(problem) (the example breaks its schema; --examples schema generates instead)") }
         }
+        var input: CassetteFileInput?
+        defer { input?.remove() }
         if let cassette = cassetteFile {
             do {
-                try server.serve(cassette: URL(fileURLWithPath: cassette), configuration: try cassetteConfiguration(), webSockets: webSocketServing)
+                let opened = try CassetteFileInput.open(path: cassette, verb: "serve")
+                input = opened
+                for note in opened.notes { Console.err(note) }
+                try server.serve(cassette: opened.url, configuration: try cassetteConfiguration(), webSockets: webSocketServing)
             } catch {
                 server.stop()
                 throw CLIError("\(error)")
@@ -290,6 +295,10 @@ extension ServeCommand {
             }
             do { return (try WireMockMappings.stubs(inDirectory: url), .wiremock) } catch { throw CLIError(error.description) }
         }
+        if stubsFormat == nil, let found = RecordingFormat.evidence(path: path), found != .stubs {
+            let advice = found == .pact ? "serve it with --pact \(path)" : "serve it as a cassette: tapedeck serve \(path)"
+            throw CLIError("\(path) is \(found.name), not stub definitions: \(advice)")
+        }
         let data: Data
         do { data = try InputFile.read(url) } catch { throw CLIError("could not read \(error)") }
         // Parsed once: to tell the formats apart, then to read WireMock's.
@@ -311,7 +320,11 @@ extension ServeCommand {
     /// `serve --proxy`: replays `cassette` through a forward proxy until SIGINT or SIGTERM.
     private func replayThroughProxy(_ cassette: String) async throws {
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let proxy = try proxyOptions.start(cassette: cassette, mode: .replay, host: host, port: port,
+        let input: CassetteFileInput
+        do { input = try CassetteFileInput.open(path: cassette, verb: "serve") } catch { throw CLIError(error.description) }
+        defer { input.remove() }
+        for note in input.notes { Console.err(note) }
+        let proxy = try proxyOptions.start(cassette: input.url.path, mode: .replay, host: host, port: port,
                                            configuration: try cassetteConfiguration())
         for note in proxy.servingSummary()?.notes ?? [] { Console.err("note: \(note)") }
         Console.out("Press Ctrl-C to stop.")

@@ -29,7 +29,7 @@ struct SweepCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The cassette to sweep.")
+    @Argument(help: "The cassette (or HAR or VCR file, converted on the way) to sweep.")
     var cassette: String
 
     @Option(name: .customLong("fault"), help: "A fault to try (repeatable; default: all).")
@@ -63,7 +63,11 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = URL(fileURLWithPath: cassette)
+        let input: CassetteFileInput
+        do { input = try CassetteFileInput.open(path: cassette, verb: "sweep") } catch { throw CLIError(error.description) }
+        defer { input.remove() }
+        for note in input.notes { Console.err(note) }
+        let url = input.url
         let plan: FaultSweepPlan
         do {
             let chosen = faults.isEmpty ? InteractionFault.allCases : try faults.map { name throws(FaultSweepError) in try InteractionFault(named: name) }
@@ -96,7 +100,7 @@ struct SweepCommand: ParsableCommand {
             Console.err(result.description)
             results.append(result)
         }
-        let report = FaultSweepReport(cassette: url.path, results: results, skipped: plan.skipped)
+        let report = FaultSweepReport(cassette: input.isConverted ? cassette : url.path, results: results, skipped: plan.skipped)
         Console.out(report.text)
         if let json { try OutputFile.write(report.json(), to: json, what: "the JSON report") }
         if let junit { try OutputFile.write(Data(FaultSweepRun.junit(report).xml().utf8), to: junit, what: "the JUnit report") }

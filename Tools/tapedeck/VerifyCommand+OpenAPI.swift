@@ -15,6 +15,7 @@ extension VerifyCommand {
         for file in files {
             let loaded: LoadedCassette
             do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+            for note in loaded.notes { Console.err(note) }
             let name = loaded.url.lastPathComponent
             results += contract.check(loaded.cassette, bodyData: loaded.bodyData).map { (name, $0) }
         }

@@ -104,6 +104,7 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        for note in loaded.notes { Console.err(note) }
         var fields: [JSONPath] = []
         for path in field {
             do { fields.append(try JSONPath(path)) } catch { throw ValidationError("--field: \(error.description)") }
@@ -137,6 +138,7 @@ struct VerifyCommand: AsyncParsableCommand {
     private func checkPact(_ contractPath: String) throws {
         let loaded: LoadedCassette
         do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
+        for note in loaded.notes { Console.err(note) }
         let data: Data
         do { data = try InputFile.read(URL(fileURLWithPath: contractPath)) } catch { throw CLIError("could not read \(error)") }
         let report: PactVerification.Report
