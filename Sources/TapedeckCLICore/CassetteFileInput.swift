@@ -29,7 +29,8 @@ public struct CassetteFileInput: Sendable {
     public static func open(path: String, verb: String) throws(CassetteError) -> CassetteFileInput {
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: path) else { return CassetteFileInput(url: url, notes: [], temporary: nil) }
-        switch RecordingFormat.recognise(path: path) {
+        let format = RecordingFormat.recognise(path: path)
+        switch format {
         case .cassette:
             return CassetteFileInput(url: url, notes: [], temporary: nil)
         case .pact:
@@ -37,7 +38,7 @@ public struct CassetteFileInput: Sendable {
         case .stubs:
             throw refused(path, .stubs, "serve them with `tapedeck serve --stubs \(path)`")
         case .har, .vcr:
-            let loaded = try LoadedCassette.load(path: path)
+            let loaded = try LoadedCassette.load(path: path, as: format)
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tapedeck-\(verb)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))", isDirectory: true)
             let copy = folder.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".json")

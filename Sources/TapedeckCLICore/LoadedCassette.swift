@@ -112,6 +112,7 @@ public struct LoadedCassette: Sendable {
     }
 
     /// Whether `url` is a HAR document: a `.har` extension, or a JSON object whose first key is `log`.
+    @available(*, deprecated, message: "use RecordingFormat.evidence(path:) == .har, which tells every format the CLI reads")
     public static func isHAR(_ url: URL) -> Bool {
         if url.pathExtension.lowercased() == "har" { return true }
         guard let handle = try? FileHandle(forReadingFrom: url) else { return false }

@@ -68,9 +68,7 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         switch bytes[start] {
         case UInt8(ascii: "["):
             // An array of stub definitions or mappings; anything else is left to the cassette loader to refuse.
-            var first = start + 1
-            while first < bytes.count, Self.isSpace(bytes[first]) { first += 1 }
-            let names = TopLevelNames.read(bytes[first...])
+            let names = TopLevelNames.read(bytes[(start + 1)...])
             return names.contains("request") && names.contains("response") ? .stubs : nil
         case UInt8(ascii: "{"):
             let names = TopLevelNames.read(bytes[start...])
@@ -90,20 +88,21 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
         }
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
 
-/// The member names of a JSON document's top-level object, read from a prefix of it without building any value:
-/// member values are skipped (strings with their escapes, containers by depth). Reading stops quietly at the end of
-/// the prefix or at anything that is not JSON; the names read until then are returned.
+/// The member names of a JSON document's top-level object, read from a prefix of it (leading whitespace allowed)
+/// without building any value: member values are skipped (strings with their escapes, containers by depth). Reading
+/// stops quietly at the end of the prefix or at anything that is not JSON; the names read until then are returned.
 enum TopLevelNames {
     static func read(_ bytes: ArraySlice<UInt8>) -> Set<String> {
         var names: Set<String> = []
         var index = bytes.startIndex
         func skipSpace() {
-            while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.endIndex, RecordingFormat.isSpace(bytes[index]) { index += 1 }
         }
         /// Past a string that starts at `index`; its bytes without the quotes, or `nil` when it does not end.
         func string() -> ArraySlice<UInt8>? {
@@ -120,6 +119,7 @@ enum TopLevelNames {
             }
             return nil
         }
+        skipSpace()
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "{") else { return names }
         index += 1
         while true {

@@ -25,7 +25,8 @@ public struct PactImport: Sendable {
     public var interactions: [(description: String, request: CassetteJSON, response: CassetteJSON)]
 
     /// Whether the file at `path` looks like a Pact contract (it names a `consumer` and a `provider` in its first
-    /// 64 KiB): what `convert` asks of a JSON file that is not a cassette.
+    /// 64 KiB).
+    @available(*, deprecated, message: "use RecordingFormat.evidence(path:) == .pact, which tells every format the CLI reads")
     public static func looksLikePact(atPath path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
