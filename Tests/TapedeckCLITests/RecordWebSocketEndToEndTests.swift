@@ -6,7 +6,7 @@ import TapedeckWebSocket
 /// `tapedeck record` relays a WebSocket and records its frames: a client goes through the recording proxy to an
 /// upstream (here `tapedeck serve` of a recorded chat, a real socket server), the conversation lands in the new
 /// cassette, and `tapedeck serve` of that cassette gives the client the same messages again.
-@Suite(.timeLimit(.minutes(2))) struct RecordWebSocketEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordWebSocketEndToEndTests {
     /// Connects to `base` (an `http://` URL) as a chat client: the welcome, the auth and its answer, then a close.
     static func chat(_ base: String) async throws -> [WebSocketMessage] {
         let url = try #require(URL(string: base.replacingOccurrences(of: "http://", with: "ws://") + "/chat?room=lobby"))

@@ -6,7 +6,7 @@ import TapedeckWebSocket
 /// `tapedeck serve` of a cassette holding WebSocket conversations: a client connects over a real socket and gets
 /// the recorded conversation; one whose message matches nothing is closed with the code given on the command line,
 /// and the near miss is printed when the server stops.
-@Suite(.timeLimit(.minutes(2))) struct ServeWebSocketEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ServeWebSocketEndToEndTests {
     static let chat = CLIRunner.packageRoot.appendingPathComponent("Cassettes/Compatibility/v2/websocket-chat.json")
 
     @Test func servesTheConversationAndClosesANearMissWithTheGivenCode() async throws {

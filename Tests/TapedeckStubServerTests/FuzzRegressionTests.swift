@@ -38,7 +38,7 @@ extension OnLoopback {
                                 response: .text("found")))
                 server.route(.get, "/ok", response: .text("ok"))
                 RobustnessTests.sendRaw(Self.queryWithControlCharacters, port: server.port)
-                let response = try await CurlTransport().send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 5))
+                let response = try await CurlTransport().send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 60))
                 #expect(response.text == "ok")
                 #expect(server.journal.entries.contains { $0.path == "/search" })
             }

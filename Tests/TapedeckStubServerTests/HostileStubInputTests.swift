@@ -73,11 +73,11 @@ extension OnLoopback {
             try await withStubServer { server in
                 server.add(Stub(id: "switching", RequestPattern(.get, "/switch"), response: StubResponse(status: 101)))
                 server.route(.get, "/odd", handler: { _ in StubResponse(status: 1000) })
-                let switching = try await CurlTransport().send(HTTPRequest(url: server.url("/switch"), timeoutInterval: 10))
+                let switching = try await CurlTransport().send(HTTPRequest(url: server.url("/switch"), timeoutInterval: 60))
                 #expect(switching.statusCode == 500)
                 #expect(switching.text.hasPrefix("stub switching (GET /switch) cannot answer: status 101 is an informational status"),
                         "\(switching.text)")
-                let odd = try await CurlTransport().send(HTTPRequest(url: server.url("/odd"), timeoutInterval: 10))
+                let odd = try await CurlTransport().send(HTTPRequest(url: server.url("/odd"), timeoutInterval: 60))
                 #expect(odd.statusCode == 500)
                 #expect(odd.text.contains("cannot answer: status must be between 200 and 599, got 1000"), "\(odd.text)")
                 #expect(server.journal.entries.first { $0.path == "/switch" }?.matchedStubID == "switching")

@@ -33,10 +33,10 @@ extension OnLoopback {
                 let transport = CurlTransport()
                 for (index, bytes) in Self.malformedRequests().enumerated() {
                     Self.sendRaw(bytes, port: server.port)
-                    let response = try await transport.send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 5))
+                    let response = try await transport.send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 60))
                     #expect(response.text == "ok", "after malformed request \(index)")
                 }
-                let response = try await transport.send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 5))
+                let response = try await transport.send(HTTPRequest(url: server.url("/ok"), timeoutInterval: 60))
                 #expect(response.text == "ok")
             }
         }

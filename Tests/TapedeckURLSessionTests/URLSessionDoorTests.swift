@@ -12,7 +12,7 @@ import TapedeckCore
 
 /// What URLSession does above the wire, through the adapter: the delegate decides redirects and challenges, cookies
 /// live in the configuration's storage, delegate tasks get their body as it arrives and hear of upload progress.
-@Suite(.timeLimit(.minutes(1))) struct URLSessionDoorTests {
+@Suite(.timeLimit(.minutes(10))) struct URLSessionDoorTests {
     @Test func theDelegateCanStopARedirectAndGetTheThreeHundredItself() async throws {
         let server = try StubServer.httpbin()
         defer { server.stop() }

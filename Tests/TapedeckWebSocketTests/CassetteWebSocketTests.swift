@@ -9,7 +9,7 @@ import TapedeckWebSocket
 /// WebSocket conversations through a cassette file: recorded live against Python `websockets` with
 /// `WebSocket.connect(to:through:)`, then replayed from the file with the server gone: the same messages, the same
 /// ending. A conversation the cassette lacks is a near miss; a cut-off one replays up to the cut.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct CassetteWebSocketTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CassetteWebSocketTests {
     /// Sends `script`, reading one answer after each; returns what arrived and how it ended.
     static func run(_ socket: WebSocket, sending script: [WebSocketMessage]) async throws -> ([WebSocketMessage], WebSocketEnding) {
         var iterator = socket.messages.makeAsyncIterator()

@@ -10,7 +10,7 @@ import TapedeckWebSocket
 /// server's frames): planned for conversations only, played in process through Tapedeck's client API, and on a served
 /// cassette's sockets, where Python's `websockets` client (the peer nobody here wrote) must meet what the in-process
 /// replay gives.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ConversationFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ConversationFaultTests {
     /// An echo of three messages: the server's frames 1-3 are the echoes, so the sweep's faults come after frame 2.
     static let frames: [WebSocketTranscript.Frame] = [
         .init(direction: .client, kind: .text("one"), offset: 0.010),

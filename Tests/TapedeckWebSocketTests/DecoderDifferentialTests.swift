@@ -8,7 +8,7 @@ import TapedeckWebSocket
 /// same random, mutated byte streams: the same frames up to the first close or failure, and the same close code for
 /// a failure. Text is checked for UTF-8 the way `websockets` checks it, with Python's incremental UTF-8 decoder over
 /// a message's fragments.
-@Suite(.timeLimit(.minutes(2))) struct DecoderDifferentialTests {
+@Suite(.timeLimit(.minutes(10))) struct DecoderDifferentialTests {
     static let script = #"""
     import codecs, json, sys
     from websockets.frames import Close, Frame, Opcode

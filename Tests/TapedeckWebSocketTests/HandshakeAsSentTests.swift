@@ -11,7 +11,7 @@ import Glibc
 
 /// The `101` reaches the client as the upstream sent it, through the recording proxy and from the served cassette;
 /// the recording counts its frames from the start of the connection and keeps the connection's timing.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct HandshakeAsSentTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HandshakeAsSentTests {
     /// The `Connection` lines of the `101` that `port` answers an upgrade to `path` with, as bytes on the wire.
     static func connectionLines(port: Int, path: String) throws -> [String] {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -8,7 +8,7 @@ import TapedeckTestSupport
 import TapedeckWebSocket
 
 /// The client live against Python's `websockets` server: what one side sends is what the other side receives.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LiveClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LiveClientTests {
     @Test func echoesEveryKindAndSizeOfMessageAsSent() async throws {
         let peer = try await PythonWebSocketsPeer.start()
         defer { peer.stop() }
@@ -112,7 +112,7 @@ import TapedeckWebSocket
 }
 
 /// `wss` through libcurl's TLS: the trust settings and pins of requests apply to WebSockets too.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LiveTLSClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LiveTLSClientTests {
     static let authority = Result { try TestCertificateAuthority() }
 
     @Test func aServerSignedByATrustedAnchorIsReachedOverTLS() async throws {
@@ -149,7 +149,7 @@ import TapedeckWebSocket
 }
 
 /// Recorded live against `websockets`, then replayed in process: the same messages and the same ending.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct RecordThenReplayTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RecordThenReplayTests {
     /// Sends `script`, reading one answer after each; returns what arrived and how it ended.
     static func run(_ socket: WebSocket, sending script: [WebSocketMessage], answers: Int) async throws -> ([WebSocketMessage], WebSocketEnding) {
         var iterator = socket.messages.makeAsyncIterator()

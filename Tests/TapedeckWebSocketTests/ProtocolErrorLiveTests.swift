@@ -5,7 +5,7 @@ import TapedeckWebSocket
 
 /// A server that breaks the protocol on purpose (a few lines of Python on a raw socket, with its own SHA-1 and base64
 /// for the handshake): the client closes with the RFC's code and reason, and its messages fail with the error.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ProtocolErrorLiveTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ProtocolErrorLiveTests {
     /// Accepts one connection, answers the upgrade, sends the bytes given in hex as argv[1], then prints in hex what
     /// the client sent back until it closed (or 5 s passed).
     static let script = #"""

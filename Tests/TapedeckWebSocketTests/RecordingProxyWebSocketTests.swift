@@ -11,7 +11,7 @@ import TapedeckWebSocket
 /// client, through the proxy, against a Python `websockets` server gets what it gets directly; the frames land in
 /// the cassette (redacted as the in-process recorder redacts), and the cassette served by the stub server gives a
 /// `websockets` client the same messages and ending again.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct RecordingProxyWebSocketTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RecordingProxyWebSocketTests {
     static let script: [WebSocketMessage] = [
         .text("one"), .text(#"{"type":"auth","password":"hunter2-hunter2"}"#), .binary(Data((0..<300).map { UInt8($0 & 0xFF) })),
         .text("ünï"), .text(String(repeating: "long ", count: 20_000)),
@@ -168,7 +168,7 @@ import TapedeckWebSocket
 /// The forward proxy with HTTPS interception records a `wss` conversation as the reverse proxy does: Tapedeck's
 /// client tunnels through it (`CONNECT`, the proxy's CA trusted) to a Python `websockets` server over TLS, and the
 /// cassette served afterwards gives a `websockets` client the same messages.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ForwardProxyWebSocketTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ForwardProxyWebSocketTests {
     static let authority = Result { try TestCertificateAuthority() }
     static let host = "chat.example.test"
 

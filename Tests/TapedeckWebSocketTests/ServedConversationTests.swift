@@ -11,7 +11,7 @@ import TapedeckWebSocket
 /// Python `websockets` as the client against the served cassette gets what it got live; a message that matches
 /// nothing closes with 1008 (or the chosen code) and a near-miss report; a client that breaks the protocol gets the
 /// RFC's close code while the server keeps serving others.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServedConversationTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServedConversationTests {
     static let script: [WebSocketMessage] = [
         .text("one"), .text(#"{"b":1,"a":[true,null]}"#), .binary(Data((0..<300).map { UInt8($0 & 0xFF) })), .text("ünï"), .text(""),
     ]
@@ -179,7 +179,7 @@ import TapedeckWebSocket
 
     /// Stopping the server with a client still connected ends that connection (the socket is handed back to
     /// libmicrohttpd before its daemon stops) instead of hanging the stop, which the time limit would end.
-    @Test(.timeLimit(.minutes(1))) func stoppingTheServerEndsAnOpenConversation() async throws {
+    @Test(.timeLimit(.minutes(10))) func stoppingTheServerEndsAnOpenConversation() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try CompatibilityFile.copy("websocket-chat.json", into: directory)

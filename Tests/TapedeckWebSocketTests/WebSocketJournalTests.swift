@@ -10,7 +10,7 @@ import TapedeckWebSocket
 /// The stub server's WebSocket journal and its admin route: a `websockets` client's connection to a stubbed route
 /// is listed with its frames (direction, kind, payload or its size, time, close code), in Swift and as JSON, and the
 /// request journal names the connection its upgrade request opened.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WebSocketJournalTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebSocketJournalTests {
     @Test func aConnectionAndItsFramesAreListedInSwiftAndByTheAdminAPI() async throws {
         let server = try StubServer(configuration: .init(admin: AdminConfiguration()))
         defer { server.stop() }

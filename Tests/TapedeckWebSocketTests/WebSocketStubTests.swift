@@ -10,7 +10,7 @@ import TapedeckWebSocket
 /// Stubbed WebSocket routes: what is sent on connect, the first rule whose body pattern (equal, contains, regex,
 /// JSONPath) accepts a message answers it, with waits, close codes and drops. The session is tested without I/O;
 /// Python's `websockets` client judges the frames over a real socket.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WebSocketStubTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebSocketStubTests {
     static let stub = WebSocketStub(
         rules: [
             .init(.equalTo(Data("one".utf8)), [.send(.text("1"))]),
@@ -79,7 +79,7 @@ import TapedeckWebSocket
 
 /// WebSocket stubs in the JSON stub-definition format: read, served to Python's `websockets` client, written back
 /// the same; a field the format does not have is refused at its place.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WebSocketStubDefinitionTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebSocketStubDefinitionTests {
     static let definition = #"""
         {"request": {"path": "/chat"},
          "webSocket": {"onConnect": [{"sendText": "welcome"}],

@@ -9,7 +9,7 @@ import TapedeckWebSocket
 /// WireMock 4 message stub mappings (wiremock.org/docs/messaging/stubbing/, in the shape of WireMock's own
 /// `message-stub-test/multi.json` and its admin API's `messageMappings` example) read as one WebSocket stub, and
 /// judged by Python's `websockets` client over a real socket; what does not map is refused with its JSON path.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WireMockMessageStubTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WireMockMessageStubTests {
     static let mappings = #"""
         {
           "messageMappings": [
