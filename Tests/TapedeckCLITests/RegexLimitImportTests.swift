@@ -3,6 +3,7 @@ import Testing
 import TapedeckCassette
 @testable import TapedeckCLICore
 import TapedeckCore
+import TapedeckTestSupport
 
 /// Regular expressions that a contract or an import's filter brings run within `RegexStepLimit` (issue H9): a
 /// catastrophic one (`^(a+)+$` against `aaaa…b`) finishes, and the result says which expression gave up and where.
@@ -34,6 +35,31 @@ import TapedeckCore
             .init("body", .object([.init("name", .string("b"))])),
         ])
         #expect(try comparison.mismatches(actual: matching) == ["$.name: \"b\" does not match the rule"])
+    }
+
+    /// A Pact regex ICU cannot read decides nothing and says what is wrong with it (it failed the match silently).
+    @Test func aPactRegexThatCannotBeReadSaysWhatIsWrong() throws {
+        let expected = try #require(CassetteJSON.parseBody(Data(#"""
+            {"method": "GET", "path": "/", "headers": {"X-Trace": "a"},
+             "matchingRules": {"header": {"X-Trace": {"matchers": [{"match": "regex", "regex": "a(b"}]}}}}
+            """#.utf8)))
+        let actual = CassetteJSON.object([
+            .init("method", .string("GET")), .init("path", .string("/")), .init("headers", .object([.init("X-Trace", .string("ab"))])),
+        ])
+        #expect(try PactComparison(expected: expected, version: 3, isRequest: true).mismatches(actual: actual) == [
+            "header X-Trace: 'ab' was not decided: the rule's regex /a(b/ cannot be read: expected ')' at offset 3",
+        ])
+    }
+
+    /// `redact --regex` names what is wrong with a pattern, not Foundation's "could not be completed".
+    @Test func redactSaysWhatIsWrongWithAPattern() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try Fixtures.write(Cassette(), "empty.json", in: directory.url)
+        let result = try await CLIRunner.run(["redact", file.path, "--regex", "[z-a]"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--regex [z-a] is not a valid regular expression: character 'z' must compare less than or equal to 'a' at offset 2"),
+                "\(result.stderr)")
     }
 
     @Test func aVCRImportWhoseRedactionFilterGivesUpIsRefusedWithThePath() throws {

@@ -127,7 +127,7 @@ struct OpenAPIConformanceTests {
             Issue.record("an invalid pattern was accepted")
         } catch {
             #expect(error.description.hasPrefix("bad.yaml: the schema at $.paths['/a'].get.responses.200.content['application/json'].schema"))
-            #expect(error.description.contains("is not a valid regular expression"))
+            #expect(error.description.contains("is not a valid regular expression: expected ')' at offset 1"))
         }
     }
 

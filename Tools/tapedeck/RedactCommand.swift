@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TapedeckCassette
 import TapedeckCLICore
+import TapedeckCore
 
 /// `tapedeck redact FILE`: apply redaction to a cassette in place.
 struct RedactCommand: ParsableCommand {
@@ -50,7 +51,7 @@ struct RedactCommand: ParsableCommand {
         }
         for pattern in regex {
             do { filters.append(try .regex(pattern)) } catch {
-                throw CLIError("--regex \(pattern) is not a valid regular expression: \(error.localizedDescription)")
+                throw CLIError("--regex \(pattern) is not a valid regular expression: \(RegexProblem.words(for: pattern))")
             }
         }
         let redaction = Redaction(filters: filters, redactsDefaults: !noDefaults)

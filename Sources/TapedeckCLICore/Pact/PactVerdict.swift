@@ -10,10 +10,11 @@ enum PactVerdict: Equatable, Sendable {
     /// `regex /^(a+)+$/ gave up after 5000000 backtracking steps (the step limit of one match)`
     case gaveUp(String)
 
-    /// Whether `text` matches all of `pattern` (as Pact's verifiers read a `regex` matcher), within the step limit.
+    /// Whether `text` matches all of `pattern` (as Pact's verifiers read a `regex` matcher), within the step limit. A
+    /// pattern ICU cannot read decides nothing, and says what is wrong with it.
     init(regex pattern: String, text: String) {
         guard let expression = try? NSRegularExpression(pattern: #"\A(?:"# + pattern + #")\z"#) else {
-            self = .fails
+            self = .gaveUp("regex /\(pattern)/ cannot be read: \(RegexProblem.words(for: pattern))")
             return
         }
         switch RegexStepLimit.search(expression, in: text) {

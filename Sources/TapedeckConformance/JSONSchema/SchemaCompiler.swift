@@ -217,7 +217,7 @@ struct SchemaCompiler {
 
     private func pattern(_ source: String, at pointer: String) throws(SchemaError) -> SchemaPattern {
         do { return try SchemaPattern(source) } catch {
-            throw SchemaError(schemaPointer: pointer, reason: "'\(source)' is not a valid regular expression")
+            throw SchemaError(schemaPointer: pointer, reason: "'\(source)' is not a valid regular expression: \(RegexProblem.words(for: source))")
         }
     }
 }

@@ -18,7 +18,7 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
     public struct Error: Swift.Error, CustomStringConvertible, Equatable {
         /// The pattern as given.
         public var pattern: String
-        /// What the regular-expression engine said.
+        /// What is wrong with it, e.g. `expected ')' at offset 3`.
         public var reason: String
         /// How messages and reports print it.
         public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
@@ -40,7 +40,7 @@ public struct StubRegex: Sendable, Hashable, CustomStringConvertible, Expressibl
             _ = try NSRegularExpression(pattern: pattern)
             compiled = Compiled(try NSRegularExpression(pattern: "^(?:" + pattern + ")$"))
         } catch {
-            throw Error(pattern: pattern, reason: "\(error.localizedDescription)")
+            throw Error(pattern: pattern, reason: RegexProblem.words(for: pattern))
         }
         self.pattern = pattern
     }

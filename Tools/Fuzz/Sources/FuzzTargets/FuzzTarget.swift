@@ -31,6 +31,7 @@ public struct FuzzTarget: Sendable {
         HeaderGrammarTargets.cacheControl,
         WebSocketTargets.frames,
         WebSocketTargets.extensions,
+        RegexPatternTarget.target,
     ]
 
     /// The target called `name`, if there is one.
