@@ -41,11 +41,12 @@ import TapedeckTestSupport
 
         var changed = PactExportTests.cassette
         guard case .response(var response) = changed.interactions[1].outcome else { return }
-        response.body = Fixtures.json(#"{"id":"2","name":"Bob"}"#)
+        response.body = Fixtures.json(#"{"id":"2","name":"Rob"}"#)
         changed.interactions[1].outcome = .response(response)
         let broken = try PactVerification.check(changed, against: pact) { $0.inlineData ?? Data() }
         #expect(!broken.passed)
-        #expect(broken.outcomes[1].problems == [#"response $.id: expected 2, got "2""#])
+        // The id is a whole-number id, so the contract asks for an integer; the name is asked for as recorded.
+        #expect(broken.outcomes[1].problems == [#"response $.id: "2" does not match the rule"#, #"response $.name: expected "Bob", got "Rob""#])
     }
 
     @Test func version2And4ContractsAreRead() throws {
@@ -123,6 +124,38 @@ import TapedeckTestSupport
 
             """)
         #expect(stubs.respond(to: .init(method: "GET", url: "/users/abc")).response.statusCode == 404)
+    }
+
+    /// The nearest interaction is the one that differs least, as stubs and cassettes rank theirs: a missing header or
+    /// a body whose every member differs comes before another path, whatever the contract's order.
+    @Test func theNearestInteractionDiffersLeastNotFirst() throws {
+        let contract = #"""
+            {"consumer": {"name": "web"}, "provider": {"name": "api"}, "metadata": {"pactSpecification": {"version": "3.0.0"}},
+             "interactions": [
+              {"description": "a uuid", "request": {"method": "GET", "path": "/uuid"}, "response": {"status": 200}},
+              {"description": "an order", "request": {"method": "POST", "path": "/orders"}, "response": {"status": 201}},
+              {"description": "a with a token", "request": {"method": "GET", "path": "/get", "query": {"a": ["1"]},
+                 "headers": {"X-Token": "abc"}}, "response": {"status": 200}},
+              {"description": "a new user", "request": {"method": "POST", "path": "/users", "headers": {"Content-Type": "application/json"},
+                 "body": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}}, "response": {"status": 201}}]}
+            """#
+        let stubs = try PactStubs(PactImport.read(Data(contract.utf8)))
+        func report(_ request: Interaction.Request) -> String {
+            let answer = stubs.respond(to: request)
+            #expect(answer.interaction == nil && answer.response.statusCode == 404)
+            return String(decoding: answer.response.body.inlineData ?? Data(), as: UTF8.self)
+        }
+        #expect(report(.init(method: "GET", url: "/get?a=1")) == """
+            no interaction of the Pact contract between web and api matches GET /get?a=1
+            nearest: a with a token
+              - header X-Token: missing
+
+            """)
+        #expect(report(.init(method: "GET", url: "/get?a=2", headers: ["X-Token": "abc"])).contains("nearest: a with a token\n  - query a:"))
+        let everyMember = report(.init(method: "POST", url: "/users", headers: ["Content-Type": "application/json"],
+                                       body: Fixtures.json(#"{"a":9,"b":9,"c":9,"d":9,"e":9}"#)))
+        #expect(everyMember.contains("nearest: a new user\n  - $.a:"), "\(everyMember)")
+        #expect(everyMember.components(separatedBy: "\n  - ").count == 6, "every differing member is still listed: \(everyMember)")
     }
 
     @Test func theBreakPathFollowsKeysAndIndexes() {

@@ -6,7 +6,7 @@ import TapedeckConformance
 import TapedeckCore
 import TapedeckTestSupport
 
-/// `tapedeck convert --to pact --matchers`: matching rules for values that vary (Tools/Interop/pact-live.sh checks
+/// `tapedeck convert --to pact`: matching rules for values that vary, unless `--no-matchers` (Tools/Interop/pact-live.sh checks
 /// the result with Pact's own verifier against a live provider).
 @Suite struct PactMatchersTests {
     static func order(id: Int, uuid: String, created: String, requestID: String, total: String = "12.5") -> Interaction {
@@ -37,9 +37,24 @@ import TapedeckTestSupport
         rules?[part]?[path]?["matchers"]?.arrayValue?.first
     }
 
-    @Test func withoutTheSwitchThereAreNoMatchers() {
-        let contract = PactExport.contract(for: Self.cassette, consumer: "c", provider: "p") { $0.inlineData ?? Data() }
-        #expect((0..<3).allSatisfy { Self.rules(contract, $0) == nil })
+    @Test func matchersAreOnByDefaultAndTheSwitchTurnsThemOff() {
+        let byDefault = PactExport.contract(for: Self.cassette, consumer: "c", provider: "p") { $0.inlineData ?? Data() }
+        let on = PactExport.contract(for: Self.cassette, consumer: "c", provider: "p", matchers: true) { $0.inlineData ?? Data() }
+        let off = PactExport.contract(for: Self.cassette, consumer: "c", provider: "p", matchers: false) { $0.inlineData ?? Data() }
+        #expect(Self.rules(byDefault, 0) != nil && byDefault.json == on.json)
+        #expect((0..<3).allSatisfy { Self.rules(off, $0) == nil })
+    }
+
+    /// The command as the library: matchers unless `--no-matchers`; `--matchers` is still accepted.
+    @Test func theCommandWritesMatchersUnlessToldNotTo() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try Fixtures.write(Self.cassette, "shop.json", in: directory.url)
+        for (flags, expected) in [([], true), (["--matchers"], true), (["--no-matchers"], false)] {
+            let result = try await CLIRunner.run(["convert", file.path, "--to", "pact"] + flags)
+            #expect(result.status == 0, "\(flags): \(result.stderr)")
+            #expect(result.stdout.contains("\"matchingRules\"") == expected, "\(flags)")
+        }
     }
 
     @Test func variedValuesFormatsIdsAndRedactedValuesGetMatchers() throws {

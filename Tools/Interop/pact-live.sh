@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Pact out, judged by Pact's own verifier against the live provider the recording came from (pact_live.py): a
 # provider on 127.0.0.1 is recorded through `tapedeck record`, the cassette exported with `tapedeck convert --to
-# pact` without and with --matchers, and each contract verified by pact-verify.sh (pinned pact-python) against the
-# same provider. The recording client (requests) comes from the vcrpy matrix's pinned virtual environment.
+# pact` with --no-matchers and by default (matchers on), and each contract verified by pact-verify.sh (pinned
+# pact-python) against the same provider. The recording client (requests) comes from the vcrpy matrix's pinned virtual environment.
 #
 #   Tools/Interop/pact-live.sh [TAPEDECK]     # default: the debug build's tapedeck, built if missing
 #

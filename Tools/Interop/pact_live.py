@@ -5,8 +5,8 @@ Usage: pact_live.py TAPEDECK WORK_DIR
 Starts a provider on 127.0.0.1 whose answers are partly deterministic (a user, a text page, content negotiation on
 Accept, gzip when Accept-Encoding asks for it) and partly vary per call (a UUID request id, ids and times made per
 call); records a client session through `tapedeck record` (a recording reverse proxy), each request twice; exports
-the cassette with `tapedeck convert --to pact`, without and with `--matchers`; and runs Pact's reference verifier
-(pact-verify.sh) against the same live provider. Expected: without matchers every deterministic interaction passes
+the cassette with `tapedeck convert --to pact`, with `--no-matchers` and by default (matchers on); and runs Pact's
+reference verifier (pact-verify.sh) against the same live provider. Expected: without matchers every deterministic interaction passes
 and only the varying ones fail; with matchers every interaction passes. Then the contract with matchers is served
 by `tapedeck serve --pact` (Pact in) and verified again: every interaction passes. Exits 1 otherwise.
 """
@@ -142,11 +142,11 @@ def main():
     for matchers in (False, True):
         contract = os.path.join(WORK, f"contract{'-matchers' if matchers else ''}.json")
         arguments = [TAPEDECK, "convert", cassette, "--to", "pact", "--consumer", "client", "--provider", "provider", "-o", contract]
-        if matchers:
-            arguments.append("--matchers")
+        if not matchers:
+            arguments.append("--no-matchers")
         converted = subprocess.run(arguments, capture_output=True, text=True)
         if converted.returncode != 0:
-            print(f"FAIL convert{' --matchers' if matchers else ''}: {converted.stderr}")
+            print(f"FAIL convert{'' if matchers else ' --no-matchers'}: {converted.stderr}")
             ok = False
             continue
         with open(contract) as file:

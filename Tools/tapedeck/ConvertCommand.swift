@@ -5,7 +5,7 @@ import TapedeckCLICore
 import TapedeckCore
 import TapedeckStubServer
 
-/// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har|wiremock|pact] [--consumer NAME] [--provider NAME] [-o OUT]`.
+/// `tapedeck convert FILE [--from cassette|har|vcr] [--to cassette|har|wiremock|pact] [--consumer NAME] [--provider NAME] [--no-matchers] [-o OUT]`.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -27,13 +27,13 @@ struct ConvertCommand: ParsableCommand {
             the request headers that select the representation (Accept, Accept-Encoding, Content-Type) kept, with \
             JSON bodies as JSON, text as text and other media types as base64; recorded transport errors, bodies cut \
             short, templated responses and bodies Pact v3 cannot express are left out with a warning on stderr. \
-            --matchers adds matchingRules for values that vary (differing between repeats of a request, UUIDs, \
-            ISO 8601 and HTTP dates, whole-number ids, redacted values), so Pact's verifier checks their type or \
-            format instead of the recorded value. A Pact contract (v2, v3 or v4; --from pact, or recognised by its \
-            consumer and provider) becomes a cassette of its example exchanges (http://localhost + path); a newer \
-            specification, a message interaction, an unknown matcher or broken JSON is refused with its JSON path. \
-            Sidecar bodies are inlined. Without -o the result goes to stdout; with -o it is \
-            written atomically.
+            Values that vary (differing between repeats of a request, UUIDs, ISO 8601 and HTTP dates, whole-number \
+            ids, redacted values) get matchingRules, so Pact's verifier checks their type or format instead of the \
+            recorded value; --no-matchers writes every recorded value as one the provider must send again. \
+            A Pact contract (v2, v3 or v4; --from pact, or recognised by its consumer and provider) becomes a \
+            cassette of its example exchanges (http://localhost + path); a newer specification, a message \
+            interaction, an unknown matcher or broken JSON is refused with its JSON path. Sidecar bodies are inlined. \
+            Without -o the result goes to stdout; with -o it is written atomically.
             """
     )
 
@@ -60,8 +60,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "With --to pact, the provider's name (default: the host of the first recorded request).")
     var provider: String?
 
-    @Flag(name: .long, help: "With --to pact, add matchers for values that vary: those that differ between repeats of a request, UUIDs, ISO 8601 and HTTP dates, whole-number ids and redacted values.")
-    var matchers = false
+    @Flag(name: .long, inversion: .prefixedNo,
+          help: "With --to pact, matchers for values that vary: those that differ between repeats of a request, UUIDs, ISO 8601 and HTTP dates, whole-number ids and redacted values (default: on).")
+    var matchers: Bool?
 
     @Option(name: .customLong("match-on"), help: "With a VCR input, its match_on (vcrpy) or match_requests_on (Ruby VCR) matchers, comma-separated, e.g. method,uri: prints the Tapedeck matching rules to use.")
     var matchOn: String?
@@ -74,8 +75,8 @@ struct ConvertCommand: ParsableCommand {
     func validate() throws {
         if matchOn != nil && source != .vcr { throw ValidationError("--match-on applies to a VCR input (--from vcr)") }
         if matchOptions.match != nil && to != .cassette { throw ValidationError("--match stores rules in a cassette: it applies to --to cassette") }
-        if (consumer != nil || provider != nil || matchers) && to != .pact {
-            throw ValidationError("--consumer, --provider and --matchers apply to --to pact")
+        if (consumer != nil || provider != nil || matchers != nil) && to != .pact {
+            throw ValidationError("--consumer, --provider and --matchers/--no-matchers apply to --to pact")
         }
         for (option, name) in [("--consumer", consumer), ("--provider", provider)] where name?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw ValidationError("\(option) must not be empty")
@@ -104,7 +105,7 @@ struct ConvertCommand: ParsableCommand {
                 throw CLIError("\(file): no URL at $.interactions[*].request.url has a host to name the provider after; give --provider NAME")
             }
             let contract = try PactExport.contract(for: cassette, consumer: consumer ?? PactExport.defaultConsumer(cassettePath: file),
-                                                   provider: provider, matchers: matchers, bodyData: bodyData)
+                                                   provider: provider, matchers: matchers ?? true, bodyData: bodyData)
             for skipped in contract.skipped { Console.err("warning: left out \(skipped)") }
             written -= contract.skipped.count
             data = CassetteJSON.serialize(contract.json, style: .pretty)

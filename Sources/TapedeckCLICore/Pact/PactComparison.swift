@@ -1,5 +1,6 @@
 import Foundation
 import TapedeckCassette
+import TapedeckCore
 
 /// Pact's matching of an actual HTTP request or response against an expected one, with the expected one's matching
 /// rules, as the Pact specification's testcases (pact-foundation/pact-specification) define it: method and status
@@ -28,24 +29,34 @@ struct PactComparison: Sendable {
 
     /// Why `actual` does not match, one line each; empty when it does.
     func mismatches(actual: CassetteJSON) throws(PactFileError) -> [String] {
-        var found: [String] = []
+        try differences(actual: actual).map(\.description)
+    }
+
+    /// Why `actual` does not match, weighed as every near-miss ranker weighs a difference (`NearMissDifference.Weight`):
+    /// another path or status is another resource, another method another operation; each query parameter and header
+    /// is a detail, and so is the body, however many of its members differ. Empty when it matches.
+    func differences(actual: CassetteJSON) throws(PactFileError) -> [NearMissDifference] {
+        typealias Weight = NearMissDifference.Weight
+        var found: [NearMissDifference] = []
+        func add(_ lines: [String], weight: Int) { found += lines.map { NearMissDifference(line: $0, weight: weight) } }
         if let method = expected["method"]?.stringValue, method.uppercased() != (actual["method"]?.stringValue ?? "").uppercased() {
-            found.append("method: expected \(method), got \(actual["method"]?.stringValue ?? "none")")
+            add(["method: expected \(method), got \(actual["method"]?.stringValue ?? "none")"], weight: Weight.method)
         }
         if case .number(let status)? = expected["status"], actual["status"] != .number(status), rules.rule("status", at: []) == nil {
-            found.append("status: expected \(status), got \(actual["status"].map { "\($0)" } ?? "none")")
+            add(["status: expected \(status), got \(actual["status"].map { "\($0)" } ?? "none")"], weight: Weight.place)
         }
         if let path = expected["path"]?.stringValue {
             let got = actual["path"]?.stringValue ?? ""
             if let rule = rules.rule("path", at: []) {
-                if let problem = verdict(rule, expected: .string(path), actual: .string(got)).problem("path: '\(got)'") { found.append(problem) }
+                add(verdict(rule, expected: .string(path), actual: .string(got)).problem("path: '\(got)'").map { [$0] } ?? [], weight: Weight.place)
             } else if path != got {
-                found.append("path: expected '\(path)', got '\(got)'")
+                add(["path: expected '\(path)', got '\(got)'"], weight: Weight.place)
             }
         }
-        found += queryMismatches(actual["query"])
-        found += headerMismatches(actual["headers"])
-        found += try bodyMismatches(actual)
+        add(queryMismatches(actual["query"]), weight: Weight.detail)
+        add(headerMismatches(actual["headers"]), weight: Weight.detail)
+        let body = try bodyMismatches(actual)
+        found += body.enumerated().map { NearMissDifference(line: $0.element, weight: $0.offset == 0 ? Weight.detail : 0) }
         return found
     }
 

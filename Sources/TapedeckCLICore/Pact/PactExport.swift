@@ -53,9 +53,10 @@ public enum PactExport {
     /// The Pact v3 contract between `consumer` and `provider` that `cassette` records; `bodyData` reads a body's
     /// bytes (sidecar files included).
     ///
-    /// With `matchers`, each response gets the `matchingRules` `PactMatchers` finds: values that differed between
-    /// repeats of the same request (same method, URL, `Accept` and body) and values of recognised formats.
-    public static func contract(for cassette: Cassette, consumer: String, provider: String, matchers: Bool = false,
+    /// With `matchers` (the default), each response gets the `matchingRules` `PactMatchers` finds: values that
+    /// differed between repeats of the same request (same method, URL, `Accept` and body) and values of recognised
+    /// formats; without, the provider must send every recorded value again.
+    public static func contract(for cassette: Cassette, consumer: String, provider: String, matchers: Bool = true,
                                 bodyData: (CassetteBody) throws -> Data) rethrows -> Contract {
         var interactions: [CassetteJSON] = []
         var skipped: [Skipped] = []

@@ -5,7 +5,8 @@ import TapedeckCore
 /// A Pact contract served as stubs (`tapedeck serve --pact CONTRACT`, as pact-stub-server does): a request is
 /// answered with the example response of the first contract interaction whose request it matches by Pact's rules
 /// (`PactComparison`: matchers apply, so a request with another id or date than the example still matches), else
-/// with a `404` naming the nearest interaction and why it does not match.
+/// with a `404` naming the nearest interaction (ranked as stubs and cassette interactions are: an interaction that
+/// differs in a header comes before one that differs in the path) and why it does not match.
 ///
 /// ```swift
 /// let stubs = try PactStubs(PactImport.read(contractData))
@@ -40,13 +41,19 @@ public struct PactStubs: Sendable {
         } catch {
             return (Self.notFound("the request could not be read: \(error)"), nil)
         }
-        var nearest: (description: String, problems: [String])?
+        var unmatched: [(index: Int, differences: [NearMissDifference])] = []
         for (index, comparison) in comparisons.enumerated() {
-            let problems = (try? comparison.mismatches(actual: json)) ?? ["its body cannot be compared"]
-            if problems.isEmpty { return (answers[index], contract.interactions[index].description) }
-            if nearest == nil || problems.count < nearest!.problems.count { nearest = (contract.interactions[index].description, problems) }
+            let differences = (try? comparison.differences(actual: json))
+                ?? [NearMissDifference(line: "its body cannot be compared", weight: NearMissDifference.Weight.detail)]
+            if differences.isEmpty { return (answers[index], contract.interactions[index].description) }
+            unmatched.append((index, differences))
         }
-        let report = nearest.map { "nearest: \($0.description)\n" + $0.problems.map { "  - \($0)" }.joined(separator: "\n") } ?? "the contract has no interactions"
+        // Ranked as stubs and cassettes are: what differs least (a header before a path), then the nearest path.
+        let nearest = NearMiss.nearest(unmatched, toPath: json["path"]?.stringValue, limit: 1,
+                                       path: { comparisons[$0.index].expected["path"]?.stringValue }, differences: \.differences).first
+        let report = nearest.map { miss in
+            "nearest: \(contract.interactions[miss.candidate.index].description)\n" + miss.differences.map { "  - \($0)" }.joined(separator: "\n")
+        } ?? "the contract has no interactions"
         return (Self.notFound("no interaction of the Pact contract between \(contract.consumer) and \(contract.provider) matches "
                               + "\(request.method) \(URLParts(request.url).pathAndQuery)\n\(report)"), nil)
     }
