@@ -142,9 +142,7 @@ struct ConvertCommand: ParsableCommand {
     private func load() throws -> (Cassette, (CassetteBody) throws -> Data) {
         // --from vcr and --from pact read the file so whatever its name; a cassette or HAR must be what it says.
         let forced: RecordingFormat? = switch from { case .vcr?: .vcr; case .pact?: .pact; default: nil }
-        let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file, as: forced) } catch { throw CLIError(error.description) }
-        for note in loaded.notes { Console.err(note) }
+        let loaded = try LoadedCassette.loadPrintingNotes(path: file, as: forced)
         if let from, forced == nil, from.rawValue != loaded.format.rawValue {
             throw CLIError("\(file) is \(loaded.format.name), not \(RecordingFormat(rawValue: from.rawValue)?.name ?? from.rawValue)")
         }

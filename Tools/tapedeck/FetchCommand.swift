@@ -95,14 +95,13 @@ struct FetchCommand: AsyncParsableCommand {
                 throw CLIError(refusal)
             }
             do {
-                let opened = try CassetteFileInput.open(path: cassette, verb: "fetch")
+                let opened = try CassetteFileInput.openPrintingNotes(path: cassette, verb: "fetch")
                 input = opened
-                for note in opened.notes { Console.err(note) }
                 let replayer = try CassetteTransport(cassette: opened.url, mode: recordMode, upstream: live,
                                                      configuration: configuration)
                 cassetteTransport = replayer
                 transport = replayer
-            } catch { throw CLIError(error.description) }
+            } catch { throw CLIError("\(error)") }
         } else {
             transport = live
         }

@@ -19,9 +19,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var output: JSONOutputOptions
 
     func run() throws {
-        let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
-        for note in loaded.notes { Console.err(note) }
+        let loaded = try LoadedCassette.loadPrintingNotes(path: file)
         let summaries = InteractionSummary.all(loaded.cassette)
         if output.json {
             Console.outJSON(InteractionSummary.json(summaries))

@@ -70,10 +70,8 @@ struct RunCommand: AsyncParsableCommand {
         try matchOptions.apply(to: &cassetteConfiguration)
         // Recording writes the cassette back, so it must be one; a replay takes any recorded traffic.
         if record, let refusal = CassetteFileInput.refusal(forWriting: cassette, verb: "run --record") { throw CLIError(refusal) }
-        let input: CassetteFileInput
-        do { input = try CassetteFileInput.open(path: cassette, verb: "run") } catch { throw CLIError(error.description) }
+        let input = try CassetteFileInput.openPrintingNotes(path: cassette, verb: "run")
         defer { input.remove() }
-        for note in input.notes { Console.err(note) }
         // Installed before the command starts, so that no signal meant for it is lost in between.
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
         let proxy = try proxySettings.start(cassette: input.url.path, mode: proxyMode, host: "127.0.0.1", port: 0,

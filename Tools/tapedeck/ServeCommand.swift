@@ -228,9 +228,8 @@ struct ServeCommand: AsyncParsableCommand {
         defer { input?.remove() }
         if let cassette = cassetteFile {
             do {
-                let opened = try CassetteFileInput.open(path: cassette, verb: "serve")
+                let opened = try CassetteFileInput.openPrintingNotes(path: cassette, verb: "serve")
                 input = opened
-                for note in opened.notes { Console.err(note) }
                 try server.serve(cassette: opened.url, configuration: try cassetteConfiguration(), webSockets: webSocketServing)
             } catch {
                 server.stop()
@@ -320,10 +319,8 @@ extension ServeCommand {
     /// `serve --proxy`: replays `cassette` through a forward proxy until SIGINT or SIGTERM.
     private func replayThroughProxy(_ cassette: String) async throws {
         let waiter = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let input: CassetteFileInput
-        do { input = try CassetteFileInput.open(path: cassette, verb: "serve") } catch { throw CLIError(error.description) }
+        let input = try CassetteFileInput.openPrintingNotes(path: cassette, verb: "serve")
         defer { input.remove() }
-        for note in input.notes { Console.err(note) }
         let proxy = try proxyOptions.start(cassette: input.url.path, mode: .replay, host: host, port: port,
                                            configuration: try cassetteConfiguration())
         for note in proxy.servingSummary()?.notes ?? [] { Console.err("note: \(note)") }

@@ -63,10 +63,8 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input: CassetteFileInput
-        do { input = try CassetteFileInput.open(path: cassette, verb: "sweep") } catch { throw CLIError(error.description) }
+        let input = try CassetteFileInput.openPrintingNotes(path: cassette, verb: "sweep")
         defer { input.remove() }
-        for note in input.notes { Console.err(note) }
         let url = input.url
         let plan: FaultSweepPlan
         do {

@@ -13,9 +13,7 @@ extension VerifyCommand {
         }
         var results: [(cassette: String, result: InteractionConformance)] = []
         for file in files {
-            let loaded: LoadedCassette
-            do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
-            for note in loaded.notes { Console.err(note) }
+            let loaded = try LoadedCassette.loadPrintingNotes(path: file)
             let name = loaded.url.lastPathComponent
             results += contract.check(loaded.cassette, bodyData: loaded.bodyData).map { (name, $0) }
         }

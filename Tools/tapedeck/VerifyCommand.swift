@@ -102,9 +102,7 @@ struct VerifyCommand: AsyncParsableCommand {
             try checkConformance(to: openapi)
             return
         }
-        let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
-        for note in loaded.notes { Console.err(note) }
+        let loaded = try LoadedCassette.loadPrintingNotes(path: file)
         var fields: [JSONPath] = []
         for path in field {
             do { fields.append(try JSONPath(path)) } catch { throw ValidationError("--field: \(error.description)") }
@@ -136,9 +134,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     /// `--pact`: the cassette against a Pact contract, with nothing sent.
     private func checkPact(_ contractPath: String) throws {
-        let loaded: LoadedCassette
-        do { loaded = try LoadedCassette.load(path: file) } catch { throw CLIError(error.description) }
-        for note in loaded.notes { Console.err(note) }
+        let loaded = try LoadedCassette.loadPrintingNotes(path: file)
         let data: Data
         do { data = try InputFile.read(URL(fileURLWithPath: contractPath)) } catch { throw CLIError("could not read \(error)") }
         let report: PactVerification.Report
