@@ -17,6 +17,8 @@ import Yams
 struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     let node: DocumentNode
     let codingPath: [any CodingKey]
+    /// Whether a value decoded ahead (``DecodedAhead``) is taken: not on the thread that decodes ahead.
+    var takesAhead = true
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from node: DocumentNode) throws -> Value {
@@ -24,7 +26,7 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func child(_ node: DocumentNode, key: any CodingKey) -> DocumentDecoder {
-        DocumentDecoder(node: node, codingPath: codingPath + [key])
+        DocumentDecoder(node: node, codingPath: codingPath + [key], takesAhead: takesAhead)
     }
 
     // MARK: Containers
@@ -85,18 +87,19 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        if takesAhead, let ahead = node.ahead, ahead.isValue(of: type, at: codingPath) { return try ahead.value() as! Value }
         if case .yaml(let scalar) = node.content, let constructible = type as? any ScalarConstructible.Type {
             guard let value = constructible.construct(from: scalar) as? Value else { throw mismatch(type) }
             return value
         }
-        if type == AnyCodable.self { return try anyCodable() as! Value }
+        if type == AnyCodable.self { return AnyCodable(try plainValue()) as! Value }
         if type == [String: AnyCodable].self, case .object(let keys, let members) = node.content {
             var dictionary = [String: AnyCodable](minimumCapacity: keys.count)
-            for key in keys { dictionary[key] = try child(members[key]!, key: DocumentKey(key)).anyCodable() }
+            for key in keys { dictionary[key] = AnyCodable(try child(members[key]!, key: DocumentKey(key)).plainValue()) }
             return dictionary as! Value
         }
         if type == [AnyCodable].self, case .array(let elements) = node.content {
-            return try elements.enumerated().map { try child($1, key: DocumentKey($0)).anyCodable() } as! Value
+            return try elements.enumerated().map { AnyCodable(try child($1, key: DocumentKey($0)).plainValue()) } as! Value
         }
         if type == URL.self {
             guard let url = URL(string: try decode(String.self)) else { throw corrupted("Invalid URL string.") }
@@ -114,26 +117,54 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
         return try Value(from: self)
     }
 
-    /// This node as `AnyCodable`, decoded by `AnyCodable`'s own initializer the first time and remembered.
-    private func anyCodable() throws -> AnyCodable {
-        if let known = node.anyCodable { return known }
-        let value: AnyCodable
-        if case .yaml(let scalar) = node.content, let read = Self.anyCodable(of: scalar) { value = read } else { value = try AnyCodable(from: self) }
-        node.anyCodable = value
+    /// The value `AnyCodable(from:)` would hold for this node, worked out once and remembered, without its probes'
+    /// thrown errors (which took most of the time of an extension of many scalars): `NSNull` for null, then the first
+    /// of Bool, Int, UInt, Double and String that the node reads as; a collection holds its members' values
+    /// (`[any Sendable]`, `[String: any Sendable]`).
+    private func plainValue() throws -> any Sendable {
+        DocumentNode.plainValueLock.lock()
+        let known = node.plainValue
+        DocumentNode.plainValueLock.unlock()
+        if let known { return known }
+        let value: any Sendable
+        switch node.content {
+        case .null: value = NSNull()
+        case .bool(let flag): value = flag
+        case .string(let text): value = text
+        case .number: value = try Self.plainValue(of: try AnyCodable(from: self))
+        case .yaml(let scalar): value = Self.plainValue(of: scalar)
+        case .array(let elements):
+            value = try elements.enumerated().map { try child($1, key: DocumentKey($0)).plainValue() }
+        case .object(let keys, let members):
+            var dictionary = [String: any Sendable](minimumCapacity: keys.count)
+            for key in keys { dictionary[key] = try child(members[key]!, key: DocumentKey(key)).plainValue() }
+            value = dictionary
+        }
+        DocumentNode.plainValueLock.lock()
+        node.plainValue = value
+        DocumentNode.plainValueLock.unlock()
         return value
     }
 
-    /// A YAML scalar as `AnyCodable(from:)` reads it through this decoder, without its probes' thrown errors: the
-    /// first of Bool, Int, UInt, Double and String that Yams reads it as (each a `DecodingError` with its coding path
-    /// and message when it fails, which took most of the time of an extension of many scalars). `nil` for null,
-    /// which `AnyCodable`'s own initializer reads.
-    private static func anyCodable(of scalar: Node.Scalar) -> AnyCodable? {
-        if NSNull.construct(from: scalar) != nil { return nil }
-        if let value = Bool.construct(from: scalar) { return AnyCodable(value) }
-        if mayBeNumber(scalar.string, as: Int.self), let value = Int.construct(from: scalar) { return AnyCodable(value) }
-        if mayBeNumber(scalar.string, as: UInt.self), let value = UInt.construct(from: scalar) { return AnyCodable(value) }
-        if mayBeNumber(scalar.string, as: Double.self), let value = Double.construct(from: scalar) { return AnyCodable(value) }
-        return String.construct(from: scalar).map { AnyCodable($0) }
+    /// A number's value as `AnyCodable(from:)` read it (an `Int`, `UInt` or `Double`).
+    private static func plainValue(of number: AnyCodable) throws -> any Sendable {
+        switch number.value {
+        case let value as Int: return value
+        case let value as UInt: return value
+        case let value as Double: return value
+        default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a number read as \(type(of: number.value))"))
+        }
+    }
+
+    /// A YAML scalar as `AnyCodable(from:)` reads it through this decoder: null, or the first of Bool, Int, UInt,
+    /// Double and String that Yams reads it as.
+    private static func plainValue(of scalar: Node.Scalar) -> any Sendable {
+        if NSNull.construct(from: scalar) != nil { return NSNull() }
+        if let value = Bool.construct(from: scalar) { return value }
+        if mayBeNumber(scalar.string, as: Int.self), let value = Int.construct(from: scalar) { return value }
+        if mayBeNumber(scalar.string, as: UInt.self), let value = UInt.construct(from: scalar) { return value }
+        if mayBeNumber(scalar.string, as: Double.self), let value = Double.construct(from: scalar) { return value }
+        return scalar.string   // what String.construct(from:) reads
     }
 
     /// An integer as `JSONDecoder` reads one: exactly from its digits, or from a fraction or exponent whose value is

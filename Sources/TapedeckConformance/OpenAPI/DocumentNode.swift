@@ -12,7 +12,7 @@ import Yams
 /// That last part is the point. OpenAPIKit reads every object's vendor extensions by decoding the whole object as
 /// `AnyCodable` (a dictionary of everything below it), so with `JSONDecoder` each value is decoded again for each
 /// object above it, and each `AnyCodable` probes Bool, Int, UInt, Double and String by throwing errors. Here each
-/// node is decoded as `AnyCodable` once, and a failed probe costs one small error.
+/// node's value is worked out once, without probes.
 final class DocumentNode {
     enum Content {
         case null
@@ -28,8 +28,15 @@ final class DocumentNode {
     }
 
     let content: Content
-    /// This node decoded as `AnyCodable`, once asked for.
-    var anyCodable: AnyCodable?
+    /// The value `AnyCodable` holds for this node (a `String`, `Int`, `[String: any Sendable]`, …), once asked for.
+    /// Two threads may ask (``DecodedAhead``), so it is read and written under ``plainValueLock``.
+    var plainValue: (any Sendable)?
+    /// This node decoded on another thread, for the decoder that reaches it; set and cleared by the thread that
+    /// decodes the document.
+    var ahead: DecodedAhead?
+
+    /// Guards every node's ``plainValue``: one lock for all, held only to read or write one.
+    static let plainValueLock = NSLock()
 
     init(_ content: Content) {
         self.content = content

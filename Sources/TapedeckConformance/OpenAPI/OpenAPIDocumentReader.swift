@@ -27,13 +27,13 @@ enum OpenAPIDocumentReader {
         }
         do {
             if version.hasPrefix("3.0") {
-                let document = try decode(OpenAPIKit30.OpenAPI.Document.self, from: input)
+                let document = try decode(OpenAPIKit30.OpenAPI.Document.self, from: input, pathItem: OpenAPIKit30.OpenAPI.PathItem.Map.Value.self)
                 return document.convert(to: .v3_1_1)
             }
             guard version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
                 throw OpenAPIDocumentError(source: source, reason: "OpenAPI \(Shown.truncated(version, limit: 60)) is not supported (3.0 and 3.1 are) (at $.openapi)")
             }
-            return try decode(OpenAPIKit.OpenAPI.Document.self, from: input)
+            return try decode(OpenAPIKit.OpenAPI.Document.self, from: input, pathItem: OpenAPIKit.OpenAPI.PathItem.Map.Value.self)
         } catch let error as OpenAPIDocumentError {
             throw error
         } catch {
@@ -66,7 +66,10 @@ enum OpenAPIDocumentReader {
                                             + "column \(error.column) (byte \(error.offset)): \(error.reason).")
                 }
             }
-            return .yaml(try DocumentNode(yaml: YAMLDocument.compose(YAMLDocument.text(start), limits: limits) ?? ""))
+            // Scalars keep their text, as with the default resolver; the merge key is found by its style
+            // (`YAMLMerge.isMergeKey`), so the merge rule's regular expression need not run on every scalar.
+            let root = try YAMLDocument.compose(YAMLDocument.text(start), resolver: .basic, limits: limits)
+            return .yaml(try DocumentNode(yaml: root ?? ""))
         } catch {
             throw OpenAPIDocumentError(source: source, reason: error.description)
         }
@@ -76,19 +79,27 @@ enum OpenAPIDocumentReader {
         var openapi: String
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, from input: Input) throws -> Value {
+    /// `type` decoded from the document; for a whole document, its path items (decoded as `PathItem`) are decoded
+    /// on two threads (``DecodedAhead``).
+    private static func decode<Value: Decodable, PathItem: Decodable>(
+        _ type: Value.Type, from input: Input, pathItem: PathItem.Type = Never.self
+    ) throws -> Value {
         // The tree decoder decodes what JSONDecoder and YAMLDecoder decode, many times faster (see DocumentNode).
         // YAML is decoded by it alone: YAMLDecoder would decode every alias expanded (far past the time a document's
         // text is worth), and some of its errors reach OpenAPIKit's error handling with coding paths it traps on.
         // JSON is decoded again by JSONDecoder on any error, so that a failure reads as it always has, unless
         // JSONDecoder's names no place and the tree decoder's does: a server URL template's parse error (which
         // OpenAPIKit throws with no coding path), or JSONDecoder's bare "not valid JSON".
+        func decodeTree(_ tree: DocumentNode) throws -> Value {
+            guard pathItem != Never.self else { return try DocumentDecoder.decode(type, from: tree) }
+            return try DocumentDecoder.decode(type, from: tree, decodingAhead: "paths", as: pathItem)
+        }
         switch input {
         case .yaml(let tree):
-            return try DocumentDecoder.decode(type, from: tree)
+            return try decodeTree(tree)
         case .json(let data, let tree):
             let treeError: any Error
-            do { return try DocumentDecoder.decode(type, from: tree) } catch { treeError = error }
+            do { return try decodeTree(tree) } catch { treeError = error }
             do { return try JSONDecoder().decode(type, from: data) } catch {
                 if !isPlaced(error), isPlaced(treeError) { throw treeError }
                 throw error

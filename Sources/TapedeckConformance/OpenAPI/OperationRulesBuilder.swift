@@ -8,14 +8,13 @@ struct OperationRulesBuilder {
     private let document: OpenAPI.Document
     private let source: String
     private var compiler: SchemaCompiler
-    private let encoder = JSONEncoder()
     /// What `$ref`s point into: `{"components": …}`.
     let schemaRoot: JSONValue
 
     init(document: OpenAPI.Document, source: String) throws(OpenAPIDocumentError) {
         self.document = document
         self.source = source
-        schemaRoot = ["components": try Self.json(document.components, at: "$.components", source: source, encoder: encoder)]
+        schemaRoot = ["components": try Self.json(document.components, at: "$.components", source: source)]
         compiler = SchemaCompiler(root: schemaRoot)
     }
 
@@ -140,9 +139,10 @@ struct OperationRulesBuilder {
     /// A media type's `example` and `examples` (`value`, or 3.2's `dataValue`; references into `components.examples`
     /// resolved; an example given only as an `externalValue` or `serializedValue` has no value here and is left out).
     private func examples(of content: OpenAPI.Content, at place: String) throws(OpenAPIDocumentError) -> [(name: String, value: JSONValue)] {
-        let entry = try json(content, at: place)
         var found: [(name: String, value: JSONValue)] = []
-        if let example = entry["example"] { found.append(("", example)) }
+        // OpenAPIKit fills `example` from the first of `examples` too; the document's own `example` is the one
+        // given without `examples` (which is how OpenAPIKit writes it back).
+        if content.examples == nil, let example = content.example { found.append(("", try json(example, at: "\(place).example"))) }
         for (name, maybeExample) in content.examples ?? [:] {
             let examplePlace = JSONPath.member(name, of: "\(place).examples")
             let example = try resolve(maybeExample, at: examplePlace)
@@ -151,17 +151,15 @@ struct OperationRulesBuilder {
         return found
     }
 
-    /// Part of the document as JSON (read back with Tapedeck's parser: `JSONDecoder` would decode `JSONValue` by
-    /// probing each value's type with thrown errors, which cost more than the rest of start-up).
+    /// Part of the document as JSON, built by ``JSONValueEncoder`` (`JSONEncoder`'s text, parsed back, took a fifth
+    /// of start-up; `JSONDecoder` would decode `JSONValue` by probing each value's type with thrown errors).
     private func json(_ part: some Encodable, at place: String) throws(OpenAPIDocumentError) -> JSONValue {
-        try Self.json(part, at: place, source: source, encoder: encoder)
+        try Self.json(part, at: place, source: source)
     }
 
-    private static func json(
-        _ part: some Encodable, at place: String, source: String, encoder: JSONEncoder
-    ) throws(OpenAPIDocumentError) -> JSONValue {
+    private static func json(_ part: some Encodable, at place: String, source: String) throws(OpenAPIDocumentError) -> JSONValue {
         do {
-            return try JSONValueParser.parse(encoder.encode(part), allowingFragments: true)
+            return try JSONValueEncoder.encode(part)
         } catch let EncodingError.invalidValue(_, context) {
             // A value JSON has no spelling for (YAML's `.inf`, `.nan`), placed where it is below `place`.
             let at = context.codingPath.reduce(place) { at, key in key.intValue.map { "\(at)[\($0)]" } ?? JSONPath.member(key.stringValue, of: at) }
