@@ -8,8 +8,9 @@ import Yams
 /// - ``Limits/maximumNodes``: an expansion budget. An alias (`*name`) stands for its anchor's whole subtree, so a
 ///   few lines of anchors that each repeat the last ten times ("a billion laughs") stand for 10⁹ nodes, and a reader
 ///   that walks them takes ten times longer per level. The document is counted with every alias expanded, from
-///   libyaml's events before anything is composed (``YAMLEventBudget``), and counting stops at the budget, which no
-///   document without aliases reaches: it is at least the document's size in bytes, and every node takes a byte.
+///   libyaml's events before anything is composed (``YAMLEventBudget``), or as it is composed straight from them into
+///   a reader's own tree (``compose(_:into:limits:)``), and counting stops at the budget, which no document without
+///   aliases reaches: it is at least the document's size in bytes, and every node takes a byte.
 ///
 /// ```swift
 /// let root = try YAMLDocument.compose(text)   // a Yams Node, or throws YAMLDocumentError with line and column

@@ -8,8 +8,9 @@ internal import CYaml
 /// Counting has to come first: composing is not linear in the document's size once aliases are in play. Yams
 /// checks every mapping's keys for duplicates by hashing them, and a key that is an alias (`? *a8 : x`, or
 /// `{*a8: x}`) hashes the whole tree its anchor stands for, which for a few lines of nested aliases is 10⁹ nodes.
-/// (Composing from these events instead of through Yams would save the second pass, about 3% of reading a large
-/// document, but Yams gives no way to make the `Mark`s its nodes carry.)
+/// A reader that builds a tree of its own composes straight from the events instead
+/// (``YAMLDocument/compose(_:into:limits:)``, which keeps the same count as it goes); Yams gives no way to make the
+/// `Mark`s its nodes carry, so a reader of Yams' `Node`s takes both passes.
 ///
 /// One pass: a scalar is one node, a collection one node plus its contents, and an alias as many nodes as its
 /// anchor's subtree, whose size is known once the anchor's node has ended (an alias to an anchor that has not ended
@@ -39,8 +40,8 @@ enum YAMLEventBudget {
     }
 
     /// The running count: nodes so far, and for each open collection the count when it began, so that its size is
-    /// known when it ends.
-    private struct Tally {
+    /// known when it ends. ``YAMLTreeComposer`` keeps the same count while it composes.
+    struct Tally {
         let budget: Int
         let maximumDepth: Int
         var nodes = 0
@@ -96,7 +97,7 @@ enum YAMLEventBudget {
     }
 }
 
-private extension YAMLDocumentError {
+extension YAMLDocumentError {
     /// At the event's start, 1-based as Yams reports its marks.
     init(at event: yaml_event_t, message: String) {
         self.init(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1, message: message)

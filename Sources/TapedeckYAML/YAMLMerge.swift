@@ -33,30 +33,45 @@ package enum YAMLMerge {
             }
             for source in sources { merged += try Self.merged(source).map { ($0.key, $0.value) } }
         }
+        let result = combined(merged: merged, own: own, name: { $0.key.scalar?.string })
+        return Node.Mapping(result.map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)
+    }
+
+    /// The pairs of a mapping whose `<<`s brought in `merged` (in their order) and that has `own` pairs besides:
+    /// each named key once, at its first place, where an earlier merged mapping's key wins over a later one and the
+    /// mapping's own key wins over both; a key with no name (not a string) is kept as it is.
+    package static func combined<Key, Value>(
+        merged: [(key: Key, value: Value)], own: [(key: Key, value: Value)], name: ((key: Key, value: Value)) -> String?
+    ) -> [(key: Key, value: Value)] {
         var place: [String: Int] = [:]
-        var result: [(key: Node, value: Node)] = []
+        var result: [(key: Key, value: Value)] = []
         for pair in merged {
-            if let name = pair.key.scalar?.string {
+            if let name = name(pair) {
                 guard place[name] == nil else { continue }   // an earlier mapping's key wins
                 place[name] = result.count
             }
             result.append(pair)
         }
         for pair in own {
-            if let name = pair.key.scalar?.string, let index = place[name] {
+            if let name = name(pair), let index = place[name] {
                 result[index].value = pair.value   // the mapping's own key wins, at the merged key's place
             } else {
                 result.append(pair)
             }
         }
-        return Node.Mapping(result.map { ($0.key, $0.value) }, mapping.tag, mapping.style, mapping.mark)
+        return result
     }
 
     /// Whether `key` is the merge key: a plain `<<` (which the merge rule of Yams' resolver tags as a merge), or a
     /// `<<` tagged `!!merge`; a quoted `"<<"` is an ordinary key. Read by its style, so that a reader whose resolver
     /// has no merge rule (a regular expression run on every key) still finds it.
     package static func isMergeKey(_ key: Node) -> Bool {
-        guard case .scalar(let scalar) = key, scalar.string == "<<" else { return false }
-        return scalar.style == .plain || scalar.tag.rawValue == Tag.Name.merge.rawValue
+        guard case .scalar(let scalar) = key else { return false }
+        return isMergeKey(scalar.string, style: scalar.style, tag: scalar.tag.rawValue)
+    }
+
+    /// Whether a scalar key with this text, style and tag (as written; `""` for none) is the merge key.
+    package static func isMergeKey(_ text: String, style: Node.Scalar.Style, tag: String) -> Bool {
+        text == "<<" && (style == .plain || tag == Tag.Name.merge.rawValue)
     }
 }

@@ -43,7 +43,7 @@ import TapedeckYAML
     }
 
     static func tree(_ text: String) throws -> DocumentNode {
-        try DocumentNode(yaml: try #require(try YAMLDocument.compose(text)))
+        try DocumentNode.yaml(text)
     }
 
     /// A document as sorted JSON, or an error in OpenAPIKit's words with its place.

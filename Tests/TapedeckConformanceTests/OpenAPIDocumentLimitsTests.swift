@@ -34,11 +34,11 @@ import TapedeckYAML
         #expect(reason.range(of: #"api.yaml: \d+:\d+: "#, options: .regularExpression) != nil, "the line and column: \(reason)")
     }
 
-    /// An alias as a mapping key (`? *a4`; the fuzzer found `[*a6,?*a6, …]`) is hashed whole by Yams' duplicate-key
-    /// check while the tree is composed, so the budget is counted from libyaml's events before composing: the bomb is
-    /// refused at one of its keys, ahead of the syntax error after it that composing would otherwise report (after
-    /// hashing every key first).
-    @Test func aliasesUsedAsKeysCountTowardTheBudgetBeforeComposing() throws {
+    /// An alias as a mapping key (`? *a4`; the fuzzer found `[*a6,?*a6, …]`) stood for its anchor's whole tree, which
+    /// Yams' duplicate-key check hashed while composing. The document is composed straight from libyaml's events
+    /// now, where no key is hashed beyond its text, and an OpenAPI key must be a string: the first such key is refused
+    /// at its own line, ahead of the syntax error after it.
+    @Test func aliasesUsedAsKeysAreRefusedAtTheFirstKey() throws {
         var lines = ["openapi: 3.1.0", "info: {title: t, version: \"1\"}", "paths: {}", "x-bomb:", "  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
         for level in 1...4 {
             lines.append("  a\(level): &a\(level) [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]")
@@ -48,9 +48,7 @@ import TapedeckYAML
         for key in 0..<10 { lines.append("  - {? *a4 : \(key)}") }   // 111,111 nodes each
         lines.append("x-broken: {")
         let reason = try #require(Self.refusal(lines.joined(separator: "\n") + "\n"))
-        #expect(reason.contains("aliases expand the document past 1000000 nodes"), "\(reason)")
-        let line = try #require(reason.firstMatch(of: #/^api\.yaml: (\d+):\d+: /#).flatMap { Int($0.1) }, "\(reason)")
-        #expect((firstKeyLine..<firstKeyLine + 10).contains(line), "refused at a key's line: \(reason)")
+        #expect(reason == "api.yaml: \(firstKeyLine):8: a mapping key must be a string (OpenAPI's YAML allows no other keys)")
     }
 
     /// JSON that is not UTF-8, or that the strict reader refuses otherwise, is refused with its place before any

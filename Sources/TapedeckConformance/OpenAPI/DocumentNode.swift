@@ -65,71 +65,136 @@ final class DocumentNode {
 }
 
 extension DocumentNode {
-    /// The node of a composed YAML document, read as `YAMLDecoder` reads it, with `<<` merges (``YAMLMerge``). What
-    /// OpenAPI leaves out of its YAML is refused at its line and column: a key that is not a string, and a tag other
-    /// than the JSON schema's (`!!str`, `!!int`, `!!map`, …), as OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag
-    /// on a mapping as a member named after the tag, which OpenAPIKit's error handling does not expect: the fuzz
-    /// target found a trap there.)
+    /// The tree of a YAML document's text, composed straight from libyaml's events within `limits`
+    /// (``YAMLDocument``'s: size, nesting, the alias budget) and read as `YAMLDecoder` reads it, with `<<` merges
+    /// (``YAMLMerge``). What OpenAPI leaves out of its YAML is refused at its line and column: a key that is not a
+    /// string, a key repeated in one mapping, and a tag other than the JSON schema's (`!!str`, `!!int`, `!!map`, …), as
+    /// OpenAPI 3.1 §4.3 requires. (`YAMLDecoder` read a tag on a mapping as a member named after the tag, which
+    /// OpenAPIKit's error handling does not expect: the fuzz target found a trap there.) An empty stream is an empty
+    /// string.
     ///
-    /// A node that aliases repeat becomes one node wherever they repeat it, so that what it decodes to is worked out
-    /// once: decoding then costs what the document's text holds, not what its aliases expand to (a 417-byte document
-    /// whose aliases stand for 77,000 scalars took a second to decode). Yams composes an alias as a copy of its
-    /// anchor's node, mark included (and keeps no anchor name), so a node met again at a place already converted is
-    /// that node repeated: no two nodes of one kind start at one place, and a mapping's keys, which may start where
-    /// the mapping does, are not nodes here.
-    convenience init(yaml node: Node) throws(YAMLDocumentError) {
-        var converted: [Place: DocumentNode] = [:]
-        try self.init(Self.content(of: node, converted: &converted))
+    /// A node that aliases repeat is one node wherever they repeat it, so that what it decodes to is worked out once:
+    /// decoding then costs what the document's text holds, not what its aliases expand to (a 417-byte document whose
+    /// aliases stand for 77,000 scalars took a second to decode).
+    ///
+    /// ```swift
+    /// let tree = try DocumentNode.yaml("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}")
+    /// ```
+    static func yaml(_ text: String, limits: YAMLDocument.Limits = .standard) throws(YAMLDocumentError) -> DocumentNode {
+        var builder = DocumentTreeBuilder()
+        return try YAMLDocument.compose(text, into: &builder, limits: limits)?.node ?? DocumentNode(.yaml(Node.Scalar("")))
     }
+}
 
-    /// Where a node of the text starts, and its kind.
-    private struct Place: Hashable {
-        let line: Int
-        let column: Int
-        let kind: Int
-    }
+/// Builds ``DocumentNode``s from a YAML document's nodes (``YAMLDocument/compose(_:into:limits:)``), keeping each
+/// node's place and, for a scalar, what a mapping key needs.
+struct DocumentTreeBuilder: YAMLTreeBuilder {
+    struct Built {
+        let node: DocumentNode
+        let mark: YAMLMark
 
-    private static func node(of yaml: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError) -> DocumentNode {
-        guard let mark = yaml.mark else { return DocumentNode(try content(of: yaml, converted: &converted)) }
-        let kind = switch yaml {
-        case .scalar: 0
-        case .sequence: 1
-        case .mapping: 2
-        case .alias: 3
+        /// The scalar this is, as written: its text, style and tag (`""` when none was written).
+        var scalar: (text: String, style: Yams.Node.Scalar.Style, tag: String)? {
+            guard case .yaml(let scalar) = node.content else { return nil }
+            return (scalar.string, scalar.style, scalar.tag.rawValue)
         }
-        let place = Place(line: mark.line, column: mark.column, kind: kind)
-        if let known = converted[place] { return known }
-        let node = DocumentNode(try content(of: yaml, converted: &converted))
-        converted[place] = node
-        return node
     }
 
-    private static func content(of yaml: Node, converted: inout [Place: DocumentNode]) throws(YAMLDocumentError) -> Content {
-        try refuseTag(of: yaml)
-        switch yaml {
-        case .scalar(let scalar):
-            return .yaml(scalar)
-        case .sequence(let sequence):
-            var elements: [DocumentNode] = []
-            elements.reserveCapacity(sequence.count)
-            for element in sequence { elements.append(try node(of: element, converted: &converted)) }
-            return .array(elements)
-        case .mapping(let mapping):
-            var keys: [String] = []
-            var members: [String: DocumentNode] = [:]
-            for (key, value) in try YAMLMerge.merged(mapping) {
-                try refuseTag(of: key)
-                guard case .scalar(let name) = key else {
-                    throw refusal(at: key, "a mapping key must be a string (OpenAPI's YAML allows no other keys)")
-                }
-                // Yams' composer refuses a repeated key, but not one spelled alike with another tag: the later wins.
-                if members.updateValue(try node(of: value, converted: &converted), forKey: name.string) == nil { keys.append(name.string) }
+    /// Yams' default constructor, made once a document (`Constructor.default` makes a new one, with its tables, each
+    /// time it is asked for).
+    private let constructor = Constructor.default
+
+    func scalar(_ text: String, tag: String, style: Yams.Node.Scalar.Style, at mark: YAMLMark) throws(YAMLDocumentError) -> Built {
+        try Self.refuse(tag: tag, at: mark)
+        // As Yams composes a scalar (its tag with the basic resolver, which leaves every scalar's text a string), so
+        // that Yams' `ScalarConstructible` reads it as `YAMLDecoder` does.
+        return Built(node: DocumentNode(.yaml(Yams.Node.Scalar(text, Tag(Tag.Name(rawValue: tag), .basic, constructor), style))), mark: mark)
+    }
+
+    /// The anchored node itself (one node for every repeat), placed at the alias for the errors that name it.
+    func alias(_ node: Built, at mark: YAMLMark) -> Built {
+        Built(node: node.node, mark: mark)
+    }
+
+    func sequence(_ elements: ArraySlice<Built>, tag: String, at mark: YAMLMark) throws(YAMLDocumentError) -> Built {
+        try Self.refuse(tag: tag, at: mark)
+        return Built(node: DocumentNode(.array(elements.map(\.node))), mark: mark)
+    }
+
+    func mapping(_ keysAndValues: ArraySlice<Built>, tag: String, at mark: YAMLMark) throws(YAMLDocumentError) -> Built {
+        try Self.refuse(tag: tag, at: mark)
+        let pairs = stride(from: keysAndValues.startIndex, to: keysAndValues.endIndex - 1, by: 2).map {
+            (key: keysAndValues[$0], value: keysAndValues[$0 + 1])
+        }
+        try Self.refuseRepeatedKeys(pairs)
+        let hasMerge = pairs.contains { pair in pair.key.scalar.map { YAMLMerge.isMergeKey($0.text, style: $0.style, tag: $0.tag) } ?? false }
+        var keys: [String] = []
+        keys.reserveCapacity(pairs.count)
+        var members = [String: DocumentNode](minimumCapacity: pairs.count)
+        for (key, value) in hasMerge ? try Self.merged(pairs) : pairs.map({ ($0.key.scalar?.text, $0) }) {
+            guard let key else {
+                throw YAMLDocumentError(line: value.key.mark.line, column: value.key.mark.column,
+                                        message: "a mapping key must be a string (OpenAPI's YAML allows no other keys)")
             }
-            return .object(keys: keys, members: members)
-        case .alias:
-            // Yams composes an alias as a copy of its anchor's node; this case is for the nodes its emitter writes.
-            throw refusal(at: yaml, "an alias that was not resolved")
+            // A key spelled alike with another tag is not a repeat to Yams: the later wins.
+            if members.updateValue(value.value.node, forKey: key) == nil { keys.append(key) }
         }
+        return Built(node: DocumentNode(.object(keys: keys, members: members)), mark: mark)
+    }
+
+    /// A mapping's pairs with its `<<`s taken in (``YAMLMerge/combined(merged:own:name:)``), each with its key's
+    /// text (`nil` for a key that is not a scalar).
+    private static func merged(
+        _ pairs: [(key: Built, value: Built)]
+    ) throws(YAMLDocumentError) -> [(String?, (key: Built, value: Built))] {
+        var merged: [(key: String?, value: (key: Built, value: Built))] = []
+        var own: [(key: String?, value: (key: Built, value: Built))] = []
+        for pair in pairs {
+            let scalar = pair.key.scalar
+            guard let key = scalar, YAMLMerge.isMergeKey(key.text, style: key.style, tag: key.tag) else {
+                own.append((scalar?.text, pair))
+                continue
+            }
+            let sources: [DocumentNode]
+            switch pair.value.node.content {
+            case .object: sources = [pair.value.node]
+            case .array(let list) where list.allSatisfy({ if case .object = $0.content { true } else { false } }): sources = list
+            default:
+                throw YAMLDocumentError(line: pair.value.mark.line, column: pair.value.mark.column,
+                                        message: "a << merge takes a mapping or a list of mappings")
+            }
+            for case .object(let keys, let members) in sources.map(\.content) {
+                merged += keys.map { name in (name, (pair.key, Built(node: members[name]!, mark: pair.value.mark))) }
+            }
+        }
+        return YAMLMerge.combined(merged: merged, own: own, name: { $0.key }).map { ($0.key, $0.value) }
+    }
+
+    /// Refuses a key that a mapping has twice: the same text with the same tag (the merge key is a merge; another key
+    /// without a tag, or with `!`, is a string), as Yams' composer refuses it.
+    private static func refuseRepeatedKeys(_ pairs: [(key: Built, value: Built)]) throws(YAMLDocumentError) {
+        var first = [String: Int](minimumCapacity: pairs.count)
+        for (index, pair) in pairs.enumerated() {
+            guard let scalar = pair.key.scalar else { continue }
+            guard let earlier = first[scalar.text] else {
+                first[scalar.text] = index
+                continue
+            }
+            // Text seen before (rare): a repeat when a key of that text has the same tag.
+            let tag = resolvedTag(of: scalar)
+            for candidate in pairs[earlier..<index] {
+                guard let other = candidate.key.scalar, other.text == scalar.text, resolvedTag(of: other) == tag else { continue }
+                throw YAMLDocumentError(line: pair.key.mark.line, column: pair.key.mark.column,
+                                        message: "not valid YAML: the key '\(Shown.truncated(scalar.text, limit: 60))' is repeated "
+                                        + "in one mapping (first at \(candidate.key.mark.line):\(candidate.key.mark.column))")
+            }
+        }
+    }
+
+    /// A key's tag as Yams compares keys: the merge key's, a string's for none or `!`, or the one written.
+    private static func resolvedTag(of scalar: (text: String, style: Yams.Node.Scalar.Style, tag: String)) -> String {
+        if YAMLMerge.isMergeKey(scalar.text, style: scalar.style, tag: scalar.tag) { return Tag.Name.merge.rawValue }
+        return scalar.tag.isEmpty || scalar.tag == Tag.Name.nonSpecific.rawValue ? Tag.Name.str.rawValue : scalar.tag
     }
 
     /// The tags OpenAPI's YAML may use: none, `!`, the JSON schema's, and the merge key's.
@@ -137,22 +202,12 @@ extension DocumentNode {
         Tag.Name.implicit, .nonSpecific, .null, .bool, .int, .float, .str, .seq, .map, .merge,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
-    /// Refuses a tag OpenAPI does not allow. The tag is read as the text gave it: `Node.tag` would resolve an implicit
-    /// tag in place (Yams' tags are shared objects), and the scalar would then read as a string only.
-    private static func refuseTag(of yaml: Node) throws(YAMLDocumentError) {
-        let tag = switch yaml {
-        case .scalar(let scalar): scalar.tag.rawValue
-        case .sequence(let sequence): sequence.tag.rawValue
-        case .mapping(let mapping): mapping.tag.rawValue
-        case .alias: Tag.Name.implicit.rawValue
-        }
+    /// Refuses a tag OpenAPI does not allow.
+    private static func refuse(tag: String, at mark: YAMLMark) throws(YAMLDocumentError) {
         guard !tag.isEmpty, !allowedTags.contains(tag) else { return }   // most nodes have no tag
         let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
-        throw refusal(at: yaml, "the tag \(Shown.truncated(shown, limit: 60)) is not one OpenAPI allows (only the JSON "
-                      + "schema's: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)")
-    }
-
-    private static func refusal(at yaml: Node, _ message: String) -> YAMLDocumentError {
-        YAMLDocumentError(line: yaml.mark?.line, column: yaml.mark?.column, message: message)
+        throw YAMLDocumentError(line: mark.line, column: mark.column,
+                                message: "the tag \(Shown.truncated(shown, limit: 60)) is not one OpenAPI allows (only the JSON "
+                                + "schema's: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)")
     }
 }

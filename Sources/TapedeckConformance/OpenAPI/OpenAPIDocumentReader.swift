@@ -66,10 +66,7 @@ enum OpenAPIDocumentReader {
                                             + "column \(error.column) (byte \(error.offset)): \(error.reason).")
                 }
             }
-            // Scalars keep their text, as with the default resolver; the merge key is found by its style
-            // (`YAMLMerge.isMergeKey`), so the merge rule's regular expression need not run on every scalar.
-            let root = try YAMLDocument.compose(YAMLDocument.text(start), resolver: .basic, limits: limits)
-            return .yaml(try DocumentNode(yaml: root ?? ""))
+            return .yaml(try DocumentNode.yaml(YAMLDocument.text(start), limits: limits))
         } catch {
             throw OpenAPIDocumentError(source: source, reason: error.description)
         }
