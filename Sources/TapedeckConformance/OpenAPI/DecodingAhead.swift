@@ -1,8 +1,8 @@
 import Foundation
 
 /// A node's value decoded on a second thread, for the ``DocumentDecoder`` that reaches the node later: decoding an
-/// OpenAPI document is most of `serve --openapi`'s start-up, and its paths are independent of each other, so the
-/// second half of them is decoded while the first thread decodes the rest of the document.
+/// OpenAPI document is most of `serve --openapi`'s start-up, and its paths are independent of each other, so a second
+/// thread decodes them from the last one back while the first thread decodes the document forward.
 ///
 /// The value (or error) is the one the first thread would have decoded: the same decoder over the same node at the
 /// same coding path (a node that aliases repeat elsewhere is decoded there anew, so that an error names its place). The thread that decodes ahead takes no value decoded ahead (a path that aliases another would
@@ -12,9 +12,17 @@ final class DecodedAhead: @unchecked Sendable {
     /// decodes the node itself.
     let type: ObjectIdentifier
     let codingPath: [String]
-    /// Guards `result`, which is written once.
+    /// Guards `state`.
     private let condition = NSCondition()
-    private var result: Result<Any, any Error>?
+    private var state = State.open
+
+    /// Who decodes the node: nobody yet, the first thread itself, the thread ahead (until its result is in).
+    private enum State {
+        case open
+        case takenByFirst
+        case takenAhead
+        case decoded(Result<Any, any Error>)
+    }
 
     init(_ type: Any.Type, at codingPath: [any CodingKey]) {
         self.type = ObjectIdentifier(type)
@@ -26,26 +34,38 @@ final class DecodedAhead: @unchecked Sendable {
         self.type == ObjectIdentifier(type) && self.codingPath.elementsEqual(codingPath.lazy.map(\.stringValue))
     }
 
+    /// For the thread ahead: whether the node is its to decode (the first thread has not reached it).
+    func takeAhead() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .open = state else { return false }
+        state = .takenAhead
+        return true
+    }
+
     func fulfil(_ result: Result<Any, any Error>) {
         condition.lock()
-        self.result = result
+        state = .decoded(result)
         condition.broadcast()
         condition.unlock()
     }
 
-    /// The value once decoded, or its error.
-    func value() throws -> Any {
+    /// For the first thread: the value decoded ahead (waiting for it if it is being decoded), or `nil` when the node
+    /// is the first thread's to decode after all, because the thread ahead has not reached it.
+    func valueOrTake() throws -> Any? {
         condition.lock()
-        while result == nil { condition.wait() }
-        let result = result!
+        if case .open = state { state = .takenByFirst }
+        while case .takenAhead = state { condition.wait() }
+        let state = state
         condition.unlock()
+        guard case .decoded(let result) = state else { return nil }
         return try result.get()
     }
 }
 
 extension DocumentDecoder {
-    /// `type` decoded from `node`, with the members from the middle on of the object at `node[member]` decoded as
-    /// `Member` on a second thread meanwhile, when there are enough of them and a second processor to decode them.
+    /// `type` decoded from `node`, with the members of the object at `node[member]` decoded as `Member` by a second
+    /// thread from the last one back meanwhile, when there are enough of them and a second processor to decode them.
     ///
     /// ```swift
     /// let document = try DocumentDecoder.decode(OpenAPI.Document.self, from: tree,
@@ -59,26 +79,29 @@ extension DocumentDecoder {
               names.count >= minimumMembers else {
             return try decode(type, from: node)
         }
-        var later: [(node: DocumentNode, codingPath: [any CodingKey], ahead: DecodedAhead)] = []
-        for name in names[(names.count / 2)...] {
+        // The thread ahead takes the members from the last one back while the first thread decodes the document
+        // forward, each decoding what the other has not reached: the split falls where their work meets.
+        var aheads: [(node: DocumentNode, codingPath: [any CodingKey], ahead: DecodedAhead)] = []
+        for name in names {
             let child = children[name]!
             guard child.ahead == nil else { continue }   // a node that aliases repeat
             let codingPath: [any CodingKey] = [DocumentKey(member), DocumentKey(name)]
             let ahead = DecodedAhead(memberType, at: codingPath)
             child.ahead = ahead
-            later.append((child, codingPath, ahead))
+            aheads.append((child, codingPath, ahead))
         }
-        let work = Unchecked(later)
+        let work = Unchecked(aheads)
         let thread = Thread {
-            for (node, codingPath, ahead) in work.value {
+            for (node, codingPath, ahead) in work.value.reversed() {
+                guard ahead.takeAhead() else { break }
                 ahead.fulfil(Result { try DocumentDecoder(node: node, codingPath: codingPath, takesAhead: false).decode(Member.self) })
             }
         }
         thread.start()
         defer {
-            // The second thread is done with the tree before it is handed back, whether or not its values were used.
-            for (node, _, ahead) in later {
-                _ = try? ahead.value()
+            // The thread ahead is done with the tree before it is handed back: what it has not taken it never will.
+            for (node, _, ahead) in aheads {
+                _ = try? ahead.valueOrTake()
                 node.ahead = nil
             }
         }

@@ -87,7 +87,9 @@ struct DocumentDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        if takesAhead, let ahead = node.ahead, ahead.isValue(of: type, at: codingPath) { return try ahead.value() as! Value }
+        if takesAhead, let ahead = node.ahead, ahead.isValue(of: type, at: codingPath), let value = try ahead.valueOrTake() {
+            return value as! Value
+        }
         if case .yaml(let scalar) = node.content, let constructible = type as? any ScalarConstructible.Type {
             guard let value = constructible.construct(from: scalar) as? Value else { throw mismatch(type) }
             return value
