@@ -5,8 +5,9 @@ import Foundation
 /// thread decodes them from the last one back while the first thread decodes the document forward.
 ///
 /// The value (or error) is the one the first thread would have decoded: the same decoder over the same node at the
-/// same coding path (a node that aliases repeat elsewhere is decoded there anew, so that an error names its place). The thread that decodes ahead takes no value decoded ahead (a path that aliases another would
-/// otherwise wait for itself), so only the first thread ever waits, and never for itself.
+/// same coding path (a node that aliases repeat elsewhere is decoded there anew, so that an error names its place).
+/// The thread that decodes ahead takes no value decoded ahead (a path that aliases another would otherwise wait for
+/// itself), so only the first thread ever waits, and never for itself.
 final class DecodedAhead: @unchecked Sendable {
     /// The type the value was decoded as, and where; a decoder asking for another type, or at another place,
     /// decodes the node itself.
