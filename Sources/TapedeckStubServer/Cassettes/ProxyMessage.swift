@@ -70,11 +70,38 @@ enum ProxyMessage {
     /// `204` or `304` answer has no body to relay.
     static func relayedAnswer(head: HTTPResponseHead, body: RelayedBody, live: Bool, method: HTTPMethod) -> StubResponse {
         var answer = StubResponse(status: head.statusCode, headers: RecordedAnswer.forwardable(head.headers))
-        if method == .head || head.statusCode == 204 || head.statusCode == 304 { return answer }
-        let length = live && !RecordedAnswer.isChunked(head.headers) ? head.headers["Content-Length"].flatMap { Int64($0) } : nil
+        if !hasBody(head: head, method: method) { return bodiless(answer, head: head, method: method) }
+        let length = bodyLength(head: head, live: live, method: method)
         if let length { body.holdsLastByte(ofLength: length) }
         answer.relay = (body, length)
         return answer
+    }
+
+    /// The answer with `head` and its whole `body`, for a body that ended before its head went out: sent as one
+    /// buffer (framed as the upstream framed it), which libmicrohttpd writes with its head in one system call.
+    static func wholeAnswer(head: HTTPResponseHead, body: Data, method: HTTPMethod) -> StubResponse {
+        var answer = StubResponse(status: head.statusCode, headers: RecordedAnswer.forwardable(head.headers))
+        guard hasBody(head: head, method: method) else { return bodiless(answer, head: head, method: method) }
+        answer.body = RecordedAnswer.framed(body, chunked: RecordedAnswer.isChunked(head.headers))
+        return answer
+    }
+
+    /// An answer without a body; to a `HEAD`, it announces the length the upstream announced.
+    private static func bodiless(_ answer: StubResponse, head: HTTPResponseHead, method: HTTPMethod) -> StubResponse {
+        method == .head ? RecordedAnswer.answeringHEAD(answer, announced: head.headers) : answer
+    }
+
+    /// The length of the body relayed after `head`, when the head tells it: 0 for an answer without a body, the
+    /// upstream's `Content-Length` when `live` and not chunked; `nil` when only the body's end tells.
+    static func bodyLength(head: HTTPResponseHead, live: Bool, method: HTTPMethod) -> Int64? {
+        if !hasBody(head: head, method: method) { return 0 }
+        guard live, !RecordedAnswer.isChunked(head.headers) else { return nil }
+        return head.headers["Content-Length"].flatMap { Int64($0) }
+    }
+
+    /// Whether an answer with `head` to a `method` request has a body: not for `HEAD`, `204` or `304`.
+    private static func hasBody(head: HTTPResponseHead, method: HTTPMethod) -> Bool {
+        !(method == .head || head.statusCode == 204 || head.statusCode == 304)
     }
 
     /// The upstream response as the proxy's answer: status, headers minus hop-by-hop ones, body as the upstream sent it

@@ -114,6 +114,18 @@ enum RecordedAnswer {
         return StubResponse(status: recorded.statusCode, headers: headers, body: body)
     }
 
+    /// `answer` as sent to a `HEAD` request. libmicrohttpd sends no body to a `HEAD` and announces the length of the
+    /// body it was given, so a bodiless answer gets a body of the length `announced` names in its `Content-Length`
+    /// (the upstream's, live or recorded), which is never sent: the client learns the length a `GET` would have.
+    static func answeringHEAD(_ answer: StubResponse, announced: HTTPHeaders) -> StubResponse {
+        guard case .empty = answer.body, !isChunked(announced),
+              let length = announced["Content-Length"].flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }), length > 0
+        else { return answer }
+        var answering = answer
+        answering.body = .generated(length: length)
+        return answering
+    }
+
     /// `headers` without the ones that describe one connection or its framing (`dropping`, lowercased) and those the
     /// `Connection` header names.
     static func forwardable(_ headers: HTTPHeaders, dropping: Set<String> = hopByHopHeaders) -> HTTPHeaders {

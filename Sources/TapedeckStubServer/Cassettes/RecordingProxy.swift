@@ -118,6 +118,11 @@ final class RecordingProxy: Sendable {
     /// in, and its body follows chunk by chunk (``RelayedBody``) while the recorder captures it; the exchange is
     /// written to the cassette when it ends. A failure before the head is answered as a served cassette replays it;
     /// one after the head cuts the client's connection, as the upstream's was cut.
+    ///
+    /// The head goes out once the curl loop has passed on what it read with it (a job queued behind that turn), not
+    /// from inside the read: a body that arrived whole by then is sent with its head when the exchange ends, as one
+    /// buffer, so a small response costs the daemon one wake-up and one write, as a buffered proxy's does, and a
+    /// stream's head waits no longer than the loop's turn.
     private func forward(_ request: RecordedRequest, to url: URL?, respond: RespondOnce) async {
         if request.bodyTruncated {
             return respond(.respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
@@ -131,6 +136,16 @@ final class RecordingProxy: Sendable {
         outgoing.responseBody = .stream
         let flag = ForwardFlag()
         let relay = RelayedBody()
+        let heldHead = Locked<HTTPResponseHead?>(nil)
+        /// Answers with the head held, unless it went out already.
+        let relayHead: @Sendable () -> Void = {
+            guard let head = heldHead.withLock({ held in defer { held = nil }; return held }) else { return }
+            if let whole = relay.takeWhole() {
+                respond(.respond(ProxyMessage.wholeAnswer(head: head, body: whole, method: request.method)))
+            } else {
+                respond(.respond(ProxyMessage.relayedAnswer(head: head, body: relay, live: flag.isSet, method: request.method)))
+            }
+        }
         // A client that goes away ends the exchange, which is then recorded as far as it came.
         relay.whenAbandoned { flag.cut() }
         state.withLock { $0.exchanges.append(flag) }
@@ -140,7 +155,11 @@ final class RecordingProxy: Sendable {
                 try await cassette.send(outgoing) { event in
                     switch event {
                     case .responseHead(let head):
-                        respond(.respond(ProxyMessage.relayedAnswer(head: head, body: relay, live: flag.isSet, method: request.method)))
+                        heldHead.withLock { $0 = head }
+                        let length = ProxyMessage.bodyLength(head: head, live: flag.isSet, method: request.method)
+                        Task(executorPreference: self.executor) {
+                            if !relay.hasReceived(length: length) { relayHead() }
+                        }
                     case .bodyChunk(let chunk):
                         relay.append(chunk)
                     default:
@@ -151,13 +170,16 @@ final class RecordingProxy: Sendable {
             // Counted before the body ends: a client that has the whole answer finds the exchange recorded.
             if flag.isSet { state.withLock { $0.recorded += 1 } }
             relay.end(.finished)
+            relayHead()
             respond(.respond(ProxyMessage.answer(from: response)))  // only when no head came before
         } catch let error as URLError {
             if flag.isSet { state.withLock { $0.recorded += 1 } }
             relay.end(.failed)
+            relayHead()
             respond(RecordedAnswer.action(for: Interaction.Failure(error)))
         } catch {
             relay.end(.failed)
+            relayHead()
             var response = StubResponse.text("The recording proxy could not record \(request.method) \(outgoing.url.absoluteString): \(error)\n", status: 502)
             response.headers.add(name: "X-Tapedeck-Proxy-Error", value: "1")
             respond(.respond(response))

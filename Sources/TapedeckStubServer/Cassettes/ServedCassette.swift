@@ -134,6 +134,9 @@ final class ServedCassette: Sendable {
             case nil:
                 break
             }
+            if request.method == .head, case .respond(let response) = action, let recorded = interaction.response {
+                action = .respond(RecordedAnswer.answeringHEAD(response, announced: recorded.headers))
+            }
             if case .fault(let socketFault) = action, socketFault == .reset || socketFault == .closeWithoutResponse {
                 state.withLock { $0.retryable = (live.summary, action) }
             }

@@ -16,6 +16,8 @@ final class RelayedBody: Sendable {
         var waiting: (ConnectionHandle, StubServerCore)?
         /// Bytes handed to the client so far.
         var sent: Int64 = 0
+        /// Bytes handed over by ``append(_:)`` so far, sent or not.
+        var received: Int64 = 0
         /// The body's length when it is sent with a `Content-Length`: its last byte waits for ``end(_:)``.
         var length: Int64?
         /// What to do when the client goes away before the body ended.
@@ -43,10 +45,29 @@ final class RelayedBody: Sendable {
         let waiting = state.withLock { state -> (ConnectionHandle, StubServerCore)? in
             guard state.ending == nil else { return nil }
             state.pending.append(data)
+            state.received += Int64(data.count)
             defer { state.waiting = nil }
             return state.waiting
         }
         if let (connection, core) = waiting { core.resume(connection) }
+    }
+
+    /// Whether `length` bytes (a body's whole length) have been handed over; `false` for an unknown length.
+    func hasReceived(length: Int64?) -> Bool {
+        guard let length else { return false }
+        return state.withLock { $0.received >= length }
+    }
+
+    /// The whole body, taken out, when it ended complete before any of it was read; `nil` otherwise.
+    func takeWhole() -> Data? {
+        state.withLock { state -> Data? in
+            guard case .finished? = state.ending, state.sent == 0, state.offset == 0 else { return nil }
+            defer { state.pending = [] }
+            guard state.pending.count > 1 else { return state.pending.first ?? Data() }
+            var whole = Data(capacity: Int(state.received))
+            for chunk in state.pending { whole.append(chunk) }
+            return whole
+        }
     }
 
     /// Runs `handler` when the client's connection goes away before the body ended (see ``abandoned()``).

@@ -7,8 +7,12 @@ import TapedeckCore
 enum ResponseQueue {
     /// In-memory bodies up to this size are copied into libmicrohttpd; larger ones are read from the `Data`.
     static let copyLimit = 64 * 1024
-    /// Block size for bodies produced through the content-reader callback.
+    /// Block size for bodies produced through the content-reader callback. libmicrohttpd allocates the block zeroed
+    /// with each response, so a body known to be shorter gets a block of its own length (see ``callbackResponse``).
     static let blockSize = 256 * 1024
+    /// Block size for a relayed body of unknown length: an upstream hands the proxy at most 16 KiB at a time (libcurl's
+    /// write size), and an event stream's answers are small.
+    static let relayBlockSize = 64 * 1024
 
     static func queue(_ stub: StubResponse, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {
         var stub = stub
@@ -35,7 +39,8 @@ enum ResponseQueue {
         if let relay = stub.relay {
             let producer = BodyProducer(source: .relayed(relay.body), length: relay.length ?? Int64.max, chunkSize: blockSize,
                                         interval: .zero, connection: connection, core: core)
-            return callbackResponse(size: relay.length.map { UInt64($0) } ?? tdk_mhd_size_unknown(), producer: producer)
+            return callbackResponse(size: relay.length.map { UInt64($0) } ?? tdk_mhd_size_unknown(), producer: producer,
+                                    blockSize: relayBlockSize)
         }
         switch stub.body {
         case .empty:
@@ -80,10 +85,14 @@ enum ResponseQueue {
         return callbackResponse(size: UInt64(max(0, length)), producer: producer)
     }
 
+    /// A response whose body `producer` writes into libmicrohttpd's block: `blockSize` bytes at most, and no more than
+    /// a body of known `size` needs (the block is allocated zeroed for every response).
     private static func callbackResponse(size: UInt64, producer: BodyProducer, blockSize: Int = blockSize) -> OpaquePointer? {
+        var block = min(blockSize, ResponseQueue.blockSize)
+        if size != tdk_mhd_size_unknown() { block = Int(min(UInt64(block), size)) }
         let context = Unmanaged.passRetained(producer)
         let response = MHD_create_response_from_callback(
-            size, max(1, min(blockSize, ResponseQueue.blockSize)),
+            size, max(1, block),
             { context, position, buffer, maximum in
                 let producer = Unmanaged<BodyProducer>.fromOpaque(context!).takeUnretainedValue()
                 return producer.read(at: Int64(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: maximum))
@@ -95,3 +104,4 @@ enum ResponseQueue {
         return response
     }
 }
+
