@@ -11,16 +11,35 @@ import Glibc
 /// process.arguments = ["serve", cassette, "--port", String(port)]
 /// ```
 public func unusedLoopbackPort() throws -> UInt16 {
+    let (descriptor, port) = try loopbackSocket(listening: false)
+    close(descriptor)
+    return port
+}
+
+/// A TCP socket bound to a free port of 127.0.0.1, listening when `listening` (for a test's own raw server); the
+/// caller closes it.
+///
+/// ```swift
+/// let (listener, port) = try loopbackSocket(listening: true)
+/// defer { close(listener) }
+/// ```
+public func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    try withUnsafeMutablePointer(to: &address) {
-        try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+    do {
+        try withUnsafeMutablePointer(to: &address) {
+            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0, !listening || listen(fd, 16) == 0 else {
+                    throw POSIXError(.EADDRINUSE)
+                }
+            }
         }
+    } catch {
+        close(fd)
+        throw error
     }
-    return UInt16(bigEndian: address.sin_port)
+    return (fd, UInt16(bigEndian: address.sin_port))
 }

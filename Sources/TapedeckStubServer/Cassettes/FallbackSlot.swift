@@ -15,16 +15,45 @@ enum FallbackAnswer {
     case now(StubAction, delay: Duration)
     /// Start work off the daemon's threads; it calls its completion once with the action. The connection is
     /// suspended meanwhile.
-    case later(@Sendable (_ completion: @escaping @Sendable (StubAction) -> Void) -> Void)
+    case later(Start)
+
+    /// Work started off the daemon's threads, which calls its completion once with the action.
+    typealias Start = @Sendable (_ completion: @escaping @Sendable (StubAction) -> Void) -> Void
 }
 
 /// An answer handed from the task that worked it out to the daemon thread that sends it.
 final class PendingAction: Sendable {
-    private let slot = Locked<StubAction?>(nil)
+    private struct State {
+        var action: StubAction?
+        /// The connection suspended until the action comes.
+        var waiting: (ConnectionHandle, StubServerCore)?
+    }
 
-    func fulfil(_ action: StubAction) { slot.withLock { $0 = action } }
+    private let state = Locked(State())
 
-    func take() -> StubAction? { slot.withLock { value in defer { value = nil }; return value } }
+    /// Hands over the action, resuming the connection waiting for it.
+    func fulfil(_ action: StubAction) {
+        let waiting = state.withLock { state in
+            state.action = action
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        if let (connection, core) = waiting { core.resume(connection) }
+    }
+
+    /// The action, when it came; otherwise suspends `connection` (from its daemon thread) until it comes, and
+    /// returns `nil`. Under the lock, so that an action fulfilled meanwhile finds the connection suspended.
+    func takeOrSuspend(_ connection: ConnectionHandle, core: StubServerCore) -> StubAction? {
+        state.withLock { state in
+            if let action = state.action {
+                state.action = nil
+                return action
+            }
+            state.waiting = (connection, core)
+            core.suspendUntilStop(connection)
+            return nil
+        }
+    }
 }
 
 /// The server's current fallback, shared by the daemon's threads, the admin API and the public API. Installing
@@ -61,6 +90,20 @@ final class FallbackSlot: Sendable {
         case .forward(let exchange, let origin):
             return exchange.answer(request, origin: origin)
         case nil:
+            return nil
+        }
+    }
+
+    /// The start of an answer for a request whose body is sent upstream while it arrives (`body`), or `nil` when the
+    /// fallback does not forward it (a served cassette, a host the forward proxy does not record): the body is then
+    /// read whole first.
+    func streamedAnswer(_ request: RecordedRequest, body: HTTPBodyStream) -> FallbackAnswer.Start? {
+        switch value {
+        case .proxy(let proxy):
+            return proxy.streamedAnswer(request, body: body)
+        case .forward(let exchange, let origin):
+            return exchange.streamedAnswer(request, origin: origin, body: body)
+        case .cassette, nil:
             return nil
         }
     }

@@ -29,8 +29,10 @@ let stubURICallback: tdk_mhd_uri_log_callback = { context, uri, _ in
 
 let stubCompletedCallback: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
     guard let requestContext, let pointer = requestContext.pointee else { return }
-    Unmanaged<IncomingRequest>.fromOpaque(pointer).release()
+    let request = Unmanaged<IncomingRequest>.fromOpaque(pointer).takeRetainedValue()
     requestContext.pointee = nil
+    // A body being streamed upstream that never ended: the upstream transfer fails, as the client's connection did.
+    request.upload?.fail(URLError(.networkConnectionLost))
 }
 
 let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, method, version, uploadData, uploadSize, requestContext in
@@ -43,19 +45,31 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         request.headers = collectHeaders(connection)
         return .YES
     }
+    let server = core(context)
+    let handle = ConnectionHandle(pointer: connection)
     if uploadSize.pointee > 0 {
-        request.appendBody(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
+        let piece = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+        if request.bodyLength == 0, request.upload == nil, request.pending == nil {
+            startStreamingUpload(request, on: handle, core: server)
+        }
+        request.appendBody(piece)
+        request.upload?.append(piece, from: handle, core: server)
         uploadSize.pointee = 0
         return .YES
     }
-    let server = core(context)
-    let handle = ConnectionHandle(pointer: connection)
     // Resumed at stop after never answering: close.
     if request.hanging { return .NO }
+    if let upload = request.upload, !upload.isEnded {
+        // The last byte of a body streamed upstream came: the request is complete.
+        upload.finish()
+        request.journaled = server.journal.append(request.recorded())
+    }
     if let pending = request.pending {
-        // Resumed after an answer worked out off the daemon's threads, or at stop (then there is none).
+        // Called again once an answer worked out off the daemon's threads came (the connection was resumed), at stop
+        // (then there is none), or when a body streamed upstream ended.
+        guard !server.isStopping else { return .NO }
+        guard let action = pending.takeOrSuspend(handle, core: server) else { return .YES }
         request.pending = nil
-        guard let action = pending.take(), !server.isStopping else { return .NO }
         return perform(action, request: request, on: handle, core: server)
     }
     if let delayed = request.delayedAction {
@@ -96,13 +110,12 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         case .later(let start):
             if server.isStopping { return .NO }
             let pending = PendingAction()
-            request.pending = pending
-            server.suspendUntilStop(handle)
-            start { answer in
-                pending.fulfil(answer)
-                server.resume(handle)
+            start { answer in pending.fulfil(answer) }
+            guard let answer = pending.takeOrSuspend(handle, core: server) else {
+                request.pending = pending
+                return .YES
             }
-            return .YES
+            action = answer
         case nil:
             action = .respond(server.stubs.notFoundResponse(for: recorded))
         }
@@ -113,6 +126,25 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
         return .YES
     }
     return perform(action, request: request, on: handle, core: server)
+}
+
+/// Starts sending `request` upstream while its body still arrives, when the server's fallback is a recording proxy
+/// that takes the request, no stub or admin route could want the body, and the body is long (over
+/// ``StreamedUpload/threshold``) or chunked; shorter ones are read whole first, as every other request's.
+private func startStreamingUpload(_ request: IncomingRequest, on connection: ConnectionHandle, core server: StubServerCore) {
+    let headers = request.headers
+    let length = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    guard RecordedAnswer.isChunked(headers) || (length ?? 0) > StreamedUpload.threshold, !server.isStopping else { return }
+    let recorded = request.recorded()
+    if let admin = server.admin, admin.handles(path: recorded.path) { return }
+    guard server.stubs.all.isEmpty else { return }
+    let upload = StreamedUpload()
+    guard let start = server.fallback.streamedAnswer(recorded, body: upload.body(length: RecordedAnswer.isChunked(headers) ? nil : length))
+    else { return }
+    let pending = PendingAction()
+    request.upload = upload
+    request.pending = pending
+    start { answer in pending.fulfil(answer) }
 }
 
 private func perform(_ action: StubAction, request: IncomingRequest, on connection: ConnectionHandle, core: StubServerCore) -> MHD_Result {

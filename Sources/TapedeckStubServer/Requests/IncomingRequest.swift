@@ -19,6 +19,8 @@ final class IncomingRequest {
     /// The answer being worked out off the daemon's threads (a recording proxy's upstream exchange) while the
     /// connection is suspended.
     var pending: PendingAction?
+    /// The body being sent upstream while it arrives (a recording proxy's long or chunked upload), if it is.
+    var upload: StreamedUpload?
     /// The request as the journal stored it (numbered), once it is.
     var journaled: RecordedRequest?
     private(set) var body = Data()
