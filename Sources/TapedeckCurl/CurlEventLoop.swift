@@ -9,7 +9,8 @@ final class CurlEventLoop: Sendable {
     enum Command: Sendable {
         case start(id: UInt64, request: HTTPRequest, sink: TransferSink)
         case cancel(id: UInt64)
-        case resumeBody(id: UInt64)
+        /// A paused transfer can go on: its body pump has bytes, or its consumer's window opened.
+        case resume(id: UInt64)
         /// A job of a task that prefers this loop as its executor (see ``CurlTransport/executor``).
         case run(UnownedJob)
         case shutdown
@@ -67,8 +68,8 @@ final class CurlEventLoop: Sendable {
             self.loopThread.store(Self.currentThreadID(), ordering: .releasing)
             var loop = LoopState(multi: multi.pointer, configuration: configuration, executor: asUnownedTaskExecutor())
             loop.run(mailbox: mailbox) { id in
-                // A stream body pump has bytes for a paused transfer.
-                mailbox.post(.resumeBody(id: id))
+                // A paused transfer can go on (see `Command.resume`).
+                mailbox.post(.resume(id: id))
                 curl_multi_wakeup(multi.pointer)
             }
             curl_multi_cleanup(multi.pointer)
@@ -180,8 +181,8 @@ private struct LoopState {
                 // A `send` cancelled before its start command arrived: refuse the start when it comes.
                 cancelledBeforeStart.insert(id)
             }
-        case .resumeBody(let id):
-            transfers[id]?.resumeBody()
+        case .resume(let id):
+            transfers[id]?.resume()
         case .run(let job):
             job.runSynchronously(on: executor)
         case .shutdown:
@@ -205,7 +206,7 @@ private struct LoopState {
         do {
             let transfer = try CurlTransfer(
                 id: id, request: request, configuration: configuration, sink: sink,
-                onBodyReadable: { wake(id) })
+                wake: { wake(id) })
             let code = curl_multi_add_handle(multi, transfer.easy.handle)
             guard code == CURLM_OK else {
                 throw URLError(.unknown, failingURL: request.url,
@@ -255,7 +256,7 @@ private struct LoopState {
     }
 
     private mutating func stopIdleTransfers(at now: UInt64) {
-        for transfer in transfers.values where transfer.isIdle(at: now) && !transfer.isPausedForBody {
+        for transfer in transfers.values where transfer.isIdle(at: now) && !transfer.isPaused {
             transfer.stopForIdling()
             remove(transfer)
             transfer.complete(with: CURLE_OPERATION_TIMEDOUT, certificateCache: &certificateCache)
@@ -264,7 +265,7 @@ private struct LoopState {
 
     private func pollTimeoutMilliseconds(at now: UInt64) -> Int32 {
         var milliseconds: UInt64 = 1000
-        for transfer in transfers.values where !transfer.isPausedForBody {
+        for transfer in transfers.values where !transfer.isPaused {
             milliseconds = min(milliseconds, transfer.nanosecondsUntilIdle(at: now) / 1_000_000 + 1)
         }
         return Int32(milliseconds)

@@ -24,7 +24,12 @@ final class CurlTransfer {
     private var headParser: ResponseHeadParser
     private(set) var head: HTTPResponseHead?
     private(set) var stopReason: StopReason?
+    /// Paused until the stream body pump has bytes to send.
     private(set) var isPausedForBody = false
+    /// Paused until the consumer's ``ReceiveWindow`` opens.
+    private var isPausedForWindow = false
+    /// Wakes the loop to resume this transfer (``resume()``).
+    private let wake: @Sendable () -> Void
     /// Evaluates the request's trust policy during the handshake, when it has one.
     private var trustVerifier: ServerTrustVerifier?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -39,12 +44,13 @@ final class CurlTransfer {
         request: HTTPRequest,
         configuration: CurlTransport.Configuration,
         sink: TransferSink,
-        onBodyReadable: @escaping @Sendable () -> Void
+        wake: @escaping @Sendable () -> Void
     ) throws {
         self.id = id
         self.request = request
         self.sink = sink
         self.decodesContent = configuration.automaticDecompression
+        self.wake = wake
         guard let handle = curl_easy_init() else {
             throw URLError(.unknown, failingURL: request.url, reason: "libcurl could not create a transfer")
         }
@@ -57,7 +63,7 @@ final class CurlTransfer {
         self.connectToList = CurlStringList(configuration.connectTo)
         errorBuffer.initialize(to: 0)
         do {
-            self.bodyReader = try RequestBodyReader(body: request.body, url: request.url, onStreamReadable: onBodyReadable)
+            self.bodyReader = try RequestBodyReader(body: request.body, url: request.url, onStreamReadable: wake)
             self.bodyWriter = try ResponseBodyWriter(destination: request.responseBody, url: request.url, events: sink)
             try configure(configuration)
         } catch {
@@ -185,11 +191,21 @@ final class CurlTransfer {
         sink.yield(.responseHead(newHead))
     }
 
-    fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// What the write callback answers libcurl.
+    fileprivate enum Receipt {
+        case taken, refused, pause
+    }
+
+    fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Receipt {
         touch()
-        guard bodyWriter.write(bytes) else { return false }
+        if let window = sink.window, window.pauses(wakingWith: wake) {
+            // libcurl hands the same bytes again once the transfer is resumed.
+            isPausedForWindow = true
+            return .pause
+        }
+        guard bodyWriter.write(bytes) else { return .refused }
         if sink.wantsEvents { emitDownloadProgress(afterWrite: true) }
-        return true
+        return .taken
     }
 
     /// Download progress as body bytes arrive, so each event says when its bytes came (libcurl's own counter, which
@@ -266,10 +282,14 @@ final class CurlTransfer {
     /// Marks the transfer as stopped for idling; the loop then removes it.
     func stopForIdling() { stopReason = .idleTimeout }
 
-    /// Resumes a transfer that paused waiting for stream body bytes.
-    func resumeBody() {
-        guard isPausedForBody else { return }
+    /// Whether the transfer waits for its request body's pump or its consumer's window (not idling, then).
+    var isPaused: Bool { isPausedForBody || isPausedForWindow }
+
+    /// Resumes a transfer that paused waiting for stream body bytes or for its consumer's window.
+    func resume() {
+        guard isPaused else { return }
         isPausedForBody = false
+        isPausedForWindow = false
         touch()
         _ = curl_easy_pause(easy.handle, tdk_pause_continue())
     }
@@ -383,8 +403,11 @@ private func transfer(_ userdata: UnsafeMutableRawPointer?) -> CurlTransfer {
 
 private let curlWriteCallback: tdk_data_callback = { buffer, size, count, userdata in
     let length = size * count
-    let ok = transfer(userdata).didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: length))
-    return ok ? length : 0
+    switch transfer(userdata).didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: length)) {
+    case .taken: return length
+    case .refused: return 0
+    case .pause: return tdk_writefunc_pause()
+    }
 }
 
 private let curlHeaderCallback: tdk_data_callback = { buffer, size, count, userdata in

@@ -96,12 +96,17 @@ public struct CurlTransport: HTTPTransport {
     /// resume, so work done there overlaps the caller's wake-up; this returns once `onEvent` has returned.
     /// Cancelling the calling task cancels the transfer.
     public func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+        try await send(request, onEvent: onEvent, window: nil)
+    }
+
+    /// Sends `request` as ``send(_:onEvent:)`` does, reading a streamed body no faster than `window` lets through.
+    package func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?, window: ReceiveWindow?) async throws -> HTTPResponse {
         let engine = self.engine
         let id = engine.loop.makeID()
         var handOff: CompletionHandOff?
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let sink = TransferSink(continuation, handler: onEvent)
+                let sink = TransferSink(continuation, handler: onEvent, window: window)
                 handOff = sink.handOff
                 engine.loop.send(.start(id: id, request: request, sink: sink))
             }

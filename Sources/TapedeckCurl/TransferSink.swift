@@ -16,9 +16,13 @@ final class TransferSink: Sendable {
     /// Set once the continuation has been resumed.
     private let resumed = Locked(false)
 
-    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, handler: HTTPEventHandler?) {
+    /// The consumer's window on a streamed body, when it keeps one.
+    let window: ReceiveWindow?
+
+    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, handler: HTTPEventHandler?, window: ReceiveWindow? = nil) {
         self.continuation = continuation
         self.handler = handler
+        self.window = window
         handOff = handler == nil ? nil : CompletionHandOff()
     }
 

@@ -5,6 +5,9 @@ import TapedeckCore
 import TapedeckCurl
 import TapedeckStubServer
 import TapedeckTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension OnLoopback {
     /// The recording proxy relays a body as it arrives: an event stream that never ends reaches the client through the
@@ -101,5 +104,78 @@ extension OnLoopback {
             // Replayed, the stream stays open after its event, as it did live.
             #expect(recorded.interruption?.code == URLError.Code.timedOut.rawValue)
         }
+
+        /// A client that reads nothing of a long body pauses the upstream: the proxy holds at most its window of the
+        /// body (1 MiB) and the socket buffers hold the rest of what the upstream wrote, far from the whole 96 MiB.
+        /// The verdict waits for the upstream's writes to stall (no byte written for a second; a slow machine only
+        /// stalls it sooner) and never bounds a duration.
+        @Test func aClientThatReadsNothingPausesTheUpstream() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let length = 96 << 20
+            let upstream = try WritingUpstream(bodyLength: length)
+            defer { upstream.stop() }
+            let proxy = try StubServer()
+            defer { proxy.stop() }
+            try proxy.recordProxy(upstream: upstream.baseURL, cassette: directory.cassette("long.json"), mode: .all)
+            let client = try RawClient(port: UInt16(proxy.baseURL.port!))
+            client.send(Data("GET /long HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let deadline = ContinuousClock.now + .seconds(300)
+            var last = -1
+            var unchangedSince = ContinuousClock.now
+            while ContinuousClock.now < deadline {
+                let written = upstream.written
+                if written != last {
+                    last = written
+                    unchangedSince = ContinuousClock.now
+                } else if written > 0, ContinuousClock.now - unchangedSince >= .seconds(1) {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(last > 0 && last < length / 2, "the upstream wrote \(last) of \(length) bytes to a proxy whose client read nothing")
+            client.close()
+        }
+    }
+}
+
+/// An upstream that answers one request with a long generated body over a plain socket and counts the bytes it
+/// managed to write: how far a proxy lets it run ahead of a client.
+final class WritingUpstream: Sendable {
+    let baseURL: URL
+    private let listener: Int32
+    private let count = Locked(0)
+
+    /// Body bytes written so far.
+    var written: Int { count.withLock { $0 } }
+
+    init(bodyLength: Int) throws {
+        let (fd, port) = try loopbackSocket(listening: true)
+        listener = fd
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        let thread = Thread { [self] in
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var head = [UInt8](repeating: 0, count: 4096)
+            _ = read(connection, &head, head.count)
+            let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: \(bodyLength)\r\n\r\n".utf8)
+            _ = reply.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let piece = StubBody.generatedBytes(from: 0, count: 65_536)
+            var sent = 0
+            while sent < bodyLength {
+                let result = piece.withUnsafeBytes { send(connection, $0.baseAddress, min($0.count, bodyLength - sent), Int32(MSG_NOSIGNAL)) }
+                guard result > 0 else { return }
+                sent += result
+                count.withLock { $0 = sent }
+            }
+        }
+        thread.name = "writing-upstream"
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
     }
 }

@@ -153,8 +153,8 @@ final class RecordingProxy: Sendable {
         var outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
         if let body { outgoing.body = body }
         outgoing.responseBody = .stream
-        let flag = ForwardFlag()
         let relay = RelayedBody()
+        let flag = ForwardFlag(window: relay.window)
         let heldHead = Locked<HTTPResponseHead?>(nil)
         /// Answers with the head held, unless it went out already.
         let relayHead: @Sendable () -> Void = {
@@ -265,6 +265,12 @@ final class ForwardFlag: Sendable {
 
     @TaskLocal static var current: ForwardFlag?
     private let state = Locked(State())
+    /// The window of the body relayed to the client, which the upstream transfer reads no faster than.
+    let window: ReceiveWindow?
+
+    init(window: ReceiveWindow? = nil) {
+        self.window = window
+    }
 
     var isSet: Bool { state.withLock { $0.isSet } }
     var isCut: Bool { state.withLock { $0.isCut } }
@@ -303,7 +309,7 @@ struct MarkingTransport: HTTPTransport {
         guard let flag = ForwardFlag.current else { return try await base.send(request, onEvent: onEvent) }
         flag.set()
         // On the curl loop, as the exchange itself: the proxy answers even while the global pool is blocked.
-        let transfer = Task(executorPreference: base.executor) { try await base.send(request, onEvent: onEvent) }
+        let transfer = Task(executorPreference: base.executor) { try await base.send(request, onEvent: onEvent, window: flag.window) }
         flag.onCut { transfer.cancel() }
         do {
             return try await withTaskCancellationHandler { try await transfer.value } onCancel: { transfer.cancel() }

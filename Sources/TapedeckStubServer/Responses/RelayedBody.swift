@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import TapedeckCore
+import TapedeckCurl
 
 /// A response body sent while it is still arriving: the recording proxies answer with one as soon as the upstream's
 /// response head is in, then hand it each chunk of the body as the upstream sends it, so an event stream reaches the
@@ -32,6 +33,16 @@ final class RelayedBody: Sendable {
     }
 
     private let state = Locked(State())
+    /// The upstream transfer's window: bytes handed over count in, bytes sent to the client count out, so a client
+    /// slower than the upstream pauses the upstream instead of piling the body up here.
+    let window: ReceiveWindow
+
+    /// Bytes of the body held for the client before the upstream is paused.
+    static let windowLimit = 1 << 20
+
+    init(window: ReceiveWindow = ReceiveWindow(limit: RelayedBody.windowLimit)) {
+        self.window = window
+    }
 
     /// Sends the body with a `Content-Length` of `length`, holding its last byte back until ``end(_:)``: the client
     /// then has the whole body only once the exchange is recorded, as a chunked body's last chunk waits for the end.
@@ -46,6 +57,7 @@ final class RelayedBody: Sendable {
             guard state.ending == nil else { return nil }
             state.pending.append(data)
             state.received += Int64(data.count)
+            window.hold(data.count)
             defer { state.waiting = nil }
             return state.waiting
         }
@@ -100,7 +112,7 @@ final class RelayedBody: Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, connection: ConnectionHandle, core: StubServerCore) -> Int {
         // A stopping server resumes every connection and suspends none: what was not sent is cut off.
         if core.isStopping { return tdk_mhd_reader_end_with_error() }
-        return state.withLock { state in
+        let read = state.withLock { state -> Int in
             var written = 0
             var allowed = buffer.count
             if state.ending == nil, let length = state.length { allowed = Int(min(Int64(allowed), max(0, length - 1 - state.sent))) }
@@ -129,5 +141,7 @@ final class RelayedBody: Sendable {
                 return 0
             }
         }
+        if read > 0 { window.release(read) }
+        return read
     }
 }
