@@ -114,6 +114,26 @@ extension OnLoopback {
             #expect(failure.message.contains("request body could not be read"), "\(failure.message)")
         }
 
+        /// An upstream that answers before it reads the body (a `413`, a `401`) ends the exchange: the proxy drops
+        /// the rest of the body as the client sends it (a client paused for back-pressure goes on), and the client
+        /// gets the answer once its request is complete. Without that, the client stays paused and its request
+        /// never completes (here: the two-minute idle timeout).
+        @Test(arguments: Door.allCases)
+        func anUpstreamThatAnswersBeforeTheBodyEndsIsRelayed(door: Door) async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let upstream = try CountingUpstream(answeringEarly: true)
+            defer { upstream.stop() }
+            let recording = try Self.recording(through: door, to: upstream.baseURL, file: directory.cassette("early.json"))
+            defer { recording.stop() }
+            let body = StubBody.generatedBytes(from: 0, count: 10 << 20)
+            let response = try await recording.client.send(HTTPRequest(method: .post, url: recording.url("/upload"), body: .data(body),
+                                                                       timeoutInterval: 120))
+            #expect(response.statusCode == 413)
+            #expect(response.data == Data("too long".utf8))
+            _ = try await recording.finish()
+        }
+
         /// A body longer than the proxy's `maximumBodyInMemory` (8 MiB by default) is forwarded and recorded whole (it
         /// was refused with a `413`), pausing the client whenever more than `StreamedUpload.limit` waits upstream.
         @Test(arguments: Door.allCases)
@@ -151,7 +171,11 @@ final class CountingUpstream: Sendable {
     /// Whether a connection closed before its request ended.
     var sawClose: Bool { closed.withLock { $0 } }
 
-    init() throws {
+    /// Whether it answers `413` as soon as it has the head, without reading the body, and closes.
+    private let answersEarly: Bool
+
+    init(answeringEarly: Bool = false) throws {
+        answersEarly = answeringEarly
         let (fd, port) = try loopbackSocket(listening: true)
         listener = fd
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
@@ -188,6 +212,10 @@ final class CountingUpstream: Sendable {
             }
             bytes.append(contentsOf: buffer[..<count])
             if headEnd == nil, let end = bytes.firstRange(of: Data("\r\n\r\n".utf8)) {
+                if answersEarly {
+                    reply(connection, status: "413 Content Too Large", body: "too long")
+                    return
+                }
                 headEnd = end.upperBound
                 decoder.feed(bytes[end.upperBound...])
             } else if headEnd != nil {
@@ -196,9 +224,12 @@ final class CountingUpstream: Sendable {
             if headEnd != nil { received.withLock { $0 = decoder.bodyBytes } }
             if decoder.ended { break }
         }
-        let answer = "\(decoder.bodyBytes)"
-        let reply = "HTTP/1.1 200 OK\r\nContent-Length: \(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)"
-        _ = reply.utf8CString.withUnsafeBufferPointer { write(connection, $0.baseAddress, $0.count - 1) }
+        reply(connection, status: "200 OK", body: "\(decoder.bodyBytes)")
+    }
+
+    private func reply(_ connection: Int32, status: String, body: String) {
+        let text = "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = text.utf8CString.withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Follows chunked transfer coding, counting the body's bytes.

@@ -94,15 +94,15 @@ final class FallbackSlot: Sendable {
         }
     }
 
-    /// The start of an answer for a request whose body is sent upstream while it arrives (`body`), or `nil` when the
-    /// fallback does not forward it (a served cassette, a host the forward proxy does not record): the body is then
-    /// read whole first.
-    func streamedAnswer(_ request: RecordedRequest, body: HTTPBodyStream) -> FallbackAnswer.Start? {
+    /// The start of an answer for a request whose body is sent upstream while it arrives (`upload`), or `nil` when
+    /// the fallback does not forward it (a served cassette, a host the forward proxy does not record): the body is
+    /// then read whole first.
+    func streamedAnswer(_ request: RecordedRequest, upload: StreamedUpload) -> FallbackAnswer.Start? {
         switch value {
         case .proxy(let proxy):
-            return proxy.streamedAnswer(request, body: body)
+            return proxy.streamedAnswer(request, upload: upload)
         case .forward(let exchange, let origin):
-            return exchange.streamedAnswer(request, origin: origin, body: body)
+            return exchange.streamedAnswer(request, origin: origin, upload: upload)
         case .cassette, nil:
             return nil
         }

@@ -68,28 +68,29 @@ final class RecordingProxy: Sendable {
         answer(request, to: upstream.flatMap { ProxyMessage.upstreamURL(base: $0, path: request.path, query: request.query) })
     }
 
-    /// Starts forwarding `request`, whose body is `body`, still arriving, to its target appended to ``upstream``.
-    func streamedAnswer(_ request: RecordedRequest, body: HTTPBodyStream) -> FallbackAnswer.Start? {
+    /// Starts forwarding `request`, whose body is `upload`, still arriving, to its target appended to ``upstream``.
+    func streamedAnswer(_ request: RecordedRequest, upload: StreamedUpload) -> FallbackAnswer.Start? {
         streamedAnswer(request, to: upstream.flatMap { ProxyMessage.upstreamURL(base: $0, path: request.path, query: request.query) },
-                       body: body)
+                       upload: upload)
     }
 
-    /// Starts forwarding `request`, whose body is `body`, still arriving, to `url`; `nil` for a WebSocket upgrade,
+    /// Starts forwarding `request`, whose body is `upload`, still arriving, to `url`; `nil` for a WebSocket upgrade,
     /// which has no body to stream.
-    func streamedAnswer(_ request: RecordedRequest, to url: URL?, body: HTTPBodyStream) -> FallbackAnswer.Start? {
+    func streamedAnswer(_ request: RecordedRequest, to url: URL?, upload: StreamedUpload) -> FallbackAnswer.Start? {
         guard !ServedCassette.asksForWebSocket(request.headers) else { return nil }
-        return start(request, to: url, body: .stream(body))
+        return start(request, to: url, upload: upload)
     }
 
     /// Forwards `request` to `url` (`nil`: the target could not be made into one) off the daemon's threads.
     func answer(_ request: RecordedRequest, to url: URL?) -> FallbackAnswer {
-        .later(start(request, to: url, body: nil))
+        .later(start(request, to: url, upload: nil))
     }
 
-    /// Forwarding `request` with `body` (`nil`: its own, read whole), as the daemon starts it.
-    private func start(_ request: RecordedRequest, to url: URL?, body: HTTPRequestBody?) -> FallbackAnswer.Start {
+    /// Forwarding `request` with the body `upload` streams (`nil`: its own, read whole), as the daemon starts it.
+    private func start(_ request: RecordedRequest, to url: URL?, upload: StreamedUpload?) -> FallbackAnswer.Start {
         { [self] completion in
             guard admit() else {
+                upload?.stopReading()
                 completion(.respond(.text("The recording proxy has finished; nothing more is forwarded.\n", status: 503)))
                 return
             }
@@ -101,7 +102,8 @@ final class RecordingProxy: Sendable {
                 return
             }
             Task(executorPreference: executor) { [self] in
-                await forward(request, to: url, body: body, respond: RespondOnce(completion))
+                await forward(request, to: url, upload: upload, respond: RespondOnce(completion))
+                upload?.stopReading()
                 settle(recorded: false)
             }
         }
@@ -141,8 +143,8 @@ final class RecordingProxy: Sendable {
     /// from inside the read: a body that arrived whole by then is sent with its head when the exchange ends, as one
     /// buffer, so a small response costs the daemon one wake-up and one write, as a buffered proxy's does, and a
     /// stream's head waits no longer than the loop's turn.
-    private func forward(_ request: RecordedRequest, to url: URL?, body: HTTPRequestBody?, respond: RespondOnce) async {
-        if body == nil, request.bodyTruncated {
+    private func forward(_ request: RecordedRequest, to url: URL?, upload: StreamedUpload?, respond: RespondOnce) async {
+        if upload == nil, request.bodyTruncated {
             return respond(.respond(.text("The request body (\(request.bodyLength) bytes) is larger than the server's maximumBodyInMemory, "
                 + "so the recording proxy cannot forward it whole; raise StubServer.Configuration.maximumBodyInMemory.\n", status: 413)))
         }
@@ -151,7 +153,7 @@ final class RecordingProxy: Sendable {
             return respond(.respond(.text("The request target \(request.path) cannot be appended to the upstream \(base).\n", status: 400)))
         }
         var outgoing = ProxyMessage.upstreamRequest(for: request, url: url, timeout: timeout)
-        if let body { outgoing.body = body }
+        if let upload { outgoing.body = .stream(upload.body()) }
         outgoing.responseBody = .stream
         let relay = RelayedBody()
         let flag = ForwardFlag(window: relay.window)

@@ -138,9 +138,8 @@ private func startStreamingUpload(_ request: IncomingRequest, on connection: Con
     let recorded = request.recorded()
     if let admin = server.admin, admin.handles(path: recorded.path) { return }
     guard server.stubs.all.isEmpty else { return }
-    let upload = StreamedUpload()
-    guard let start = server.fallback.streamedAnswer(recorded, body: upload.body(length: RecordedAnswer.isChunked(headers) ? nil : length))
-    else { return }
+    let upload = StreamedUpload(length: RecordedAnswer.isChunked(headers) ? nil : length)
+    guard let start = server.fallback.streamedAnswer(recorded, upload: upload) else { return }
     let pending = PendingAction()
     request.upload = upload
     request.pending = pending

@@ -62,14 +62,14 @@ final class ForwardExchange: Sendable {
         }
     }
 
-    /// The start of recording `request`, whose body is `body`, still arriving; `nil` unless the request goes to a
+    /// The start of recording `request`, whose body is `upload`, still arriving; `nil` unless the request goes to a
     /// host the proxy records (then its body is read whole first, and ``answer(_:origin:)`` decides).
-    func streamedAnswer(_ request: RecordedRequest, origin: String?, body: HTTPBodyStream) -> FallbackAnswer.Start? {
+    func streamedAnswer(_ request: RecordedRequest, origin: String?, upload: StreamedUpload) -> FallbackAnswer.Start? {
         guard case .recording(let recorder) = source, case .success(let target) = Self.target(of: request, origin: origin),
               let url = URL(string: target), let host = url.host, !host.isEmpty,
               case .cassette = policy.decision(forHost: host)
         else { return nil }
-        return recorder.streamedAnswer(request, to: url, body: body)
+        return recorder.streamedAnswer(request, to: url, upload: upload)
     }
 
     /// Why a request cannot go through the proxy.

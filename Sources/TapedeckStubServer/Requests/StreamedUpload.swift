@@ -10,6 +10,8 @@ final class StreamedUpload: Sendable {
         var pieces: [Data] = []
         var waiting = 0
         var ended = false
+        /// The upstream exchange ended before the body did (an upstream that answered early): the rest is dropped.
+        var discarding = false
         var failure: URLError?
         /// The upstream transfer waiting for the next piece.
         var reader: CheckedContinuation<Data?, any Error>?
@@ -22,6 +24,12 @@ final class StreamedUpload: Sendable {
     /// Bytes that may wait for the upstream before the client is paused.
     static let limit = 1 << 20
     private let state = Locked(State())
+    /// The body's length (the client's `Content-Length`), or `nil` when chunked.
+    let length: Int64?
+
+    init(length: Int64?) {
+        self.length = length
+    }
 
     /// Whether the body's last byte has arrived (or the client went away).
     var isEnded: Bool { state.withLock { $0.ended || $0.failure != nil } }
@@ -30,6 +38,7 @@ final class StreamedUpload: Sendable {
     func append(_ bytes: UnsafeRawBufferPointer, from connection: ConnectionHandle, core: StubServerCore) {
         let piece = Data(bytes)
         let reader = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            if state.discarding { return nil }
             if let reader = state.reader {
                 state.reader = nil
                 return reader
@@ -44,6 +53,20 @@ final class StreamedUpload: Sendable {
             return nil
         }
         reader?.resume(returning: piece)
+    }
+
+    /// The upstream exchange ended, whether or not it took the whole body (an upstream may answer before reading
+    /// it): what is left of the body is dropped as it comes, and a paused client goes on, so that its request
+    /// completes and it gets the answer.
+    func stopReading() {
+        let paused = state.withLock { state -> (ConnectionHandle, StubServerCore)? in
+            state.discarding = true
+            state.pieces = []
+            state.waiting = 0
+            defer { state.paused = nil }
+            return state.paused
+        }
+        if let (connection, core) = paused { core.resume(connection) }
     }
 
     /// The client sent the body's last byte.
@@ -91,9 +114,9 @@ final class StreamedUpload: Sendable {
         }
     }
 
-    /// The body as the upstream request sends it: `length` bytes (the client's `Content-Length`), or chunked when
-    /// `nil`. It can be read once: a proxy sends each request upstream once, following no redirect.
-    func body(length: Int64?) -> HTTPBodyStream {
+    /// The body as the upstream request sends it: ``length`` bytes, or chunked. It can be read once: a proxy sends
+    /// each request upstream once, following no redirect.
+    func body() -> HTTPBodyStream {
         HTTPBodyStream(length: length) { [self] in
             AsyncThrowingStream(unfolding: { try await self.next() })
         }
