@@ -2,9 +2,9 @@ import Foundation
 import TapedeckCore
 
 /// A request body that a recording proxy sends upstream while it is still arriving: the daemon thread hands over
-/// each piece libmicrohttpd reads, the upstream transfer pulls them (``body(length:)``). Back-pressure runs both
-/// ways: when more than ``limit`` bytes wait for the upstream, the client's connection is suspended (libmicrohttpd
-/// then stops reading it, and TCP slows the client) until the upstream has taken half of them.
+/// each piece libmicrohttpd reads, the upstream transfer pulls them (``body()``). When more than ``limit`` bytes wait
+/// for the upstream, the client's connection is suspended (libmicrohttpd then stops reading it, and TCP slows the
+/// client) until the upstream has taken half of them.
 final class StreamedUpload: Sendable {
     private struct State {
         var pieces: [Data] = []
