@@ -15,12 +15,6 @@ import TapedeckTestSupport
         return HTTPRequest(method: .post, url: server.url("/post"), headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: .data(body))
     }
 
-    static func unusedPort() throws -> URL {
-        let server = try StubServer()
-        let url = server.url("/nothing-listens-here")
-        server.stop()
-        return url
-    }
 
     @Test func inMemoryBodiesAndErrorsReplayIdentically() async throws {
         let directory = try TemporaryDirectory()
@@ -29,7 +23,9 @@ import TapedeckTestSupport
         server.route(.get, "/text", response: .text("plain text, ünïcödé\r\nsecond line\n"))
         server.route(.get, "/chunked", response: StubResponse(headers: ["Content-Type": "application/octet-stream"],
                                                               body: .chunked(ChunkedBody(generatedLength: 50_000, chunkSize: 7_000))))
-        let closedPort = try Self.unusedPort()
+        let refusing = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let closedPort = refusing.url("/nothing-listens-here")
         var json = HTTPRequest(method: .post, url: server.url("/post?b=2&a=1"), headers: ["Content-Type": "application/json"])
         json.body = .data(Data(#"{"z":1,"a":[true,null,"x/y"]}"#.utf8))
         let requests = [

@@ -32,9 +32,9 @@ extension Loopback {
         }
 
         @Test func aFailedTransferDeliversNoCompleted() async throws {
-            let server = try StubServer()
-            let closed = server.url("/nothing-listens-here")
-            server.stop()
+            let refusing = try RefusingLoopbackPort()
+            defer { withExtendedLifetime(refusing) {} }
+            let closed = refusing.url("/nothing-listens-here")
             let completions = Atomic(0)
             let code = await urlErrorCode {
                 _ = try await CurlTransport().send(HTTPRequest(url: closed), onEvent: { event in

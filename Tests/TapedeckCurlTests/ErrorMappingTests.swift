@@ -13,7 +13,9 @@ extension Loopback {
     let transport = CurlTransport()
 
     @Test func connectionRefusedIsCannotConnectToHost() async throws {
-        let url = URL(string: "http://127.0.0.1:\(try unusedLoopbackPort())/")!
+        let refusing = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let url = refusing.url("/")
         do {
             _ = try await transport.send(HTTPRequest(url: url))
             Issue.record("expected a failure")

@@ -43,3 +43,28 @@ public func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: 
     }
     return (fd, UInt16(bigEndian: address.sin_port))
 }
+
+/// A loopback port that refuses every connection while this value lives: bound and never listening, so no server
+/// can take it meanwhile. (A port read from a stopped server can be taken by the next test's server, which then
+/// answers where the test expected a refusal.)
+///
+/// ```swift
+/// let refusing = try RefusingLoopbackPort()
+/// defer { withExtendedLifetime(refusing) {} }
+/// let url = refusing.url("/nothing-listens-here")
+/// ```
+public final class RefusingLoopbackPort: Sendable {
+    public let port: UInt16
+    private let descriptor: Int32
+
+    public init() throws {
+        (descriptor, port) = try loopbackSocket(listening: false)
+    }
+
+    deinit { close(descriptor) }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+}

@@ -92,14 +92,10 @@ import TapedeckWebSocket
     }
 
     @Test func nobodyListeningIsCannotConnectToHost() async throws {
-        // A port that was just free: bound, then closed.
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        close(socket)
-        let port = UInt16(bigEndian: address.sin_port)
+        // A port bound and never listening for the whole test, so no other test's server can take it.
+        let refusing = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         await #expect(throws: URLError.self) {
             do {
                 _ = try await WebSocket.connect(to: URL(string: "ws://127.0.0.1:\(port)/")!)
