@@ -171,7 +171,7 @@ final class CountingUpstream: Sendable {
     /// Whether a connection closed before its request ended.
     var sawClose: Bool { closed.withLock { $0 } }
 
-    /// Whether it answers `413` as soon as it has the head, without reading the body, and closes.
+    /// Whether it answers `413` as soon as it has the head, before reading the body, and drops the rest.
     private let answersEarly: Bool
 
     init(answeringEarly: Bool = false) throws {
@@ -214,6 +214,10 @@ final class CountingUpstream: Sendable {
             if headEnd == nil, let end = bytes.firstRange(of: Data("\r\n\r\n".utf8)) {
                 if answersEarly {
                     reply(connection, status: "413 Content Too Large", body: "too long")
+                    // Closing with unread bytes would reset the connection, and the proxy might then see the reset
+                    // before the answer: read (and drop) what the proxy still sends until it closes, as a server
+                    // that answers early should.
+                    while read(connection, &buffer, buffer.count) > 0 {}
                     return
                 }
                 headEnd = end.upperBound
