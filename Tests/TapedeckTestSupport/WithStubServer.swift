@@ -29,14 +29,16 @@ extension StubServer {
     ///
     /// It throws ``NoRequestArrived`` after `limit` instead of returning, so that no test goes on as if the request
     /// had arrived: one that did suspended a request still on its way, and the request started again on resume
-    /// became the server's first. The default limit is 60 s because the full suite queues every test at once on the
-    /// cooperative pool's two threads: the task that sends the request waited over 20 s to start in a full run.
+    /// became the server's first. The default limit is five minutes, a safety net only: the full suite queues every
+    /// test at once on the cooperative pool's two threads, and the task that sends the request waited over 20 s to
+    /// start in a plain run and over 60 s in the ThreadSanitizer step (`cancellingTheCallerCancelsTheTask`,
+    /// 2026-11-29).
     ///
     /// ```swift
     /// let task = Task { try await transport.send(HTTPRequest(url: server.url("/hang"))) }
     /// try await server.waitForRequest()
     /// ```
-    public func waitForRequest(within limit: Duration = .seconds(60)) async throws {
+    public func waitForRequest(within limit: Duration = .seconds(300)) async throws {
         let deadline = ContinuousClock.now + limit
         while journal.entries.isEmpty {
             guard ContinuousClock.now < deadline else { throw NoRequestArrived(limit: limit, url: url("/")) }
