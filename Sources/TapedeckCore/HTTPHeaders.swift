@@ -124,3 +124,26 @@ extension String {
         a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
     }
 }
+
+extension HTTPHeaders {
+    /// The `Content-Length` header as a number, when present and valid: digits only, with optional whitespace around
+    /// them (no Foundation trimming: this runs for every response).
+    package var contentLength: Int64? {
+        guard let value = self["Content-Length"] else { return nil }
+        var length: Int64 = 0
+        var digits = 0
+        var trailingSpace = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                trailingSpace = digits > 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where !trailingSpace && digits < 18:
+                length = length * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+            default:
+                return nil
+            }
+        }
+        return digits > 0 ? length : nil
+    }
+}

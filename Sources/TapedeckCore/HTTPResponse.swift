@@ -23,25 +23,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     }
 
     /// The `Content-Length` header as a number, when present and valid.
-    public var expectedContentLength: Int64? {
-        guard let value = headers["Content-Length"] else { return nil }
-        // Digits only, with optional whitespace around them (no Foundation trimming on this per-response path).
-        var length: Int64 = 0
-        var digits = 0
-        var trailingSpace = false
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"):
-                trailingSpace = digits > 0
-            case UInt8(ascii: "0")...UInt8(ascii: "9") where !trailingSpace && digits < 18:
-                length = length * 10 + Int64(byte - UInt8(ascii: "0"))
-                digits += 1
-            default:
-                return nil
-            }
-        }
-        return digits > 0 ? length : nil
-    }
+    public var expectedContentLength: Int64? { headers.contentLength }
 
     /// The MIME type of `Content-Type`, lowercased and without parameters (e.g. `application/json`): its
     /// ``MediaType/essence(of:)``.

@@ -96,7 +96,7 @@ enum ProxyMessage {
     static func bodyLength(head: HTTPResponseHead, live: Bool, method: HTTPMethod) -> Int64? {
         if !hasBody(head: head, method: method) { return 0 }
         guard live, !RecordedAnswer.isChunked(head.headers) else { return nil }
-        return head.headers["Content-Length"].flatMap { Int64($0) }
+        return head.expectedContentLength
     }
 
     /// Whether an answer with `head` to a `method` request has a body: not for `HEAD`, `204` or `304`.

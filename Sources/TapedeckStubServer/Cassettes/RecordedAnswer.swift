@@ -119,7 +119,7 @@ enum RecordedAnswer {
     /// (the upstream's, live or recorded), which is never sent: the client learns the length a `GET` would have.
     static func answeringHEAD(_ answer: StubResponse, announced: HTTPHeaders) -> StubResponse {
         guard case .empty = answer.body, !isChunked(announced),
-              let length = announced["Content-Length"].flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }), length > 0
+              let length = announced.contentLength, length > 0
         else { return answer }
         var answering = answer
         answering.body = .generated(length: length)

@@ -133,7 +133,7 @@ let stubAccessHandler: MHD_AccessHandlerCallback = { context, connection, _, met
 /// ``StreamedUpload/threshold``) or chunked; shorter ones are read whole first, as every other request's.
 private func startStreamingUpload(_ request: IncomingRequest, on connection: ConnectionHandle, core server: StubServerCore) {
     let headers = request.headers
-    let length = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    let length = headers.contentLength
     guard RecordedAnswer.isChunked(headers) || (length ?? 0) > StreamedUpload.threshold, !server.isStopping else { return }
     let recorded = request.recorded()
     if let admin = server.admin, admin.handles(path: recorded.path) { return }
