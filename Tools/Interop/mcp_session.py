@@ -3,19 +3,21 @@
 Usage: mcp_session.py TAPEDECK WORK_DIR
 
 The server and the client are the SDK's own (PyPI `mcp`, pinned): FastMCP over streamable HTTP under uvicorn, with
-tools that add, echo, fail (`isError`) and report progress, and `ClientSession` over `streamablehttp_client`. Both
-response modes are run: answers as event streams, and as JSON bodies.
+tools that add, echo, fail (`isError`), report progress, and log a line on the session's GET stream (a message tied
+to no request), and `ClientSession` over `streamablehttp_client`. Both response modes are run: answers as event
+streams, and as JSON bodies.
 
-For each mode, a script of calls (initialize, tools/list, four tool calls, one with a progress callback, two of them
+For each mode, a script of calls (initialize, tools/list, five tool calls, one with a progress callback, two of them
 at once) runs once directly against the server, which gives the reference answers, and once through
 `tapedeck record --upstream` given no --match: the recorder must store `method,url,jsonrpc` and every answer through
 it must equal the direct one. With the server stopped, the cassette is served by `tapedeck serve` (a fresh one per
 variant, since each call is answered once) and the client asks: the whole script; a subset; the calls in reverse
 order; the whole script twice (two sessions, with --allow-playback-repeats); every answer must equal the reference,
-each with the caller's ids (the SDK drops an answer whose id it did not send, so a wrong id is a timeout). Progress
-notifications must arrive in order with their call in the event-stream mode; in the JSON mode the server sends them on
-the session's GET stream, which a replay does not yet place within the call (J2), so there they are reported, not
-judged. Everything runs on 127.0.0.1. Prints what it found and exits 1 on any failure.
+each with the caller's ids (the SDK drops an answer whose id it did not send, so a wrong id is a timeout); the log
+line must arrive during the call that logged it and no other; the two sessions must be given two session ids, the
+first the recorded one. Progress notifications must arrive in order with their call in the event-stream mode (in the
+JSON mode this server sends none, live or replayed). Everything runs on 127.0.0.1. Prints what it found and exits 1
+on any failure.
 """
 
 import asyncio
@@ -55,6 +57,13 @@ def server_app(json_response):
         raise ValueError(f"failed on purpose: {reason}")
 
     @server.tool()
+    async def note(text: str, ctx: Context) -> str:
+        """Logs its text on the session's GET stream (a message tied to no request), then answers."""
+        await ctx.session.send_log_message(level="info", data=f"noted: {text}")
+        await asyncio.sleep(0.05)
+        return "noted"
+
+    @server.tool()
     async def slow(steps: int, ctx: Context) -> str:
         """Reports progress, step by step."""
         for step in range(1, steps + 1):
@@ -78,6 +87,8 @@ async def call(session, name, progress):
         return text_of(await session.call_tool("add", {"a": 2, "b": 3}))
     if name == "echo":
         return text_of(await session.call_tool("echo", {"text": "hello"}))
+    if name == "note":
+        return text_of(await session.call_tool("note", {"text": "hello"}))
     if name == "fail":
         return text_of(await session.call_tool("fail", {"reason": "test"}))
     if name == "slow":
@@ -90,17 +101,26 @@ async def call(session, name, progress):
     raise ValueError(name)
 
 
-SCRIPT = ["tools", "add", "echo", "fail", "slow", "both"]
+SCRIPT = ["tools", "add", "echo", "note", "fail", "slow", "both"]
 
 
 async def session_run(url, steps):
-    """Runs `steps` in one session; returns {step: answer} and the progress notifications seen."""
-    answers, progress = {}, []
-    async with streamablehttp_client(f"{url}/mcp", timeout=20, sse_read_timeout=30) as (read, write, _):
-        async with ClientSession(read, write) as session:
+    """Runs `steps` in one session; returns {step: answer}, with the log messages that arrived during each step
+    (from the session's GET stream) as {"logs of STEP": [...]} and the session's id as {"session": id}, and the progress
+    notifications seen."""
+    answers, progress, logs = {}, [], []
+
+    async def on_log(params):
+        logs.append(params.data)
+
+    async with streamablehttp_client(f"{url}/mcp", timeout=20, sse_read_timeout=30) as (read, write, session_id):
+        async with ClientSession(read, write, logging_callback=on_log) as session:
             await session.initialize()
+            answers["session"] = session_id()
             for step in steps:
+                before = len(logs)
                 answers[step] = await call(session, step, progress)
+                answers[f"logs of {step}"] = logs[before:]
     return answers, progress
 
 
@@ -111,17 +131,15 @@ def run(url, steps):
         return {"error": f"{type(error).__name__}: {error}"}, []
 
 
-def judge(label, answers, progress, reference, reference_progress, judge_progress):
+def judge(label, answers, progress, reference, reference_progress):
     if "error" in answers and isinstance(answers["error"], str):
         check(False, f"{label}: the session failed: {answers['error']}")
         return
     for step, answer in answers.items():
-        check(answer == reference[step], f"{label}: {step} answered {answer!r}, live {reference[step]!r}")
+        if step != "session":
+            check(answer == reference[step], f"{label}: {step} answered {answer!r}, live {reference[step]!r}")
     if "slow" in answers:
-        if judge_progress:
-            check(progress == reference_progress, f"{label}: progress {progress}, live {reference_progress}")
-        else:
-            print(f"     {label}: progress {progress} (live {reference_progress}; not judged in JSON mode)")
+        check(progress == reference_progress, f"{label}: progress {progress}, live {reference_progress}")
 
 
 def mode(json_response):
@@ -134,13 +152,16 @@ def mode(json_response):
         if not check("error" not in reference or not isinstance(reference["error"], str), f"{name}: the live session failed: {reference}"):
             return
         check(len(reference_progress) == 3 or json_response, f"{name}: live progress {reference_progress}")
+        check(reference.get("logs of note") == ["noted: hello"] and not any(reference[f"logs of {step}"] for step in SCRIPT if step != "note"),
+              f"{name}: live, the log line came outside its call: {[(step, reference[f'logs of {step}']) for step in SCRIPT]}")
         recorder = Tapedeck(TAPEDECK, ["record", "--upstream", server.base, "--cassette", cassette, "--listen", "127.0.0.1:0",
                                        "--mode", "all"], r"through (http://127\.0\.0\.1:\d+)")
         try:
             proxied, proxied_progress = run(recorder.base, SCRIPT)
+            recorded_session = proxied.get("session")
         finally:
             recorder.stop()
-        judge(f"{name} through record", proxied, proxied_progress, reference, reference_progress, not json_response)
+        judge(f"{name} through record", proxied, proxied_progress, reference, reference_progress)
         check(recorder.process.returncode == 0, f"{name}: tapedeck record ended with {recorder.process.returncode}:\n{recorder.output()}")
         check("stored match rules method,url,jsonrpc" in recorder.output(), f"{name}: no note that the jsonrpc rule was stored:\n{recorder.output()}")
     finally:
@@ -162,14 +183,18 @@ def mode(json_response):
             print(f"     {label}: {len(steps)} steps in {time.monotonic() - started:.2f} s")
         finally:
             served.stop()
-        judge(f"{name} served, {label}", answers, progress, reference, reference_progress, not json_response)
+        judge(f"{name} served, {label}", answers, progress, reference, reference_progress)
     served = Tapedeck(TAPEDECK, ["serve", cassette, "--port", "0", "--allow-playback-repeats"], r" on (http://127\.0\.0\.1:\d+)")
+    sessions = []
     try:
         for run_number in (1, 2):
             answers, progress = run(served.base, SCRIPT)
-            judge(f"{name} served twice, run {run_number}", answers, progress, reference, reference_progress, not json_response)
+            judge(f"{name} served twice, run {run_number}", answers, progress, reference, reference_progress)
+            sessions.append(answers.get("session"))
     finally:
         served.stop()
+    check(sessions[0] == recorded_session, f"{name}: the first served session is {sessions[0]}, recorded {recorded_session}")
+    check(len(set(sessions)) == 2, f"{name}: two served sessions were both given {sessions[0]}")
 
 
 mode(json_response=False)

@@ -66,6 +66,11 @@ struct JSONRPCAnswer: Sendable {
         return answered
     }
 
+    /// Events of a `text/event-stream` body with the caller's ids and tokens (the body as it is when none changes).
+    func appliedToEvents(_ body: Data) -> Data {
+        eventStream(body)?.body ?? body
+    }
+
     /// A message (or a batch of them) with the caller's ids and tokens; `nil` when nothing in it changes.
     private func message(_ value: CassetteJSON) -> CassetteJSON? {
         if case .array(let elements) = value {

@@ -80,6 +80,9 @@ struct RequestMatcher: Sendable {
         return rules.compactMap { difference(for: $0, live, recorded) }
     }
 
+    /// Whether a `jsonRPC` rule is among the rules.
+    var readsJSONRPC: Bool { !jsonRPCReadings.isEmpty }
+
     /// Whether `request` is a JSON-RPC session's own plumbing or discovery, which any session may send again and a
     /// replay answers again once its recordings are played (under a `jsonRPC` rule only): a body of notifications
     /// and of `initialize`, `ping` and listing calls (MCP's `tools/list`, `prompts/list`, `resources/list`,

@@ -48,6 +48,8 @@ public struct CassettePlayer: Sendable {
     /// The secrets live requests carried so far: a later request is scrubbed of them as recording scrubbed it (a
     /// password sent at login and repeated in a later URL matches its recording's placeholder).
     private var secrets = SecretLedger()
+    /// The `Mcp-Session-Id` each replayed session was given (under a `jsonRPC` rule only).
+    private var sessions = MCPSessionIDs()
 
     /// Creates a player.
     ///
@@ -96,7 +98,7 @@ public struct CassettePlayer: Sendable {
                 if !played[candidate] && (!filtered || matcher.passesFilters(live, cassette.interactions[candidate].request)) {
                     played[candidate] = true
                     if isCursor { index.values[slot].cursor += 1 }
-                    return .success(Playback(index: candidate, interaction: cassette.interactions[candidate], isRepeat: false))
+                    return .success(playback(candidate, isRepeat: false, answering: request))
                 }
                 if played[candidate] && isCursor { index.values[slot].cursor += 1 }
                 position += 1
@@ -105,12 +107,23 @@ public struct CassettePlayer: Sendable {
             let matching = filtered ? indices.filter { matcher.passesFilters(live, cassette.interactions[$0].request) } : indices
             if let last = matching.last {
                 if allowPlaybackRepeats || matcher.repeatsInEverySession(live) {
-                    return .success(Playback(index: last, interaction: cassette.interactions[last], isRepeat: true))
+                    return .success(playback(last, isRepeat: true, answering: request))
                 }
                 return .failure(.unmatchedRequest(report(for: live, exhausted: matching)))
             }
         }
         return .failure(.unmatchedRequest(report(for: live, exhausted: [])))
+    }
+
+    /// Interaction `position` played for `request`: under a `jsonRPC` rule, its answer names the caller's MCP session
+    /// (``MCPSessionIDs``).
+    private mutating func playback(_ position: Int, isRepeat: Bool, answering request: Interaction.Request) -> Playback {
+        var interaction = cassette.interactions[position]
+        if matcher.readsJSONRPC, case .response(var response) = interaction.outcome, response.headers.contains(MCPSessionIDs.header) {
+            sessions.answer(&response, request: request)
+            interaction.outcome = .response(response)
+        }
+        return Playback(index: position, interaction: interaction, isRepeat: isRepeat)
     }
 
     /// Stores `rules` in the cassette (what a recording that recognised its protocol writes); the rules this

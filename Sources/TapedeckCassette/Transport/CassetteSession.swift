@@ -44,6 +44,10 @@ final class CassetteSession: Sendable {
     let state: Locked<StateMachine>
     /// The files: taken before ``state`` and held across each write, so that writes happen in the order decided.
     let disk: Locked<Disk>
+    /// What MCP servers pushed on their sessions' `GET` streams during each call (replaying under a `jsonRPC` rule),
+    /// and the streams open now.
+    let pushes: SessionPushes?
+    let pushStreams = SessionPushStreams<ReplayedPushStream>()
     /// The next ``sendTicket()``.
     private let tickets = Atomic<UInt64>(0)
 
@@ -117,6 +121,9 @@ final class CassetteSession: Sendable {
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         state = Locked(StateMachine(player: player, file: url.path, previous: previous))
         disk = Locked(Disk(lock: lock, onDisk: onDisk))
+        let sessionPushes = replays && configuration.matching.matchesJSONRPC
+            ? SessionPushes(cassette: loaded, bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }) : nil
+        pushes = sessionPushes.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     deinit {
@@ -286,6 +293,7 @@ final class CassetteSession: Sendable {
     }
 
     func finish(requireAllPlayed: Bool) throws(CassetteError) -> CassetteSummary {
+        pushStreams.closeAll()
         let pruned = try disk.withLock { (disk: inout Disk) throws(CassetteError) -> [String] in
             switch state.withLock({ $0.closing(redaction: redaction) }) {
             case .closed:

@@ -114,6 +114,10 @@ public struct CassetteTransport: HTTPTransport {
             if let hook = configuration.beforeReplay, case .response(let recorded) = interaction.outcome {
                 interaction.outcome = .response(try hook(request, recorded))
             }
+            if fault == nil, let pushed = try await sessionPush(interaction, playback: playback, request: request, body: body,
+                                                                pace: pace, onEvent: onEvent) {
+                return pushed
+            }
             let response = try await ReplayEmitter(interaction: interaction, request: request, cassette: session.url, pace: pace,
                                                    decodesContent: configuration.decodesContent)
                 .response(emitting: onEvent)
@@ -129,6 +133,25 @@ public struct CassetteTransport: HTTPTransport {
             guard session.records else { throw error }
             return try await recorder().send(request, onEvent: onEvent)
         }
+    }
+
+    /// Plays `interaction`'s part in an MCP session's pushes (``SessionPushes``): a session's `GET` stream, read as a
+    /// stream, stays open and carries what each call pushes (the response, once it ends); a call's pushes go to its
+    /// session's stream before its answer; a `DELETE` ends its session's stream. `nil` when the answer is the
+    /// recorded one as usual.
+    private func sessionPush(_ interaction: Interaction, playback: CassettePlayer.Playback, request: HTTPRequest, body: Data,
+                             pace: ReplayPace?, onEvent: HTTPEventHandler?) async throws -> HTTPResponse? {
+        guard let pushes = session.pushes, case .response(let recorded) = interaction.outcome else { return nil }
+        let name = SessionPushStreams<ReplayedPushStream>.session(of: request.headers)
+        if request.method == .get, case .stream = request.responseBody, pushes.isPushStream(playback.index) {
+            let response = try await ReplayedPushStream.play(recorded, start: pushes.streamStart(playback.index), session: name,
+                                                             streams: session.pushStreams, request: request, emit: onEvent)
+            onEvent?(.completed(response))
+            return response
+        }
+        if request.method == .delete { session.pushStreams.close(name) }
+        session.pushStreams.push(pushes.events(for: playback.index, answering: body), to: name, scale: pace?.scale)
+        return nil
     }
 
     /// Sends `request` upstream without matching or recording it, and notes it in the summary.

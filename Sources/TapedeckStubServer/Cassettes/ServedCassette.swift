@@ -37,6 +37,10 @@ final class ServedCassette: Sendable {
     /// What serving has to say about the replay rules from the start: rules set in the configuration that override
     /// the cassette's, and recorded requests the rules cannot tell apart (`ReplayAmbiguity`).
     let notes: [String]
+    /// What MCP servers pushed on their sessions' `GET` streams during each call (under a `jsonRPC` rule), and the
+    /// streams open now.
+    private let pushes: SessionPushes?
+    private let pushStreams = SessionPushStreams<RelayedBody>()
     private let state: Locked<State>
 
     /// Loads the cassette at `url`.
@@ -74,6 +78,9 @@ final class ServedCassette: Sendable {
             allowPlaybackRepeats: effective.allowPlaybackRepeats, redaction: effective.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         state = Locked(State(player: player))
+        let sessionPushes = effective.matching.matchesJSONRPC
+            ? SessionPushes(cassette: cassette, bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }) : nil
+        pushes = sessionPushes.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by
@@ -120,6 +127,9 @@ final class ServedCassette: Sendable {
                 return .now(webSocketAction(transcript, recordedHeaders: response.headers, request: request, live: live, playback: playback),
                             delay: .zero)
             }
+            if fault == nil, let pushed = sessionPush(interaction, playback: playback, request: request, delay: delay) {
+                return pushed
+            }
             var action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url,
                                                scale: configuration.timing.scale ?? 0)
             switch fault {
@@ -152,6 +162,46 @@ final class ServedCassette: Sendable {
             response.headers.add(name: "X-Tapedeck-Unmatched", value: "1")
             response.headers.add(name: "X-Tapedeck-Cassette", value: url.path)
             return .now(.respond(response), delay: .zero)
+        }
+    }
+
+    /// The answer when `interaction` takes part in an MCP session's pushes (``SessionPushes``): a session's `GET`
+    /// stream is answered with its open stream; a call's pushes go to its session's stream first, and its own answer
+    /// (sent at once, as the daemon thread is told to) waits until they are out, as they were before it live; a
+    /// `DELETE` ends its session's stream. `nil` when the answer is the recorded one as usual.
+    private func sessionPush(_ interaction: Interaction, playback: CassettePlayer.Playback, request: RecordedRequest,
+                             delay: Duration) -> FallbackAnswer? {
+        guard let pushes, case .response(let response) = interaction.outcome else { return nil }
+        let session = SessionPushStreams<RelayedBody>.session(of: request.headers)
+        if request.method == .get, pushes.isPushStream(playback.index) {
+            let stream = RelayedBody()
+            pushStreams.open(session, stream: stream, start: pushes.streamStart(playback.index))
+            stream.whenAbandoned { [weak pushStreams, weak stream] in
+                if let pushStreams, let stream { pushStreams.forget(stream, of: session) }
+            }
+            var answer = StubResponse(status: response.statusCode, headers: RecordedAnswer.forwardable(response.headers))
+            answer.relay = (stream, nil)
+            return .now(.respond(answer), delay: delay)
+        }
+        if request.method == .delete { pushStreams.close(session) }
+        let events = pushes.events(for: playback.index, answering: request.body)
+        guard let stream = pushStreams.push(events, to: session, scale: configuration.timing.scale) else { return nil }
+        let action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url, scale: 0)
+        return .later { completion in
+            let once = Locked(false)
+            let answer: @Sendable () -> Void = {
+                let answered = once.withLock { done in
+                    defer { done = true }
+                    return done
+                }
+                if !answered { completion(action) }
+            }
+            stream.whenSent(answer)
+            // A stream whose client stopped reading does not hold the answer for long.
+            Task {
+                try? await Task.sleep(for: .seconds(1))
+                answer()
+            }
         }
     }
 

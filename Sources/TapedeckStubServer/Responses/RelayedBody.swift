@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import TapedeckCore
+import TapedeckCassette
 import TapedeckCurl
 
 /// A response body sent while it is still arriving: the recording proxies answer with one as soon as the upstream's
@@ -23,6 +24,8 @@ final class RelayedBody: Sendable {
         var length: Int64?
         /// What to do when the client goes away before the body ended.
         var onAbandon: (@Sendable () -> Void)?
+        /// What to do once the client has been sent the first `count` bytes (or the body ended, or was abandoned).
+        var onSent: [(count: Int64, handler: @Sendable () -> Void)] = []
     }
 
     enum Ending {
@@ -82,6 +85,26 @@ final class RelayedBody: Sendable {
         }
     }
 
+    /// Runs `handler` once every byte handed over so far has been sent to the client, or the body has ended or been
+    /// abandoned; at once when that is already so.
+    func whenSent(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.ending == nil, state.sent < state.received else { return true }
+            state.onSent.append((state.received, handler))
+            return false
+        }
+        if now { handler() }
+    }
+
+    /// Takes out the ``whenSent(_:)`` handlers due: those whose bytes are sent, or all of them once the body ended.
+    private static func due(_ state: inout State) -> [@Sendable () -> Void] {
+        guard !state.onSent.isEmpty else { return [] }
+        let ended = state.ending != nil
+        let due = state.onSent.filter { ended || $0.count <= state.sent }.map(\.handler)
+        if !due.isEmpty { state.onSent.removeAll { ended || $0.count <= state.sent } }
+        return due
+    }
+
     /// Runs `handler` when the client's connection goes away before the body ended (see ``abandoned()``).
     func whenAbandoned(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onAbandon = handler }
@@ -90,21 +113,23 @@ final class RelayedBody: Sendable {
     /// The response sending this body was released (libmicrohttpd frees it when its connection closes): when the body
     /// had not ended, its client went away, and the handler of ``whenAbandoned(_:)`` runs.
     func abandoned() {
-        let handler = state.withLock { state -> (@Sendable () -> Void)? in
-            defer { state.onAbandon = nil }
-            return state.ending == nil ? state.onAbandon : nil
+        let (handler, sent) = state.withLock { state -> ((@Sendable () -> Void)?, [@Sendable () -> Void]) in
+            defer { state.onAbandon = nil; state.onSent = [] }
+            return (state.ending == nil ? state.onAbandon : nil, state.onSent.map(\.handler))
         }
         handler?()
+        for handler in sent { handler() }
     }
 
     /// Ends the body: complete, or cut off so that the client sees the upstream's failure.
     func end(_ ending: Ending) {
-        let waiting = state.withLock { state -> (ConnectionHandle, StubServerCore)? in
+        let (waiting, sent) = state.withLock { state -> ((ConnectionHandle, StubServerCore)?, [@Sendable () -> Void]) in
             if state.ending == nil { state.ending = ending }
             defer { state.waiting = nil }
-            return state.waiting
+            return (state.waiting, Self.due(&state))
         }
         if let (connection, core) = waiting { core.resume(connection) }
+        for handler in sent { handler() }
     }
 
     /// libmicrohttpd's content reader: copies what has arrived into `buffer`, or suspends `connection` until more
@@ -112,6 +137,8 @@ final class RelayedBody: Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, connection: ConnectionHandle, core: StubServerCore) -> Int {
         // A stopping server resumes every connection and suspends none: what was not sent is cut off.
         if core.isStopping { return tdk_mhd_reader_end_with_error() }
+        var sentHandlers: [@Sendable () -> Void] = []
+        defer { for handler in sentHandlers { handler() } }
         let read = state.withLock { state -> Int in
             var written = 0
             var allowed = buffer.count
@@ -130,6 +157,7 @@ final class RelayedBody: Sendable {
                 }
             }
             state.sent += Int64(written)
+            sentHandlers = Self.due(&state)
             if written > 0 { return written }
             switch state.ending {
             case .finished?: return tdk_mhd_reader_end_of_stream()
@@ -144,4 +172,10 @@ final class RelayedBody: Sendable {
         if read > 0 { window.release(read) }
         return read
     }
+}
+
+/// A served MCP session's `GET` stream is a relayed body the replay feeds (``SessionPushStreams``).
+extension RelayedBody: PushStream {
+    func send(_ data: Data) { append(data) }
+    func end() { end(.finished) }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import TapedeckCore
+
+/// What an MCP server pushed on a session's `GET` event stream while one of the session's calls was in flight,
+/// worked out from a recording's times, so that a replay sends each such message during the call that caused it,
+/// not when the stream opens.
+///
+/// A client of MCP's streamable HTTP transport opens a `GET` event stream after `initialize`; the server sends on
+/// it whatever belongs to no answer: a log line, a list that changed, a request of its own, progress of a call
+/// answered as JSON. The recording holds that stream as one long answer, so a replay in another order, a subset, or
+/// a second session would send every message at the wrong moment (or all at once when the stream opens). Here each
+/// event of such a stream is given to the call whose request was on its way when the event arrived (the call its
+/// `progressToken` names, for progress), with how long after the call started it came; what no call was in flight
+/// for stays on the stream.
+///
+/// ```swift
+/// let pushes = SessionPushes(cassette: cassette, bodyBytes: { $0.inlineData })
+/// if pushes.isPushStream(getIndex) { send(pushes.streamStart(getIndex)) }            // the stream opens
+/// for event in pushes.events(for: callIndex, answering: liveBody) { push(event.bytes) }   // during the call
+/// ```
+package struct SessionPushes: Sendable {
+    /// One event of a push stream, given to a call.
+    package struct Event: Sendable, Equatable {
+        /// The event's bytes, its closing blank line included.
+        package var bytes: Data
+        /// Seconds after the call's request started that the event arrived.
+        package var after: TimeInterval
+    }
+
+    /// A call's recorded request body and the events pushed while it was in flight.
+    private struct Pushed: Sendable {
+        var requestBody: Data
+        var events: [Event]
+    }
+
+    /// By the call's position in the cassette.
+    private var pushed: [Int: Pushed] = [:]
+    /// By the push stream's position: the bytes that stay on it.
+    private var kept: [Int: Data] = [:]
+
+    /// How far a time read from a recording may be off: `recordedAt` is kept to the millisecond.
+    static let slack: TimeInterval = 0.002
+
+    /// Works out the pushes of every recorded session of `cassette`; `bodyBytes` reads a body, sidecars included.
+    package init(cassette: Cassette, bodyBytes: (CassetteBody) -> Data?) {
+        let interactions = cassette.interactions
+        var calls: [Call] = []
+        var streams: [(position: Int, session: String?, events: [TimedEvent], rest: Data)] = []
+        for (position, interaction) in interactions.enumerated() {
+            guard let response = interaction.response else { continue }
+            let body = bodyBytes(interaction.request.body) ?? Data()
+            let session = interaction.request.headers[MCPSessionIDs.header]
+            let start = interaction.recordedAt.timeIntervalSince1970 - interaction.metrics.total
+            if Self.isPushStream(interaction.request, response) {
+                guard let streamed = bodyBytes(response.body) else { continue }
+                let (events, rest) = Self.events(in: streamed, chunks: response.chunks,
+                                                 head: start + interaction.metrics.timeToFirstByte)
+                streams.append((position, session, events, rest))
+            } else if case .messages(let messages, _) = JSONRPCBody.read(body), messages.contains(where: { $0.kind == .call }) {
+                let tokens = Set(messages.compactMap { $0.params?["_meta"]?["progressToken"]?.canonical() })
+                calls.append(Call(position: position, session: session, start: start,
+                                  end: interaction.recordedAt.timeIntervalSince1970, progressTokens: tokens, body: body))
+            }
+        }
+        for stream in streams {
+            var rest = Data()
+            for event in stream.events {
+                if let call = Self.call(for: event, session: stream.session, among: calls) {
+                    pushed[call.position, default: Pushed(requestBody: call.body, events: [])]
+                        .events.append(Event(bytes: event.bytes, after: max(0, event.time - call.start)))
+                } else {
+                    rest.append(event.bytes)
+                }
+            }
+            rest.append(stream.rest)
+            kept[stream.position] = rest
+        }
+    }
+
+    /// Whether any call of the cassette has pushes.
+    package var isEmpty: Bool { pushed.isEmpty }
+
+    /// Whether interaction `position` is a session's `GET` event stream, whose messages are sent during their calls.
+    package func isPushStream(_ position: Int) -> Bool {
+        kept[position] != nil
+    }
+
+    /// What push stream `position` sends when it opens: the events no call was in flight for.
+    package func streamStart(_ position: Int) -> Data {
+        kept[position] ?? Data()
+    }
+
+    /// The events pushed while call `position` was in flight, with the caller's ids and progress tokens where the
+    /// caller's request body `liveBody` numbers them otherwise (``JSONRPCAnswer``).
+    package func events(for position: Int, answering liveBody: Data) -> [Event] {
+        guard let pushed = pushed[position] else { return [] }
+        guard let renumbering = JSONRPCAnswer(recorded: pushed.requestBody, live: liveBody) else { return pushed.events }
+        return pushed.events.map { Event(bytes: renumbering.appliedToEvents($0.bytes), after: $0.after) }
+    }
+
+    /// Whether a recorded exchange is a session's `GET` event stream: a `GET` without a body answered with
+    /// `text/event-stream`.
+    static func isPushStream(_ request: Interaction.Request, _ response: Interaction.Response) -> Bool {
+        request.method == "GET" && (request.body.inlineData?.isEmpty ?? false)
+            && (response.headers["Content-Type"] ?? "").lowercased().hasPrefix("text/event-stream")
+    }
+
+    /// A recorded call: where it is, whose session, when its request started and its answer ended.
+    private struct Call: Sendable {
+        var position: Int
+        var session: String?
+        var start: TimeInterval
+        var end: TimeInterval
+        var progressTokens: Set<String>
+        var body: Data
+    }
+
+    /// An event of a push stream and when it arrived (seconds since 1970).
+    private struct TimedEvent {
+        var bytes: Data
+        var time: TimeInterval
+        var message: JSONRPCMessage?
+    }
+
+    /// The call an event was pushed for: in the same session, the one its progress token names, else the latest
+    /// started of those in flight when it arrived; `nil` for an event that is not a JSON-RPC message.
+    private static func call(for event: TimedEvent, session: String?, among calls: [Call]) -> Call? {
+        guard let message = event.message else { return nil }
+        let own = calls.filter { $0.session == session }
+        if message.method == "notifications/progress", let token = message.params?["progressToken"]?.canonical(),
+           let named = own.last(where: { $0.progressTokens.contains(token) }) {
+            return named
+        }
+        return own.filter { $0.start - slack <= event.time && event.time <= $0.end + slack }.max { $0.start < $1.start }
+    }
+
+    /// The events of an event-stream body (each up to and including the blank line that ends it) with the time its
+    /// last byte arrived, and the bytes after the last complete event.
+    private static func events(in body: Data, chunks: [TimedChunk]?, head: TimeInterval) -> ([TimedEvent], Data) {
+        let bytes = [UInt8](body)
+        // The end offset of each chunk and its time.
+        var ends: [(end: Int, at: TimeInterval)] = []
+        var offset = 0
+        for chunk in chunks ?? [] {
+            offset += chunk.byteCount
+            ends.append((offset, chunk.at))
+        }
+        func time(ofByteBefore end: Int) -> TimeInterval {
+            head + (ends.first { $0.end >= end }?.at ?? ends.last?.at ?? 0)
+        }
+        var events: [TimedEvent] = []
+        var eventStart = 0, lineStart = 0, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else { index += 1; continue }
+            let lineEnd = index
+            index += (byte == UInt8(ascii: "\r") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n")) ? 2 : 1
+            if lineEnd == lineStart && lineStart > eventStart {
+                let event = Data(bytes[eventStart..<index])
+                events.append(TimedEvent(bytes: event, time: time(ofByteBefore: index), message: message(inEvent: event)))
+                eventStart = index
+            } else if lineEnd == lineStart {
+                eventStart = index
+                events.append(TimedEvent(bytes: Data(bytes[lineStart..<index]), time: time(ofByteBefore: index), message: nil))
+            }
+            lineStart = index
+        }
+        return (events, Data(bytes[eventStart...]))
+    }
+
+    /// The JSON-RPC message an event's `data:` lines carry, if they carry one.
+    private static func message(inEvent event: Data) -> JSONRPCMessage? {
+        let lines = String(decoding: event, as: UTF8.self).split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        let data = lines.filter { $0.hasPrefix("data:") }.map { line -> Substring in
+            let payload = line.dropFirst(5)
+            return payload.first == " " ? payload.dropFirst() : payload
+        }
+        guard !data.isEmpty, let value = CassetteJSON.parseBody(Data(data.joined(separator: "\n").utf8)) else { return nil }
+        if case .array(let elements) = value, let first = elements.first { return try? JSONRPCMessage.read(first).get() }
+        return try? JSONRPCMessage.read(value).get()
+    }
+}
