@@ -55,13 +55,16 @@ import TapedeckTestSupport
         let pushes = SessionPushes(cassette: Self.session(), bodyBytes: { $0.inlineData })
         #expect(pushes.isPushStream(1) && !pushes.isPushStream(2))
         #expect(pushes.streamStart(1) == Data(Self.opening.utf8), "no call was in flight for it")
-        let note = pushes.events(for: 2, answering: Data(JSONRPCMatchingTests.call(2, "tools/call", #"{"name":"note","arguments":{"text":"hello"}}"#).utf8))
-        #expect(note.map(\.bytes) == [Data(Self.noted.utf8)])
-        #expect(abs((note.first?.after ?? 0) - 0.1) < 0.005, "1.1 s into the session, 0.1 s into the call")
-        let slow = pushes.events(for: 3, answering: Data(JSONRPCMatchingTests.call(40, "tools/call", #"{"name":"slow","arguments":{},"_meta":{"progressToken":"mine"}}"#).utf8))
-        #expect(slow.map { String(decoding: $0.bytes, as: UTF8.self) } == [Self.progress.replacingOccurrences(of: #""progressToken":7"#, with: #""progressToken":"mine""#)],
+        let note = try #require(pushes.pushes(for: 2, answering: Data(JSONRPCMatchingTests.call(2, "tools/call", #"{"name":"note","arguments":{"text":"hello"}}"#).utf8)))
+        #expect(note.events.map(\.bytes) == [Data(Self.noted.utf8)])
+        #expect(abs((note.events.first?.after ?? 0) - 0.1) < 0.005, "1.1 s into the session, 0.1 s into the call")
+        #expect(abs(note.answerGap(atMost: 1) - 0.1) < 0.005, "answered at 1.2 s, 0.1 s after its message")
+        #expect(note.answerGap(atMost: 0.05) == 0.05)
+        let slow = try #require(pushes.pushes(for: 3, answering: Data(JSONRPCMatchingTests.call(40, "tools/call", #"{"name":"slow","arguments":{},"_meta":{"progressToken":"mine"}}"#).utf8)))
+        #expect(slow.events.map { String(decoding: $0.bytes, as: UTF8.self) } == [Self.progress.replacingOccurrences(of: #""progressToken":7"#, with: #""progressToken":"mine""#)],
                 "the caller's progress token")
-        #expect(pushes.events(for: 0, answering: Data()).isEmpty)
+        #expect(slow.answerGap(atMost: 1) == 0, "its progress came after its answer")
+        #expect(pushes.pushes(for: 0, answering: Data()) == nil)
     }
 
     @Test func everyNewSessionGetsItsOwnIdAndEveryRequestItsCallers() {

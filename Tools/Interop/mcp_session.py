@@ -60,7 +60,7 @@ def server_app(json_response):
     async def note(text: str, ctx: Context) -> str:
         """Logs its text on the session's GET stream (a message tied to no request), then answers."""
         await ctx.session.send_log_message(level="info", data=f"noted: {text}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
         return "noted"
 
     @server.tool()

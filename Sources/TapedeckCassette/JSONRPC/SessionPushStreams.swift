@@ -19,7 +19,7 @@ package protocol PushStream: AnyObject, Sendable {
 /// ```swift
 /// let streams = SessionPushStreams<RelayedBody>()
 /// streams.open(session, stream: body, start: pushes.streamStart(getIndex))     // the client's GET
-/// streams.push(pushes.events(for: callIndex, answering: liveBody), to: session, scale: nil)   // a call
+/// streams.push(pushes.pushes(for: callIndex, answering: liveBody)?.events ?? [], to: session, scale: nil)   // a call
 /// streams.close(session)                                                          // its DELETE
 /// ```
 package final class SessionPushStreams<Stream: PushStream>: Sendable {
@@ -30,6 +30,8 @@ package final class SessionPushStreams<Stream: PushStream>: Sendable {
 
     /// Messages kept for a session whose stream is not open, the newest.
     static var waitingLimit: Int { 1_000 }
+    /// The longest a call's answer replayed at once waits after its pushes (``SessionPushes/CallPushes/answerGap(atMost:)``).
+    package static var answerGapLimit: TimeInterval { 0.25 }
 
     private let sessions = Locked<[String: Session]>([:])
 

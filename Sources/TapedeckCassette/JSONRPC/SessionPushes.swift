@@ -16,7 +16,7 @@ import TapedeckCore
 /// ```swift
 /// let pushes = SessionPushes(cassette: cassette, bodyBytes: { $0.inlineData })
 /// if pushes.isPushStream(getIndex) { send(pushes.streamStart(getIndex)) }            // the stream opens
-/// for event in pushes.events(for: callIndex, answering: liveBody) { push(event.bytes) }   // during the call
+/// for event in pushes.pushes(for: callIndex, answering: liveBody)?.events ?? [] { push(event.bytes) }   // during the call
 /// ```
 package struct SessionPushes: Sendable {
     /// One event of a push stream, given to a call.
@@ -27,10 +27,25 @@ package struct SessionPushes: Sendable {
         package var after: TimeInterval
     }
 
-    /// A call's recorded request body and the events pushed while it was in flight.
+    /// What a call pushed, and how long after it started its answer ended.
+    package struct CallPushes: Sendable, Equatable {
+        /// The events pushed while the call was in flight, in order.
+        package var events: [Event]
+        /// Seconds after the call's request started that its answer ended.
+        package var answered: TimeInterval
+
+        /// How long the answer came after the last event (0 when it came first): an answer replayed at once still
+        /// waits this long (at most `limit`) after the events are out, so that a client reading the stream and the
+        /// answer on two connections meets them in the order it met them live.
+        package func answerGap(atMost limit: TimeInterval) -> TimeInterval {
+            min(limit, max(0, answered - (events.last?.after ?? answered)))
+        }
+    }
+
+    /// A call's recorded request body and what it pushed.
     private struct Pushed: Sendable {
         var requestBody: Data
-        var events: [Event]
+        var pushes: CallPushes
     }
 
     /// By the call's position in the cassette.
@@ -66,8 +81,8 @@ package struct SessionPushes: Sendable {
             var rest = Data()
             for event in stream.events {
                 if let call = Self.call(for: event, session: stream.session, among: calls) {
-                    pushed[call.position, default: Pushed(requestBody: call.body, events: [])]
-                        .events.append(Event(bytes: event.bytes, after: max(0, event.time - call.start)))
+                    pushed[call.position, default: Pushed(requestBody: call.body, pushes: CallPushes(events: [], answered: call.end - call.start))]
+                        .pushes.events.append(Event(bytes: event.bytes, after: max(0, event.time - call.start)))
                 } else {
                     rest.append(event.bytes)
                 }
@@ -90,12 +105,14 @@ package struct SessionPushes: Sendable {
         kept[position] ?? Data()
     }
 
-    /// The events pushed while call `position` was in flight, with the caller's ids and progress tokens where the
-    /// caller's request body `liveBody` numbers them otherwise (``JSONRPCAnswer``).
-    package func events(for position: Int, answering liveBody: Data) -> [Event] {
-        guard let pushed = pushed[position] else { return [] }
-        guard let renumbering = JSONRPCAnswer(recorded: pushed.requestBody, live: liveBody) else { return pushed.events }
-        return pushed.events.map { Event(bytes: renumbering.appliedToEvents($0.bytes), after: $0.after) }
+    /// What call `position` pushed while it was in flight (`nil`: nothing), its events with the caller's ids and
+    /// progress tokens where the caller's request body `liveBody` numbers them otherwise (``JSONRPCAnswer``).
+    package func pushes(for position: Int, answering liveBody: Data) -> CallPushes? {
+        guard var pushes = pushed[position]?.pushes, let recorded = pushed[position]?.requestBody else { return nil }
+        if let renumbering = JSONRPCAnswer(recorded: recorded, live: liveBody) {
+            pushes.events = pushes.events.map { Event(bytes: renumbering.appliedToEvents($0.bytes), after: $0.after) }
+        }
+        return pushes
     }
 
     /// Whether a recorded exchange is a session's `GET` event stream: a `GET` without a body answered with

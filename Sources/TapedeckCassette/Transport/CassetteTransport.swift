@@ -137,7 +137,8 @@ public struct CassetteTransport: HTTPTransport {
 
     /// Plays `interaction`'s part in an MCP session's pushes (``SessionPushes``): a session's `GET` stream, read as a
     /// stream, stays open and carries what each call pushes (the response, once it ends); a call's pushes go to its
-    /// session's stream before its answer; a `DELETE` ends its session's stream. `nil` when the answer is the
+    /// session's stream before its answer, which (replayed at once) follows them after their recorded gap; a `DELETE`
+    /// ends its session's stream. `nil` when the answer is the
     /// recorded one as usual.
     private func sessionPush(_ interaction: Interaction, playback: CassettePlayer.Playback, request: HTTPRequest, body: Data,
                              pace: ReplayPace?, onEvent: HTTPEventHandler?) async throws -> HTTPResponse? {
@@ -150,7 +151,13 @@ public struct CassetteTransport: HTTPTransport {
             return response
         }
         if request.method == .delete { session.pushStreams.close(name) }
-        session.pushStreams.push(pushes.events(for: playback.index, answering: body), to: name, scale: pace?.scale)
+        guard let pushed = pushes.pushes(for: playback.index, answering: body) else { return nil }
+        session.pushStreams.push(pushed.events, to: name, scale: pace?.scale)
+        // Replayed at once, the answer still comes the recorded time after the pushes (at most a quarter second),
+        // so that a reader of both meets them in their live order; a paced answer waits its recorded time anyway.
+        if pace == nil {
+            try await Task.sleep(for: .microseconds(Int64(pushed.answerGap(atMost: SessionPushStreams<ReplayedPushStream>.answerGapLimit) * 1_000_000)))
+        }
         return nil
     }
 

@@ -167,7 +167,8 @@ final class ServedCassette: Sendable {
 
     /// The answer when `interaction` takes part in an MCP session's pushes (``SessionPushes``): a session's `GET`
     /// stream is answered with its open stream; a call's pushes go to its session's stream first, and its own answer
-    /// (sent at once, as the daemon thread is told to) waits until they are out, as they were before it live; a
+    /// (replayed at once) waits until they are out and then the recorded time between them and it (at most
+    /// ``SessionPushStreams/answerGapLimit``), so that the client meets them in the order it met them live; a
     /// `DELETE` ends its session's stream. `nil` when the answer is the recorded one as usual.
     private func sessionPush(_ interaction: Interaction, playback: CassettePlayer.Playback, request: RecordedRequest,
                              delay: Duration) -> FallbackAnswer? {
@@ -184,9 +185,10 @@ final class ServedCassette: Sendable {
             return .now(.respond(answer), delay: delay)
         }
         if request.method == .delete { pushStreams.close(session) }
-        let events = pushes.events(for: playback.index, answering: request.body)
-        guard let stream = pushStreams.push(events, to: session, scale: configuration.timing.scale) else { return nil }
+        guard let pushed = pushes.pushes(for: playback.index, answering: request.body),
+              let stream = pushStreams.push(pushed.events, to: session, scale: configuration.timing.scale) else { return nil }
         let action = RecordedAnswer.action(for: interaction, index: playback.index, cassette: url, scale: 0)
+        let gap = Duration.microseconds(Int64(pushed.answerGap(atMost: SessionPushStreams<RelayedBody>.answerGapLimit) * 1_000_000))
         return .later { completion in
             let once = Locked(false)
             let answer: @Sendable () -> Void = {
@@ -196,10 +198,16 @@ final class ServedCassette: Sendable {
                 }
                 if !answered { completion(action) }
             }
-            stream.whenSent(answer)
-            // A stream whose client stopped reading does not hold the answer for long.
+            // Once the pushes are out and the recorded gap after them has passed; a stream whose client stopped
+            // reading holds the answer a second at most.
+            stream.whenSent {
+                Task {
+                    try? await Task.sleep(for: gap)
+                    answer()
+                }
+            }
             Task {
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .seconds(1) + gap)
                 answer()
             }
         }
