@@ -15,9 +15,23 @@ final class JSONRPCReadings: Sendable {
     static let limit = 4096
     private let ignored: Set<JSONPath>
     private let readings = Locked<[Data: Reading]>([:])
+    /// ``JSONRPCQuickComparison/isCall(_:)`` of each recorded body asked about: a new session's calls (other ids) are
+    /// compared with the same recorded bodies again and again.
+    private let calls = Locked<[Data: Bool]>([:])
 
     init(ignoring ignored: Set<JSONPath>) {
         self.ignored = ignored
+    }
+
+    /// Whether `body` is surely a JSON-RPC call (``JSONRPCQuickComparison/isCall(_:)``), remembered.
+    func isCall(_ body: Data) -> Bool {
+        if let known = calls.withLock({ $0[body] }) { return known }
+        let isCall = JSONRPCQuickComparison.isCall(body)
+        calls.withLock { known in
+            if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
+            known[body] = isCall
+        }
+        return isCall
     }
 
     /// The reading of `body`, remembered.

@@ -239,7 +239,7 @@ struct RequestMatcher: Sendable {
         if liveBody == recordedBody { return nil }
         // The same call but for its id: no JSON read. (The ignored paths only widen what matches, so this stays true.)
         if JSONRPCQuickComparison.sameButForID(liveBody, recordedBody),
-           JSONRPCQuickComparison.isCall(recordedBody) || readings.read(recordedBody).comparable != nil { return nil }
+           readings.isCall(recordedBody) || readings.read(recordedBody).comparable != nil { return nil }
         let a = readings.read(liveBody), b = readings.read(recordedBody)
         switch (a.comparable, b.comparable) {
         case (let x?, let y?):

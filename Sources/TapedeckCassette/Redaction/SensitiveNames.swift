@@ -7,21 +7,37 @@ import TapedeckCore
 /// in one pass over the name, trying at each byte only the fragments that start with it. No string is built and nothing is
 /// hashed, except for the rare name with non-ASCII bytes, which is lowercased first.
 final class SensitiveNames: Sendable {
-    /// Exact names (lowercase UTF-8) indexed by their length.
-    private let namesByLength: [[[UInt8]]]
-    /// Fragments (lowercase UTF-8), any of which makes a name secret, indexed by their first byte.
-    private let fragmentsByFirstByte: [[[UInt8]]]
+    /// Every name and fragment (lowercase UTF-8), one after another: the tables below hold ranges of it, so that a
+    /// match walks flat arrays and copies out no inner array (each such copy was a retain and a release).
+    private let bytes: [UInt8]
+    /// The exact names' ranges in ``bytes``, grouped by length: those of length `n` are
+    /// `names[nameGroups[n]..<nameGroups[n + 1]]`.
+    private let names: [Range<Int>]
+    private let nameGroups: [Int]
+    /// The fragments' ranges in ``bytes``, any of which makes a name secret, grouped by first byte `b`:
+    /// `fragments[fragmentGroups[b]..<fragmentGroups[b + 1]]`.
+    private let fragments: [Range<Int>]
+    private let fragmentGroups: [Int]
 
     init(names: some Sequence<String>, fragments: [String]) {
-        let lowered = names.map { Array($0.lowercased().utf8) }
-        var byLength = Array(repeating: [[UInt8]](), count: (lowered.map(\.count).max() ?? 0) + 1)
-        for name in lowered { byLength[name.count].append(name) }
-        namesByLength = byLength
-        var byFirstByte = Array(repeating: [[UInt8]](), count: 256)
-        for fragment in fragments.map({ Array($0.lowercased().utf8) }) where !fragment.isEmpty {
-            byFirstByte[Int(fragment[0])].append(fragment)
+        var bytes: [UInt8] = []
+        /// Appends each of `words` to `bytes` in the order of `key`, and returns their ranges and group starts.
+        func grouped(_ words: [[UInt8]], groups: Int, key: ([UInt8]) -> Int) -> ([Range<Int>], [Int]) {
+            var ranges: [Range<Int>] = [], starts = [0]
+            for group in 0..<groups {
+                for word in words where key(word) == group {
+                    ranges.append(bytes.count..<(bytes.count + word.count))
+                    bytes += word
+                }
+                starts.append(ranges.count)
+            }
+            return (ranges, starts)
         }
-        fragmentsByFirstByte = byFirstByte
+        let lowered = names.map { Array($0.lowercased().utf8) }
+        (self.names, nameGroups) = grouped(lowered, groups: (lowered.map(\.count).max() ?? 0) + 1, key: \.count)
+        let pieces = fragments.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        (self.fragments, fragmentGroups) = grouped(pieces, groups: 256, key: { Int($0[0]) })
+        self.bytes = bytes
     }
 
     /// How a name is secret: it is one of the names, or it only contains one of the fragments.
@@ -45,16 +61,20 @@ final class SensitiveNames: Sendable {
 
     /// ``match(_:)`` of UTF-8 bytes, under the same rule as ``matches(bytes:)``.
     func match(bytes name: UnsafeBufferPointer<UInt8>) -> Match {
-        if name.count < namesByLength.count {
-            for candidate in namesByLength[name.count] where Self.equal(name, from: 0, candidate[...]) { return .name }
-        }
-        for start in name.indices {
-            for fragment in fragmentsByFirstByte[Int(name[start].asciiLowercased)]
-            where fragment.count <= name.count - start && Self.equal(name, from: start + 1, fragment[1...]) {
-                return .fragment
+        bytes.withUnsafeBufferPointer { words in
+            if name.count + 1 < nameGroups.count {
+                for slot in nameGroups[name.count]..<nameGroups[name.count + 1]
+                where Self.equal(name, from: 0, words, names[slot]) { return .name }
             }
+            for start in name.indices {
+                let first = Int(name[start].asciiLowercased)
+                for slot in fragmentGroups[first]..<fragmentGroups[first + 1] {
+                    let fragment = fragments[slot]
+                    if fragment.count <= name.count - start, Self.equal(name, from: start + 1, words, fragment.dropFirst()) { return .fragment }
+                }
+            }
+            return .none
         }
-        return .none
     }
 
     /// `body` of `name`'s UTF-8 bytes, lowercased first only when a byte is not ASCII (ASCII letters are compared
@@ -109,10 +129,11 @@ final class SensitiveNames: Sendable {
     ]
 
     /// Whether `name[start...]` begins with `lowercase`, ignoring the case of ASCII letters in `name`.
-    private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: ArraySlice<UInt8>) -> Bool {
+    /// Whether `name` from `start` on begins with `words[range]` (lowercase), ASCII letters of `name` in either case.
+    private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ words: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var position = start
-        for byte in lowercase {
-            if name[position].asciiLowercased != byte { return false }
+        for index in range {
+            if name[position].asciiLowercased != words[index] { return false }
             position += 1
         }
         return true

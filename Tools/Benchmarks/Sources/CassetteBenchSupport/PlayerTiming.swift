@@ -4,12 +4,17 @@ import TapedeckCassette
 /// Times matching where it happens, on `CassettePlayer`, for the match-rule cost benchmarks (`tapedeck-bench-graphql`,
 /// `tapedeck-bench-jsonrpc`).
 public enum PlayerTiming {
-    /// Seconds per replayed request: `rounds` fresh players of `cassette` each replay `requests` in order, and each
-    /// request must get the interaction at its own position (player creation is not timed). Exits on a wrong answer.
-    public static func secondsPerRequest(_ cassette: Cassette, rules: [MatchRule], requests: [Interaction.Request], rounds: Int) -> Double {
+    /// Seconds per replayed request: `rounds` fresh players of `cassette` (as each test opens its own), or one player
+    /// rewound each round (as `serve` keeps one for every session), each replay `requests` in order, and each request
+    /// must get the interaction at its own position (player creation is not timed). Exits on a wrong answer.
+    public static func secondsPerRequest(_ cassette: Cassette, rules: [MatchRule], requests: [Interaction.Request], rounds: Int,
+                                         onePlayer: Bool = false) -> Double {
         var total = Duration.zero
+        var kept = CassettePlayer(cassette: cassette, matching: rules)
         for _ in 0..<rounds {
-            var player = CassettePlayer(cassette: cassette, matching: rules)
+            kept.rewind()
+            var player = onePlayer ? kept : CassettePlayer(cassette: cassette, matching: rules)
+            defer { if onePlayer { kept = player } }
             let start = ContinuousClock.now
             for (index, request) in requests.enumerated() {
                 guard case .success(let playback) = player.play(request), playback.index == index else {
@@ -43,8 +48,9 @@ public enum PlayerTiming {
     /// `pairs` interleaved pairs (AB, then BA, …) of `rules` A against B on `requests`, after one warm-up of each;
     /// prints each pair as `label pair N: …` and the added µs and ratio of B over A.
     public static func comparePairs(_ label: String, _ cassette: Cassette, a: (name: String, rules: [MatchRule]),
-                                    b: (name: String, rules: [MatchRule]), requests: [Interaction.Request], pairs: Int, rounds: Int) {
-        let time = { (rules: [MatchRule]) in secondsPerRequest(cassette, rules: rules, requests: requests, rounds: rounds) }
+                                    b: (name: String, rules: [MatchRule]), requests: [Interaction.Request], pairs: Int, rounds: Int,
+                                    onePlayer: Bool = false) {
+        let time = { (rules: [MatchRule]) in secondsPerRequest(cassette, rules: rules, requests: requests, rounds: rounds, onePlayer: onePlayer) }
         _ = time(a.rules)
         _ = time(b.rules)
         var added: [Double] = [], ratios: [Double] = []

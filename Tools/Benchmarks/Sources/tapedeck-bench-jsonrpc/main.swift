@@ -10,9 +10,10 @@ import TapedeckCassette
 /// A cassette of 50 JSON-RPC calls to one URL (2 KB bodies, distinct methods and params) is replayed in order, ROUNDS
 /// times per block, by a player matching on method and URL (A) and on method, URL and `jsonRPC()` (B), in
 /// interleaved pairs (AB, BA, …). Three live streams: the bytes as recorded; the same calls numbered by another
-/// client (other ids: what every new session sends); and the calls laid out anew (other member order and
-/// whitespace, so every body is read). Each pair prints the per-request times and B − A; the summary gives the
-/// median with min and max.
+/// client (other ids: what every new session sends); the calls laid out anew (other member order and whitespace, so
+/// every body is read); and other ids on one player reused by every round, as `serve` keeps one for all its sessions
+/// (the others make a fresh player per round, as each test opens its own). Each pair prints the per-request times and
+/// B − A; the summary gives the median with min and max.
 let (pairs, rounds) = PlayerTiming.pairsAndRounds(usage: "tapedeck-bench-jsonrpc PAIRS ROUNDS")
 
 let endpoint = "http://127.0.0.1:4000/mcp"
@@ -45,7 +46,14 @@ func requests(id offset: Int, relaid: Bool) -> [Interaction.Request] {
 let plain: [MatchRule] = [.method, .url]
 let jsonRPC: [MatchRule] = [.method, .url, .jsonRPC()]
 print("body \(body(0, id: 0, relaid: false).count) bytes, \(callCount) calls, \(rounds) rounds per block")
+// TAPEDECK_BENCH_CASE names one case to run alone (for a profile).
+let only = ProcessInfo.processInfo.environment["TAPEDECK_BENCH_CASE"]
 for (label, live) in [("as recorded", requests(id: 0, relaid: false)), ("other ids", requests(id: 1000, relaid: false)),
-                      ("laid out anew", requests(id: 1000, relaid: true))] {
+                      ("laid out anew", requests(id: 1000, relaid: true))] where only == nil || only == label {
     PlayerTiming.comparePairs(label, cassette, a: ("method+url", plain), b: ("+jsonrpc", jsonRPC), requests: live, pairs: pairs, rounds: rounds)
+}
+// Other ids again, on one player that every round (session) reuses, as `serve` keeps one for all its sessions.
+if only == nil || only == "other ids, one player" {
+    PlayerTiming.comparePairs("other ids, one player", cassette, a: ("method+url", plain), b: ("+jsonrpc", jsonRPC),
+                              requests: requests(id: 1000, relaid: false), pairs: pairs, rounds: rounds, onePlayer: true)
 }
