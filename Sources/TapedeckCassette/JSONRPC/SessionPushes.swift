@@ -59,23 +59,23 @@ package struct SessionPushes: Sendable {
     /// Works out the pushes of every recorded session of `cassette`; `bodyBytes` reads a body, sidecars included.
     package init(cassette: Cassette, bodyBytes: (CassetteBody) -> Data?) {
         let interactions = cassette.interactions
-        var calls: [Call] = []
         var streams: [(position: Int, session: String?, events: [TimedEvent], rest: Data)] = []
         for (position, interaction) in interactions.enumerated() {
-            guard let response = interaction.response else { continue }
+            guard let response = interaction.response, Self.isPushStream(interaction.request, response),
+                  let streamed = bodyBytes(response.body) else { continue }
+            let (events, rest) = Self.events(in: streamed, chunks: response.chunks,
+                                             head: Self.start(of: interaction) + interaction.metrics.timeToFirstByte)
+            streams.append((position, interaction.request.headers[MCPSessionIDs.header], events, rest))
+        }
+        // Most JSON-RPC cassettes hold no push stream: their calls are not read.
+        guard !streams.isEmpty else { return }
+        var calls: [Call] = []
+        for (position, interaction) in interactions.enumerated() where interaction.response != nil && interaction.request.method != "GET" {
             let body = bodyBytes(interaction.request.body) ?? Data()
-            let session = interaction.request.headers[MCPSessionIDs.header]
-            let start = interaction.recordedAt.timeIntervalSince1970 - interaction.metrics.total
-            if Self.isPushStream(interaction.request, response) {
-                guard let streamed = bodyBytes(response.body) else { continue }
-                let (events, rest) = Self.events(in: streamed, chunks: response.chunks,
-                                                 head: start + interaction.metrics.timeToFirstByte)
-                streams.append((position, session, events, rest))
-            } else if case .messages(let messages, _) = JSONRPCBody.read(body), messages.contains(where: { $0.kind == .call }) {
-                let tokens = Set(messages.compactMap { $0.params?["_meta"]?["progressToken"]?.canonical() })
-                calls.append(Call(position: position, session: session, start: start,
-                                  end: interaction.recordedAt.timeIntervalSince1970, progressTokens: tokens, body: body))
-            }
+            guard case .messages(let messages, _) = JSONRPCBody.read(body), messages.contains(where: { $0.kind == .call }) else { continue }
+            let tokens = Set(messages.compactMap { $0.params?["_meta"]?["progressToken"]?.canonical() })
+            calls.append(Call(position: position, session: interaction.request.headers[MCPSessionIDs.header], start: Self.start(of: interaction),
+                              end: interaction.recordedAt.timeIntervalSince1970, progressTokens: tokens, body: body))
         }
         for stream in streams {
             var rest = Data()
@@ -90,6 +90,11 @@ package struct SessionPushes: Sendable {
             rest.append(stream.rest)
             kept[stream.position] = rest
         }
+    }
+
+    /// When a recorded exchange's request started (seconds since 1970): it is stamped when its answer ended.
+    private static func start(of interaction: Interaction) -> TimeInterval {
+        interaction.recordedAt.timeIntervalSince1970 - interaction.metrics.total
     }
 
     /// Whether any call of the cassette has pushes.

@@ -138,8 +138,7 @@ public struct CassetteTransport: HTTPTransport {
     /// Plays `interaction`'s part in an MCP session's pushes (``SessionPushes``): a session's `GET` stream, read as a
     /// stream, stays open and carries what each call pushes (the response, once it ends); a call's pushes go to its
     /// session's stream before its answer, which (replayed at once) follows them after their recorded gap; a `DELETE`
-    /// ends its session's stream. `nil` when the answer is the
-    /// recorded one as usual.
+    /// ends its session's stream. `nil` when the answer is the recorded one as usual.
     private func sessionPush(_ interaction: Interaction, playback: CassettePlayer.Playback, request: HTTPRequest, body: Data,
                              pace: ReplayPace?, onEvent: HTTPEventHandler?) async throws -> HTTPResponse? {
         guard let pushes = session.pushes, case .response(let recorded) = interaction.outcome else { return nil }
