@@ -5,6 +5,7 @@ import FoundationNetworking
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+import Tapedeck
 import TapedeckCassette
 import TapedeckCore
 import TapedeckOpenAPI
@@ -14,10 +15,11 @@ import TapedeckURLSession
 
 /// A streamed LLM answer (an OpenAI-style chat completion sent as server-sent events) recorded once, then asked for
 /// again by a caller whose `user`, `metadata` and `stream_options` differ (the `json(ignoring:)` rule leaves them out)
-/// and replayed with its recorded pace through every door that reads a body as it arrives: the transport itself,
-/// `URLSession` delegate callbacks over the `TransportURLProtocol`, the OpenAPI client transport's `HTTPBody`, and
-/// `serve` read by FoundationNetworking's own `URLSession` over a socket. Each must see the events live gave, each
-/// no earlier than most of its recorded time after the request.
+/// and replayed with its recorded pace through every door that reads a body as it arrives: the transport itself, a
+/// session manager's data task handing its body over (the client stack), `URLSession` delegate callbacks over the
+/// `TransportURLProtocol`, the OpenAPI client transport's `HTTPBody`, and `serve` read by FoundationNetworking's own
+/// `URLSession` over a socket. Each must see the events live gave, each no earlier than most of its recorded time
+/// after the request.
 @Suite struct StreamedCompletionContractTests {
     static let pieces = ["Hel", "lo", ", wor", "ld"]
     /// When each event is sent, after the response head.
@@ -89,6 +91,17 @@ import TapedeckURLSession
         return reader
     }
 
+    /// Through the client stack: a session manager's data task that hands its body over as it comes.
+    static func overSessionManager(_ transport: any HTTPTransport, _ url: URL, user: String, tag: String) async throws -> Reader {
+        let reader = Reader()
+        let manager = SessionManager(transport: transport, responseSerializer: HTTPResponseSerializer())
+        let request = HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/json", "Accept": "text/event-stream"],
+                                  body: .data(body(user: user, tag: tag)))
+        let result = await manager.dataTask(with: request, didReceiveData: { reader.read($0) }).run()
+        #expect(result.error == nil && result.response?.statusCode == 200 && result.data == nil)
+        return reader
+    }
+
     /// Through a `URLSession` data task whose delegate gets the body as it comes.
     static func overURLSession(_ configuration: URLSessionConfiguration, _ url: URL, user: String, tag: String) async throws -> Reader {
         let delegate = ChunkDelegate()
@@ -135,6 +148,7 @@ import TapedeckURLSession
         let paced = CassetteConfiguration(allowPlaybackRepeats: true, timing: .recorded(scale: 1))
         let replay = try openCassette(cassette, mode: .replay, configuration: paced)
         Self.check(try await Self.overTransport(replay, url, user: "bob", tag: "b"), paced: true, "transport")
+        Self.check(try await Self.overSessionManager(replay, url, user: "bob", tag: "b"), paced: true, "session manager")
         Self.check(try await Self.overURLSession(.tapedeck(transport: replay), url, user: "bob", tag: "b"), paced: true, "URLSession delegate")
         Self.check(try await Self.overOpenAPI(replay, server.url("/"), user: "bob", tag: "b"), paced: true, "OpenAPI HTTPBody")
         try replay.finish()

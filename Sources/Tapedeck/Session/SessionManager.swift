@@ -135,6 +135,29 @@ public final class SessionManager: Sendable {
         makeTask(.data, request, SessionTask.Handlers(uploadProgress: uploadProgress, downloadProgress: downloadProgress, completion: completion))
     }
 
+    /// A task that sends `request` and hands its body to `didReceiveData` piece by piece as it arrives (a server-sent
+    /// event stream, a streamed LLM answer), as AFNetworking's `setDataTaskDidReceiveDataBlock:` does, instead of
+    /// collecting it: the result carries the response and its metrics, no data, and what the response serializer
+    /// makes of no data. Only the final response's body is handed over (not that of a redirect the session follows, a
+    /// challenge it answers or a failure it retries), in order on ``completionQueue`` (serial by default), before the
+    /// completion. A cache in the session is not consulted: a streamed body is never stored whole.
+    ///
+    /// ```swift
+    /// let task = manager.dataTask(with: request, didReceiveData: { chunk in events.feed(chunk) }) { result in
+    ///     print(result.response?.statusCode ?? 0, result.error as Any)
+    /// }
+    /// task.resume()
+    /// ```
+    public func dataTask(
+        with request: HTTPRequest,
+        didReceiveData: @escaping @Sendable (Data) -> Void,
+        completion: (@Sendable (SessionTaskResult) -> Void)? = nil
+    ) -> SessionTask {
+        var streamed = request
+        streamed.responseBody = .stream
+        return makeTask(.data, streamed, SessionTask.Handlers(completion: completion, receivedData: didReceiveData))
+    }
+
     /// A task that uploads `body` (data, a file, or a stream) with `request`.
     public func uploadTask(
         with request: HTTPRequest,

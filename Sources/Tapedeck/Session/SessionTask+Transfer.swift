@@ -105,7 +105,11 @@ extension SessionTask {
             let base = storage.withLock { $0.isRunning(attempt) ? $0.progressBase : nil }
             guard let base else { return }
             update(downloadProgress, progress, base: base, handler: handlers.downloadProgress)
-        case .bodyChunk, .completed:
+        case .bodyChunk(let chunk):
+            // Only the final response's chunks come here (the pipeline holds back a hop it follows or retries).
+            guard let receive = handlers.receivedData, isCurrent(attempt) else { return }
+            manager.completionQueue.async { receive(chunk) }
+        case .completed:
             break
         }
     }

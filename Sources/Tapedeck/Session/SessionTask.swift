@@ -42,9 +42,11 @@ public final class SessionTask: Sendable {
         var downloadProgress: (@Sendable (Progress) -> Void)?
         var completion: (@Sendable (SessionTaskResult) -> Void)?
         var destination: (@Sendable (URL, HTTPResponseHead) -> URL)?
+        /// Each piece of the final response's body, as it arrives (the body is then not collected).
+        var receivedData: (@Sendable (Data) -> Void)?
 
         /// Whether any closure runs on the completion queue: the result is then delivered there too, after them.
-        var runOnCompletionQueue: Bool { uploadProgress != nil || downloadProgress != nil || completion != nil }
+        var runOnCompletionQueue: Bool { uploadProgress != nil || downloadProgress != nil || completion != nil || receivedData != nil }
     }
 
     struct MutableState {

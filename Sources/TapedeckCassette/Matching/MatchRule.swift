@@ -70,7 +70,9 @@ public struct MatchRule: Sendable, CustomStringConvertible {
     /// stream, a `DELETE`) compare by their bytes. Every call goes to the same URL, so pair it with ``method`` and
     /// ``url``; replay answers with the caller's `id`, and answers a session's plumbing and discovery (`initialize`,
     /// `ping`, notifications, listing calls such as `tools/list`, a bodiless `GET` or `DELETE`) again in every
-    /// session, its other calls once:
+    /// session, its other calls once. Each MCP session is given its own `Mcp-Session-Id` (the recorded one first),
+    /// and what the server pushed on a session's `GET` event stream while a call was in flight is sent on the
+    /// replayed session's stream when that call is replayed, which stays open until the session's `DELETE`:
     ///
     /// ```swift
     /// configuration.matching = [.method, .url, .jsonRPC()]

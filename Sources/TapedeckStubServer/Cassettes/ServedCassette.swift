@@ -83,6 +83,11 @@ final class ServedCassette: Sendable {
         pushes = sessionPushes.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The sessions' open `GET` streams end with the cassette they replay.
+    deinit {
+        pushStreams.closeAll()
+    }
+
     /// The answer to a request no stub matched: the recorded one, or a 404 holding the near-miss report (followed by
     /// the stubs' own report from `stubReport` when the server has stubs). The request is matched as sent to `url`
     /// when given (a forward proxy knows it), else to the URL ``liveRequest(_:url:)`` works out.
