@@ -42,8 +42,9 @@ run() {
 # failed_tests LOG: the tests a run reported failing (Swift Testing's `✘ Test name() failed`, XCTest's
 # `Test Case '-[Suite test]' failed`), once each.
 failed_tests() {
-    { grep -oE "✘ Test [^ ]+\(.*\) failed" "$1" | sed -E 's/^✘ Test ([^ ]+\(.*\)) failed$/\1/' | sed -E 's/\) failed.*$/)/'
-      grep -oE "Test Case '[^']+' failed" "$1" | sed -E "s/^Test Case '([^']+)' failed$/\1/"
+    # A log without failures makes grep exit 1, which under pipefail would end the whole script.
+    { grep -oE "✘ Test [^ ]+\(.*\) failed" "$1" | sed -E 's/^✘ Test ([^ ]+\(.*\)) failed$/\1/' | sed -E 's/\) failed.*$/)/' || true
+      grep -oE "Test Case '[^']+' failed" "$1" | sed -E "s/^Test Case '([^']+)' failed$/\1/" || true
     } | sort -u
 }
 
