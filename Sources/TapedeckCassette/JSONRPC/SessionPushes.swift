@@ -14,7 +14,7 @@ import TapedeckCore
 /// for stays on the stream.
 ///
 /// ```swift
-/// let pushes = SessionPushes(cassette: cassette, bodyBytes: { $0.inlineData })
+/// guard let pushes = SessionPushes.replaying(cassette, matching: rules, bodyBytes: { $0.inlineData }) else { return }
 /// if pushes.isPushStream(getIndex) { send(pushes.streamStart(getIndex)) }            // the stream opens
 /// for event in pushes.pushes(for: callIndex, answering: liveBody)?.events ?? [] { push(event.bytes) }   // during the call
 /// ```
@@ -57,7 +57,7 @@ package struct SessionPushes: Sendable {
     static let slack: TimeInterval = 0.002
 
     /// Works out the pushes of every recorded session of `cassette`; `bodyBytes` reads a body, sidecars included.
-    package init(cassette: Cassette, bodyBytes: (CassetteBody) -> Data?) {
+    init(cassette: Cassette, bodyBytes: (CassetteBody) -> Data?) {
         let interactions = cassette.interactions
         var streams: [(position: Int, session: String?, events: [TimedEvent], rest: Data)] = []
         for (position, interaction) in interactions.enumerated() {
@@ -97,8 +97,13 @@ package struct SessionPushes: Sendable {
         interaction.recordedAt.timeIntervalSince1970 - interaction.metrics.total
     }
 
-    /// Whether any call of the cassette has pushes.
-    package var isEmpty: Bool { pushed.isEmpty }
+    /// The pushes a replay of `cassette` under `matching` sends during their calls: `nil` unless the rules include
+    /// ``MatchRule/jsonRPC(ignoringParams:)`` and some call of the cassette pushed something.
+    package static func replaying(_ cassette: Cassette, matching: [MatchRule], bodyBytes: (CassetteBody) -> Data?) -> SessionPushes? {
+        guard matching.matchesJSONRPC else { return nil }
+        let pushes = SessionPushes(cassette: cassette, bodyBytes: bodyBytes)
+        return pushes.pushed.isEmpty ? nil : pushes
+    }
 
     /// Whether interaction `position` is a session's `GET` event stream, whose messages are sent during their calls.
     package func isPushStream(_ position: Int) -> Bool {

@@ -128,7 +128,6 @@ final class SensitiveNames: Sendable {
         "page", "pagination", "progress", "continuation", "cursor", "next", "prev", "previous", "start", "resume", "sync",
     ]
 
-    /// Whether `name[start...]` begins with `lowercase`, ignoring the case of ASCII letters in `name`.
     /// Whether `name` from `start` on begins with `words[range]` (lowercase), ASCII letters of `name` in either case.
     private static func equal(_ name: UnsafeBufferPointer<UInt8>, from start: Int, _ words: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var position = start

@@ -32,9 +32,7 @@ struct ReplayEmitter {
         if handler != nil, let length = request.body.knownLength, length > 0 {
             emit(.uploadProgress(TransferProgress(completed: length, total: length)))
         }
-        let finalURL = response.url.flatMap(URL.init(string:)) ?? request.url
-        let head = HTTPResponseHead(statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
-                                    version: response.httpVersion, headers: response.headers, url: finalURL)
+        let head = response.head(answering: request)
         emit(.responseHead(head))
         var clock = pace.map { ReplayPace.Clock($0, request: request) }  // time 0 is the response head, just delivered
         let recordedBody = decodesContent ? response.body : try Self.encoded(response.body, cassette: cassette)
@@ -149,5 +147,13 @@ struct ReplayEmitter {
         } catch {
             throw URLError(.cannotWriteToFile, failingURL: request.url, reason: "cannot write \(destination.path): \(error)")
         }
+    }
+}
+
+extension Interaction.Response {
+    /// The recorded head as a transport delivers it to `request`: at the URL it was recorded at, else the request's.
+    func head(answering request: HTTPRequest) -> HTTPResponseHead {
+        HTTPResponseHead(statusCode: statusCode, reasonPhrase: reasonPhrase, version: httpVersion, headers: headers,
+                         url: url.flatMap(URL.init(string:)) ?? request.url)
     }
 }

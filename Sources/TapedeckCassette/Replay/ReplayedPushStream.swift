@@ -21,9 +21,7 @@ final class ReplayedPushStream: PushStream {
         let stream = ReplayedPushStream()
         streams.open(session, stream: stream, start: start)
         defer { streams.forget(stream, of: session) }
-        let finalURL = response.url.flatMap(URL.init(string:)) ?? request.url
-        let head = HTTPResponseHead(statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
-                                    version: response.httpVersion, headers: response.headers, url: finalURL)
+        let head = response.head(answering: request)
         emit?(.responseHead(head))
         var received: Int64 = 0
         // A cancelled caller ends the wait for the next chunk (the iteration returns nil).

@@ -121,9 +121,8 @@ final class CassetteSession: Sendable {
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         state = Locked(StateMachine(player: player, file: url.path, previous: previous))
         disk = Locked(Disk(lock: lock, onDisk: onDisk))
-        let sessionPushes = replays && configuration.matching.matchesJSONRPC
-            ? SessionPushes(cassette: loaded, bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }) : nil
-        pushes = sessionPushes.flatMap { $0.isEmpty ? nil : $0 }
+        pushes = replays ? SessionPushes.replaying(loaded, matching: configuration.matching,
+                                                   bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }) : nil
     }
 
     deinit {

@@ -78,9 +78,8 @@ final class ServedCassette: Sendable {
             allowPlaybackRepeats: effective.allowPlaybackRepeats, redaction: effective.redaction,
             bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
         state = Locked(State(player: player))
-        let sessionPushes = effective.matching.matchesJSONRPC
-            ? SessionPushes(cassette: cassette, bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) }) : nil
-        pushes = sessionPushes.flatMap { $0.isEmpty ? nil : $0 }
+        pushes = SessionPushes.replaying(cassette, matching: effective.matching,
+                                         bodyBytes: { body in try? CassetteFile.bodyData(body, cassette: cassetteURL) })
     }
 
     /// The sessions' open `GET` streams end with the cassette they replay.
