@@ -37,6 +37,10 @@ public struct HTTPRequest: Sendable {
     public var shouldHandleCookies: Bool
     /// How a session's HTTP cache may answer the request (`URLRequest.cachePolicy`). Transports ignore it.
     public var cachePolicy: CachePolicy
+    /// Whether a transport that writes the body to a file (``ResponseBodyDestination/file(_:)``) also reports each
+    /// piece it writes as a `bodyChunk` event, so that a recorder captures the body as it arrives instead of reading
+    /// the file back. A transport that does not is still correct: the recorder then reads the file.
+    package var reportsFileBodyChunks = false
 
     /// Creates a request.
     public init(

@@ -65,6 +65,7 @@ final class CurlTransfer {
         do {
             self.bodyReader = try RequestBodyReader(body: request.body, url: request.url, onStreamReadable: wake)
             self.bodyWriter = try ResponseBodyWriter(destination: request.responseBody, url: request.url, events: sink)
+            if request.reportsFileBodyChunks { bodyWriter.fileChunkEvents = sink }
             try configure(configuration)
         } catch {
             curl_easy_cleanup(handle)

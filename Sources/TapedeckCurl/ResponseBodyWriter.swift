@@ -31,6 +31,9 @@ final class ResponseBodyWriter {
         }
     }
 
+    /// Where each piece written to a file is also reported, as a `bodyChunk` event (``HTTPRequest/reportsFileBodyChunks``).
+    var fileChunkEvents: TransferSink?
+
     /// Where a resumed download continues, until the response head says whether the server honoured the range.
     private var resumeOffset: Int64?
 
@@ -89,7 +92,10 @@ final class ResponseBodyWriter {
             events.yield(.bodyChunk(Data(bytes)))
             return true
         case .file(let fd, _):
-            guard let code = writeFully(fd, bytes) else { return true }
+            guard let code = writeFully(fd, bytes) else {
+                fileChunkEvents?.yield(.bodyChunk(Data(bytes)))
+                return true
+            }
             writeFailure = code
             return false
         }

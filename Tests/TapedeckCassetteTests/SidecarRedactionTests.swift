@@ -72,8 +72,8 @@ import TapedeckTestSupport
         ])
     }
 
-    /// A download too large to redact in memory (over `BodyCapture.redactableLimit`) is redacted as it streams to
-    /// its sidecar: the request's bearer token, echoed after the first 64 MiB, never reaches disk.
+    /// A large download is redacted as it streams to its sidecar: the request's bearer token, echoed after the first
+    /// 64 MiB, never reaches disk.
     @Test func aDownloadTooLargeToHoldInMemoryIsRedactedAsItStreams() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -45,6 +45,26 @@ import TapedeckTestSupport
         }
     }
 
+    /// Strings full of backslashes and escaped quotes, cut anywhere: the stage finds where each string ends as a
+    /// whole-document parse does (it jumps from quote to quote and counts the backslashes before each).
+    @Test func escapesAreReadAcrossAnyCut() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Each piece is valid inside a JSON string: an escaped backslash, an escaped quote, both, a letter, a
+        // two-byte character, an escaped line break, two escaped backslashes.
+        let pieces = [#"\\"#, #"\""#, #"\\\""#, "a", "é", #"\n"#, #"\\\\"#]
+        let redaction = Redaction()
+        for round in 0..<200 {
+            let value = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let name = round % 3 == 0 ? #"no\"te"# : "note"
+            let document = #"{"\#(name)":"\#(value)","password":"pw-\#(value)-\#(round)","n":[1,"\#(value)"]}"#
+            let body = Data(document.utf8)
+            let whole = redaction.redactBody(body, contentType: "application/json", scrubbing: [])
+            let size = Int.random(in: 1...9, using: &generator)
+            let (streamed, _) = Self.streamed(body, redaction: redaction, chunkSizes: [size, size + 1])
+            #expect(try CassetteJSON.parse(streamed) == CassetteJSON.parse(whole), "\(document) in chunks of \(size)")
+        }
+    }
+
     @Test func jsonPathFiltersReplaceTheMembersTheyName() throws {
         var redaction = Redaction()
         redaction.filters = [.jsonPath("account.iban", replacement: "IBAN"), .jsonPath("items.*.card", replacement: "CARD")]
@@ -117,14 +137,14 @@ import TapedeckTestSupport
         #expect(Self.streamed(plain, chunkSizes: [1]).0 == plain)
     }
 
-    /// The capture itself: past its memory limit, the temporary file holds only redacted bytes while the body is
+    /// The capture itself: past the sidecar threshold, the temporary file holds only redacted bytes while the body is
     /// still arriving, and the sidecar it becomes is the streamed redaction.
     @Test func aSpilledBodyIsRedactedBeforeItReachesTheCaptureFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cassette = directory.cassette("big.json")
         let password = "pw-never-on-disk-0b7d55"
-        let capture = BodyCapture(cassette: cassette, threshold: 1024, redactableLimit: 4096) {
+        let capture = BodyCapture(cassette: cassette, threshold: 1024) {
             BodyRedactionStream(redaction: Redaction(), contentType: "application/json", secrets: [])
         }
         let record = #"{"user":"u","password":"\#(password)","filler":"\#(String(repeating: "f", count: 200))"}"#
@@ -157,7 +177,7 @@ import TapedeckTestSupport
         defer { directory.remove() }
         let cassette = directory.cassette("bad.json")
         let redaction = Redaction(filters: [try .regex(#"(a+)+$"#, replacement: "X")])
-        let capture = BodyCapture(cassette: cassette, threshold: 1024, redactableLimit: 4096) {
+        let capture = BodyCapture(cassette: cassette, threshold: 1024) {
             BodyRedactionStream(redaction: redaction, contentType: "text/plain", secrets: [])
         }
         capture.append(Data((String(repeating: "a", count: 30_000) + "!").utf8))

@@ -28,6 +28,30 @@ extension Loopback {
             }
         }
 
+        /// Asked to (``HTTPRequest/reportsFileBodyChunks``), the transport reports each piece it writes to the file,
+        /// and only what it writes: a resumed download reports the fetched part, not the kept bytes.
+        @Test func thePiecesWrittenToAFileAreReportedWhenAsked() async throws {
+            try await withStubServer { server in
+                let total = self.total
+                server.route(.get, "/file") { .generatedHonoringRange(of: $0, totalLength: total) }
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let file = directory.file("partial.bin")
+                try StubBody.generatedBytes(from: 0, count: 1000).write(to: file)
+                var request = HTTPRequest(url: server.url("/file"), headers: ["Range": "bytes=1000-"],
+                                          responseBody: .resumingFile(file, existingLength: 1000))
+                request.reportsFileBodyChunks = true
+                let log = TransportEventLog()
+                let response = try await transport.send(request, onEvent: log.handler)
+                #expect(response.statusCode == 206)
+                #expect(log.bodyChunks.reduce(Data(), +) == StubBody.generatedBytes(from: 1000, count: Int(total) - 1000))
+                #expect(try Data(contentsOf: file) == StubBody.generatedBytes(from: 0, count: Int(total)))
+                let quiet = TransportEventLog()
+                _ = try await transport.send(HTTPRequest(url: server.url("/file"), responseBody: .file(directory.file("whole.bin"))), onEvent: quiet.handler)
+                #expect(quiet.bodyChunks.isEmpty, "pieces reported without being asked for")
+            }
+        }
+
         @Test func aServerThatIgnoresRangeReplacesTheFile() async throws {
             try await withStubServer { server in
                 server.route(.get, "/file", response: StubResponse(body: .generated(length: total)))

@@ -1,27 +1,20 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
-import TapedeckCore
 #endif
+import TapedeckCore
 
 /// Collects a body as it streams past (a request body being uploaded, a response body being downloaded) without
-/// holding a large one in memory: up to ``redactableLimit`` (or the sidecar threshold, when larger) in memory, beyond
-/// it redacted by a ``BodyRedactionStream`` as it arrives and written to a temporary file in the cassette's sidecar
-/// folder, which ``finish(redacting:)`` renames to a name derived from the content (``ContentHash``), so an unchanged
-/// body keeps its sidecar name when re-recorded. No byte reaches disk unredacted.
+/// holding a large one in memory: up to the sidecar threshold in memory (an inline body, redacted later with the rest
+/// of the interaction); past it, handed to a ``SpillWriter``, which redacts it with a ``BodyRedactionStream`` and
+/// writes it to a temporary file in the cassette's sidecar folder while it is still arriving. ``finish()`` renames
+/// that file to a name derived from the content (``ContentHash``), so an unchanged body keeps its sidecar name when
+/// re-recorded. No byte reaches disk unredacted, and no body is held whole or read back.
 final class BodyCapture: Sendable {
     private struct State {
         var memory = Data()
-        var spill: FileHandle?
-        var spillURL: URL?
-        /// Redacts what is spilled, from the first spilled byte on.
-        var stream: BodyRedactionStream?
-        /// The bytes written to the spill file, and their hash.
-        var count: Int64 = 0
-        var hash = ContentHash()
+        var spill: SpillWriter?
         var failure: String?
-        /// Where the stream's regular-expression filters gave up: the body is not stored.
-        var giveUps: [String] = []
     }
 
     private let state = Locked(State())
@@ -29,99 +22,77 @@ final class BodyCapture: Sendable {
     private let threshold: Int
     private let makeStream: @Sendable () -> BodyRedactionStream
 
-    /// Bodies up to this size (or the sidecar threshold, when larger) stay in memory until ``finish(redacting:)``, so
-    /// one bound for a sidecar file is redacted whole before it is written; larger ones are redacted by a
-    /// ``BodyRedactionStream`` as they arrive, and only its output is written.
+    /// The largest sidecar body redacted whole in memory when a secret learned later is scrubbed from it
+    /// (``CassetteSession/scrubSidecars()``); a larger one is scrubbed as it streams from one file to another.
     static let redactableLimit = 64 << 20
-    /// The most a body holds in memory before it is spilled.
-    private let memoryLimit: Int
 
-    /// A capture for a body of `cassette`; `stream` makes the redaction of a body too large to hold in memory, when
-    /// one arrives (it is asked once, when the body passes `redactableLimit`, or the threshold when that is larger).
-    init(cassette: URL, threshold: Int, redactableLimit: Int = BodyCapture.redactableLimit, stream: @escaping @Sendable () -> BodyRedactionStream) {
+    /// A capture for a body of `cassette`; `stream` makes the redaction of a body bound for a sidecar file, when one
+    /// arrives (it is asked once, when the body passes `threshold`).
+    init(cassette: URL, threshold: Int, stream: @escaping @Sendable () -> BodyRedactionStream) {
         self.cassette = cassette
         self.threshold = threshold
-        self.memoryLimit = max(threshold, redactableLimit)
         self.makeStream = stream
     }
 
     /// Starts over (the transport asked for the body again).
     func reset() {
-        state.withLock { state in
-            try? state.spill?.close()
-            if let url = state.spillURL { unlink(url.path) }
-            state = State()
+        let spill = state.withLock { state in
+            defer { state = State() }
+            return state.spill
         }
+        spill?.discard()
     }
 
+    /// Takes the next piece of the body. Past the threshold it goes to the spill writer, which may make the caller
+    /// wait while it is far behind.
     func append(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        state.withLock { state in
-            guard state.failure == nil else { return }
-            if state.spill == nil, state.memory.count + chunk.count <= memoryLimit {
+        let spill = state.withLock { state -> (SpillWriter, Data)? in
+            guard state.failure == nil else { return nil }
+            if let spill = state.spill { return (spill, chunk) }
+            guard state.memory.count + chunk.count > threshold else {
                 state.memory.append(chunk)
-                return
+                return nil
             }
             do {
-                if state.spill == nil {
-                    try startSpilling(&state)
-                    let held = state.memory
-                    state.memory = Data()
-                    try spill(held, into: &state)
-                }
-                try spill(chunk, into: &state)
+                let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
+                let spill = try SpillWriter(folder: folder, stream: makeStream())
+                state.spill = spill
+                defer { state.memory = Data() }
+                return (spill, state.memory + chunk)
             } catch {
                 state.failure = "\(error)"
+                return nil
             }
         }
+        // Outside the lock: the writer may make this thread wait for its backlog.
+        if let (writer, bytes) = spill { writer.write(bytes) }
     }
 
-    private func startSpilling(_ state: inout State) throws {
-        let folder = cassette.deletingLastPathComponent().appendingPathComponent(CassetteFile.sidecarFolder(cassette))
-        let (url, handle) = try AtomicFile.temporary(in: folder, purpose: "capture")
-        state.spill = handle
-        state.spillURL = url
-        state.stream = makeStream()
-    }
-
-    /// Redacts `bytes` (`nil`: the end of the body) and writes what the stream gives back.
-    private func spill(_ bytes: Data?, into state: inout State) throws {
-        // Taken out while it works, so that its storage is not copied on write.
-        guard var stream = state.stream else { return }
-        state.stream = nil
-        let (redacted, giveUps) = RedactionGiveUps.collecting { bytes.map { stream.feed($0) } ?? stream.finish() }
-        state.stream = stream
-        state.giveUps += giveUps.filter { !state.giveUps.contains($0) }
-        guard !redacted.isEmpty else { return }
-        state.hash.update(redacted)
-        state.count += Int64(redacted.count)
-        try state.spill?.write(contentsOf: redacted)
-    }
-
-    /// The captured body: inline up to the threshold (redacted later with the rest of the interaction), else a
-    /// sidecar file. A sidecar body still in memory goes through `redacting` before anything is written; a spilled
-    /// one was redacted as it arrived.
-    func finish(redacting: (Data) -> Data = { $0 }) throws(CassetteError) -> CassetteBody {
+    /// The captured body: inline up to the threshold (redacted later with the rest of the interaction), else the
+    /// sidecar file its spill writer redacted as it arrived.
+    func finish() throws(CassetteError) -> CassetteBody {
         let snapshot = state.withLock { state -> State in
             defer { state = State() }
-            if state.spill != nil, state.failure == nil {
-                do { try spill(nil, into: &state) } catch { state.failure = "\(error)" }
-            }
             return state
         }
-        try? snapshot.spill?.close()
         if let failure = snapshot.failure {
-            if let url = snapshot.spillURL { unlink(url.path) }
+            snapshot.spill?.discard()
             throw CassetteError.io(file: cassette.path, operation: "capture a body for", reason: failure)
         }
-        guard let spillURL = snapshot.spillURL else { return try store(snapshot.memory, redacting: redacting) }
-        if !snapshot.giveUps.isEmpty {
-            unlink(spillURL.path)
-            try Redaction.refuse(snapshot.giveUps, file: cassette.path, place: "a body of over \(snapshot.count) bytes streamed to a sidecar file")
+        guard let spill = snapshot.spill else { return CassetteBody(snapshot.memory) }
+        let written = spill.finish()
+        if let failure = written.failure {
+            unlink(written.url.path)
+            throw CassetteError.io(file: cassette.path, operation: "capture a body for", reason: failure)
         }
-        let name = CassetteFile.sidecarFolder(cassette) + "/" + snapshot.hash.hexDigest + ".bin"
-        do { try AtomicFile.move(spillURL, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
-        return CassetteBody(sidecar: name, byteCount: snapshot.count)
+        if !written.giveUps.isEmpty {
+            unlink(written.url.path)
+            try Redaction.refuse(written.giveUps, file: cassette.path, place: "a body of over \(written.count) bytes streamed to a sidecar file")
+        }
+        let name = CassetteFile.sidecarFolder(cassette) + "/" + written.hash.hexDigest + ".bin"
+        do { try AtomicFile.move(written.url, to: CassetteFile.sidecarURL(name, cassette: cassette)) } catch { throw CassetteError(error) }
+        return CassetteBody(sidecar: name, byteCount: written.count)
     }
 
     /// A body already whole in memory, with no capture: inline up to the threshold (redacted later with the rest of

@@ -22,6 +22,9 @@ struct Recorder {
         let chunkTimeline = Locked<ChunkTimeline?>(nil)
         /// Whether the body arrives as chunk events (a streamed body) rather than only as progress.
         let bodyArrivesInChunks: Bool
+        /// Whether the upstream reported the pieces of a body it wrote to a file (``HTTPRequest/reportsFileBodyChunks``):
+        /// then the capture has the body, and the file is not read back.
+        let fileBodyReported = Locked(false)
         /// The response head and when it arrived (seconds into the recording), once it has: a streamed body cut
         /// short is recorded as far as it came.
         let head: Locked<(head: HTTPResponseHead, at: Double)?>
@@ -52,10 +55,9 @@ struct Recorder {
                 let redacting = redactor()
                 storingRequestBody = Task.detached { try requestBody.store(data, redacting: redacting) }
             case .file(let file):
-                let redacting = redactor()
                 storingRequestBody = Task.detached {
                     try? requestBody.appendFile(file)  // a file that cannot be read fails the transfer itself
-                    return try requestBody.finish(redacting: redacting)
+                    return try requestBody.finish()
                 }
             default:
                 storingRequestBody = nil
@@ -77,6 +79,7 @@ struct Recorder {
                               cassette: session.url, filledSecrets: fill.secrets, redactor: { redactor(request, responseHeaders: nil) },
                               stream: { [self] in streamingRedaction(request, responseHeaders: $0) })
         var outgoing = fill.request
+        outgoing.reportsFileBodyChunks = !capture.bodyArrivesInChunks
         switch request.body {
         case .none, .data, .file: break  // stored by the capture, or taken as it is when committed
         case .stream(let stream):
@@ -101,6 +104,9 @@ struct Recorder {
     /// caller's task is being resumed, so the commit overlaps the wake-up instead of following it.
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
+        // A body captured for an exchange that is not committed (cancelled, or failed before its answer) leaves no
+        // file behind; after a commit there is nothing left to discard.
+        defer { capture.responseBody.reset() }
         let recorder = self
         let committedEarly = Locked<Result<Bool, any Error>>(.success(false))
         let chunkTiming = session.configuration.chunkTiming
@@ -111,6 +117,11 @@ struct Recorder {
                 case .completed(let response):
                     let outcome = Result { try recorder.commitIfQuick(response, capture: capture) }
                     committedEarly.withLock { $0 = outcome }
+                case .bodyChunk(let chunk) where !capture.bodyArrivesInChunks:
+                    // A piece of a body the upstream writes to a file: captured, not passed on (the caller asked
+                    // for a file); the timeline follows the progress events, as for any file download.
+                    capture.fileBodyReported.value = true
+                    capture.responseBody.append(chunk)
                 case .bodyChunk(let chunk):
                     capture.responseBody.append(chunk)
                     capture.chunkTimeline.withLock { $0?.add(chunk.count) }
@@ -184,6 +195,8 @@ struct Recorder {
         var inMemory: Data?
         switch responseBody {
         case .data(let data): inMemory = data
+        case .file where capture.fileBodyReported.value:
+            break  // captured as it was written
         case .file(let file, _):
             if case .resumingFile(_, let existing) = request.responseBody, head.statusCode == 206 {
                 try capture.responseBody.appendFile(file, offset: existing)
@@ -201,7 +214,7 @@ struct Recorder {
             if redacted.count != data.count { unchangedEnds.value = TimedChunk.unchangedEnds(data, redacted) }
             return redacted
         }
-        let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish(redacting: redact)
+        let body = try inMemory.map { try capture.responseBody.store($0, redacting: redact) } ?? capture.responseBody.finish()
         let recordedBody = Self.decodedIfCompressed(body, headers: head.headers)
         let chunks = capture.chunkTimeline.withLock { timeline -> [TimedChunk]? in
             guard var timeline = timeline.take() else { return nil }
@@ -231,7 +244,7 @@ struct Recorder {
     private func recordedBody(of capture: Capture) async throws -> CassetteBody {
         if let storing = capture.storingRequestBody { return try await storing.value }
         if let data = capture.request.body.inMemory { return CassetteBody(data) }
-        return try capture.requestBody.finish(redacting: redactor(capture.request, responseHeaders: nil))
+        return try capture.requestBody.finish()
     }
 
     /// Redacts a body bound for a sidecar file the way inline bodies are redacted (JSON members, form fields,

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Redacts a body on its way to a sidecar file when it is too large to hold in memory (over
-/// ``BodyCapture/redactableLimit``), so that what reaches disk, the temporary capture file included, is already
-/// redacted.
+/// Redacts a body on its way to a sidecar file as it arrives (``BodyCapture``, past the sidecar threshold), so that what
+/// reaches disk, the temporary capture file included, is already redacted and the body is never held whole.
 ///
 /// It applies the rules a body held whole gets (``Redaction/redactBody(_:contentType:scrubbing:)``), in two stages:
 /// - a JSON body (its first byte after whitespace is `{` or `[`) goes through ``StreamingJSONRedaction``, which
@@ -57,7 +56,7 @@ struct BodyRedactionStream: Sendable {
     mutating func feed(_ chunk: Data) -> Data {
         guard !chunk.isEmpty else { return Data() }
         decide(chunk)
-        pending.append(contentsOf: jsonStage(chunk))
+        jsonStage(chunk)
         guard pending.count >= Self.segmentLimit + holdBack else { return Data() }
         return redactSegments(final: false)
     }
@@ -66,7 +65,7 @@ struct BodyRedactionStream: Sendable {
     mutating func finish() -> Data {
         if var stage = json {
             json = nil
-            pending.append(contentsOf: stage.finish())
+            stage.finish(into: &pending)
             json = stage
             learn(stage.takeFoundSecrets())
         }
@@ -82,13 +81,13 @@ struct BodyRedactionStream: Sendable {
         }
     }
 
-    private mutating func jsonStage(_ chunk: Data) -> Data {
-        guard var stage = json else { return chunk }
+    /// Appends `chunk` to the pending text, through the JSON stage when there is one.
+    private mutating func jsonStage(_ chunk: Data) {
+        guard var stage = json else { return pending.append(contentsOf: chunk) }
         json = nil  // taken out while it works, so that its storage is not copied on write
-        let output = stage.feed(chunk)
+        stage.feed(chunk, into: &pending)
         learn(stage.takeFoundSecrets())
         json = stage
-        return output
     }
 
     private mutating func learn(_ found: [String]) {
@@ -108,6 +107,12 @@ struct BodyRedactionStream: Sendable {
     /// secrets are scrubbed from all of it first, so that one cut at a segment's end is replaced whole.
     private mutating func redactSegments(final: Bool) -> Data {
         scrubPending()
+        guard isForm || redaction.hasRegexFilters else {
+            // No rule works on segments: all but the held-back tail goes out at once.
+            let end = final ? pending.count : Self.utf8Boundary(pending, before: pending.count - holdBack)
+            defer { pending.removeFirst(end) }
+            return Data(pending[..<end])
+        }
         var output = Data()
         let separator = isForm ? UInt8(ascii: "&") : UInt8(ascii: "\n")
         while !pending.isEmpty, final || pending.count >= Self.segmentLimit + holdBack {

@@ -2,8 +2,8 @@ import Foundation
 
 extension Redaction {
     /// Redacts an inline body: JSON members, form fields and regular expressions. Sidecar bodies are redacted by the
-    /// recorder before they are written (``BodyCapture/finish(redacting:)``); one too large to hold in memory (over
-    /// ``BodyCapture/redactableLimit``) by a ``BodyRedactionStream`` as it streams to disk.
+    /// recorder before they are written: a captured one by a ``BodyRedactionStream`` as it streams to disk
+    /// (``BodyCapture``), one given whole in memory all at once (``BodyCapture/store(_:redacting:)``).
     func redactBody(_ body: CassetteBody, contentType: String?, headers: inout HTTPHeaders) -> CassetteBody {
         guard let data = body.inlineData, !data.isEmpty else { return body }
         let redacted = redactBodyBytes(data, contentType: contentType)

@@ -12,11 +12,11 @@ import TapedeckCore
 /// `progressToken`, `continuation_token`, `syncToken`) are handed out by the server to be sent back and grant
 /// nothing. List such a name in ``parameterNames`` to redact it anyway.
 ///
-/// Bodies bound for sidecar files are redacted before they are written. One too large to hold in memory (over
-/// 64 MiB: a download, an export, a stream) is redacted as it arrives, so that no unredacted byte reaches disk, the
-/// temporary capture file included: sensitive members and JSON-path filters apply to JSON (NDJSON too) as the bytes
-/// pass, and copies of known secrets, form fields and regular-expression filters apply line by line (a match cannot
-/// span a line break there).
+/// Bodies bound for sidecar files (over the sidecar threshold: a download, an export, a stream) are redacted as they
+/// arrive, so that no unredacted byte reaches disk, the temporary capture file included, and no body is held whole:
+/// sensitive members and JSON-path filters apply to JSON (NDJSON too) as the bytes pass, and copies of known secrets,
+/// form fields and regular-expression filters apply line by line (a match cannot span a line break there). A copy of
+/// a secret found later in the body is scrubbed from the file when the cassette is finished.
 ///
 /// ```swift
 /// var configuration = CassetteConfiguration()
@@ -126,27 +126,49 @@ public struct Redaction: Sendable {
     /// Whether the built-in rules redact this JSON member: by the same rule, `null` never; a boolean, or a number
     /// under a count-like name, only when the name is listed.
     func isSensitiveMember(_ name: String, value: CassetteJSON) -> Bool {
-        guard redactsDefaults else { return false }
+        isSensitiveMember(name, value: value, verdict: memberVerdict(name))
+    }
+
+    /// ``isSensitiveMember(_:value:)`` with what the name alone decides already known (``memberVerdict(_:)``), for a
+    /// caller that meets the same names again and again.
+    func isSensitiveMember(_ name: String, value: CassetteJSON, verdict: NameVerdict) -> Bool {
         switch value {
         case .null: return false
-        case .bool(let flag): return redacts(sensitiveMembers.match(name), name: name, value: flag ? "true" : "false")
-        case .number(let text), .string(let text): return redacts(sensitiveMembers.match(name), name: name, value: text)
-        case .array, .object: return sensitiveMembers.match(name) == .name
+        case .bool(let flag): return redacts(verdict, name: name, value: flag ? "true" : "false")
+        case .number(let text), .string(let text): return redacts(verdict, name: name, value: text)
+        case .array, .object: return verdict == .redact
         }
     }
 
-    /// Whether the built-in rules may redact the value of a JSON member named `name` (``isSensitiveMember(_:value:)``
-    /// then decides by the value).
-    func mayRedactMember(_ name: String) -> Bool {
-        redactsDefaults && sensitiveMembers.matches(name)
+    /// What the built-in rules decide about a JSON member from its name alone.
+    func memberVerdict(_ name: String) -> NameVerdict {
+        redactsDefaults ? verdict(sensitiveMembers.match(name), name: name) : .keep
+    }
+
+    /// What a name alone decides: kept whatever its value, redacted whatever its value, or redacted unless the value
+    /// cannot be a secret (``isBenign(_:name:)``).
+    enum NameVerdict: Sendable, Equatable {
+        case keep, redact, redactUnlessBenign
+    }
+
+    private func verdict(_ match: SensitiveNames.Match, name: String) -> NameVerdict {
+        switch match {
+        case .none: return .keep
+        case .name: return .redact
+        case .fragment:
+            return allowedNames.contains(name.lowercased()) || SensitiveNames.namesAPosition(name) ? .keep : .redactUnlessBenign
+        }
     }
 
     private func redacts(_ match: SensitiveNames.Match, name: String, value: some StringProtocol) -> Bool {
-        switch match {
-        case .none: return false
-        case .name: return true
-        case .fragment:
-            return !allowedNames.contains(name.lowercased()) && !SensitiveNames.namesAPosition(name) && !Self.isBenign(value, name: name)
+        redacts(verdict(match, name: name), name: name, value: value)
+    }
+
+    private func redacts(_ verdict: NameVerdict, name: String, value: some StringProtocol) -> Bool {
+        switch verdict {
+        case .keep: return false
+        case .redact: return true
+        case .redactUnlessBenign: return !Self.isBenign(value, name: name)
         }
     }
 
@@ -156,6 +178,7 @@ public struct Redaction: Sendable {
     /// (`token_type: bearer`, `secret_kind: api`). Anything else, a numeric code under any other name included, is
     /// redacted.
     public static func isBenign(_ value: some StringProtocol, name: String) -> Bool {
+        if isLongPlainText(value.utf8) { return false }
         let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
         if ["", "true", "false", "null", "none", "yes", "no", "on", "off"].contains(trimmed) { return true }
         if isKindName(name), trimmed.count <= 16, trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }) {
@@ -165,6 +188,12 @@ public struct Redaction: Sendable {
         let lowered = name.lowercased()
         return ["count", "max", "min", "limit", "remaining", "used", "total", "size", "length", "number", "expires", "ttl"]
             .contains { lowered.contains($0) }
+    }
+
+    /// Whether `utf8` is over 16 bytes of printable ASCII without spaces (so over 16 characters, none to trim): too
+    /// long for any benign value, decided without building a string (most values under a sensitive name are tokens).
+    private static func isLongPlainText(_ utf8: some Collection<UInt8>) -> Bool {
+        utf8.count > 16 && utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// Whether `name` ends in a word that asks for a kind rather than a value: `type`, `kind`, `scheme`, `format`.

@@ -1,7 +1,10 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TapedeckCore
 
-/// The JSON part of ``BodyRedactionStream``: a JSON body too large to hold in memory, redacted as its bytes pass.
+/// The JSON part of ``BodyRedactionStream``: a JSON body bound for a sidecar file, redacted as its bytes pass.
 ///
 /// The bytes go through as they arrive, except the values a whole-document redaction
 /// (``Redaction/redactJSON(_:path:)``) replaces: a member a JSON-path filter names, and a member the built-in rules
@@ -14,6 +17,10 @@ import TapedeckCore
 struct StreamingJSONRedaction: Sendable {
     /// The largest scalar held whole to decide about it; a longer one under a sensitive name is replaced unseen.
     static let holdLimit = 1 << 20
+    /// How many member names, of at most ``rememberedNameLimit`` bytes, are remembered with what they decode to and
+    /// what the rules make of them (more start the memory over).
+    static let rememberedNames = 1024
+    static let rememberedNameLimit = 256
 
     private let redaction: Redaction
     private let tracksPaths: Bool
@@ -21,6 +28,12 @@ struct StreamingJSONRedaction: Sendable {
     private(set) var foundSecrets: [String] = []
     private var stack: [Frame] = []
     private var state = State.between
+    /// What the built-in rules make of each member name met so far (a large body repeats a few names).
+    private var verdicts: [String: Redaction.NameVerdict] = [:]
+    /// The member name being read, quotes included (one buffer for every name).
+    private var nameBytes: [UInt8] = []
+    /// The names met so far, decoded, by their bytes: a repeated name is looked up, not decoded again.
+    private var decodedNames: [[UInt8]: String?] = [:]
 
     /// An open object or array.
     private struct Frame {
@@ -41,8 +54,9 @@ struct StreamingJSONRedaction: Sendable {
         var count = 0
         var isString: Bool
         var escaped = false
-        /// The member name the built-in rules look at, if they do.
+        /// The member name the built-in rules look at, if they may redact it, and what its name alone decides.
         var name: String?
+        var verdict = Redaction.NameVerdict.keep
         /// A JSON-path filter's replacement, decided when the value started.
         var replacement: String?
     }
@@ -51,7 +65,8 @@ struct StreamingJSONRedaction: Sendable {
         case between
         case passingString(escaped: Bool)
         case passingLiteral
-        case readingName(bytes: [UInt8], escaped: Bool)
+        /// Reading a member name into `nameBytes`.
+        case readingName(escaped: Bool)
         case holding(Held)
         case skipping(depth: Int, inString: Bool, escaped: Bool)
         case notJSON
@@ -62,24 +77,21 @@ struct StreamingJSONRedaction: Sendable {
         tracksPaths = redaction.hasJSONPathFilters
     }
 
-    /// The redacted bytes of `chunk`; bytes held back (a scalar still being decided) come out with a later chunk.
-    mutating func feed(_ chunk: Data) -> Data {
-        var output = Data()
-        output.reserveCapacity(chunk.count)
+    /// Appends the redacted bytes of `chunk` to `output`; bytes held back (a scalar still being decided) come out with
+    /// a later chunk.
+    mutating func feed(_ chunk: Data, into output: inout [UInt8]) {
+        output.reserveCapacity(output.count + chunk.count)
         chunk.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var position = 0
             while position < bytes.count { position = consume(bytes, from: position, into: &output) }
         }
-        return output
     }
 
-    /// What is still held at the end of the body: a scalar cut off there is decided as it stands.
-    mutating func finish() -> Data {
-        var output = Data()
+    /// Appends what is still held at the end of the body: a scalar cut off there is decided as it stands.
+    mutating func finish(into output: inout [UInt8]) {
         if case .holding(let held) = state { output.append(contentsOf: resolve(held, complete: false)) }
         state = .between
-        return output
     }
 
     /// Takes the secrets found since the last call.
@@ -91,7 +103,7 @@ struct StreamingJSONRedaction: Sendable {
     // MARK: - The byte loop
 
     /// Consumes bytes from `start` in the current state and returns where the next state starts.
-    private mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into output: inout Data) -> Int {
+    private mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into output: inout [UInt8]) -> Int {
         switch state {
         case .notJSON:
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
@@ -107,16 +119,18 @@ struct StreamingJSONRedaction: Sendable {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
             if end < bytes.count { state = .between }
             return end
-        case .readingName(var name, let escaped):
+        case .readingName(let escaped):
             let (end, closed, stillEscaped) = Self.scanString(bytes, from: start, escaped: escaped)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            if name.count < Self.holdLimit { name.append(contentsOf: bytes[start..<min(end, start + Self.holdLimit - name.count)]) }
+            if nameBytes.count < Self.holdLimit {
+                nameBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<min(end, start + Self.holdLimit - nameBytes.count)]))
+            }
             if closed {
-                stack[stack.count - 1].name = Self.decodedString(name)
+                stack[stack.count - 1].name = decodedName()
                 stack[stack.count - 1].expectsName = false
                 state = .between
             } else {
-                state = .readingName(bytes: name, escaped: stillEscaped)
+                state = .readingName(escaped: stillEscaped)
             }
             return end
         case .holding(var held):
@@ -162,7 +176,7 @@ struct StreamingJSONRedaction: Sendable {
     }
 
     /// One byte between tokens: whitespace and punctuation pass, a member name is read, a value starts.
-    private mutating func structure(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, into output: inout Data) -> Int {
+    private mutating func structure(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, into output: inout [UInt8]) -> Int {
         let byte = bytes[position]
         switch byte {
         case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ":"):
@@ -184,7 +198,9 @@ struct StreamingJSONRedaction: Sendable {
         case UInt8(ascii: "\""):
             if let top = stack.last, top.isObject, top.expectsName {
                 output.append(byte)
-                state = .readingName(bytes: [byte], escaped: false)
+                nameBytes.removeAll(keepingCapacity: true)
+                nameBytes.append(byte)
+                state = .readingName(escaped: false)
             } else {
                 startValue(byte, into: &output)
             }
@@ -197,7 +213,7 @@ struct StreamingJSONRedaction: Sendable {
         return position + 1
     }
 
-    private mutating func passRest(_ bytes: UnsafeBufferPointer<UInt8>, from position: Int, into output: inout Data) -> Int {
+    private mutating func passRest(_ bytes: UnsafeBufferPointer<UInt8>, from position: Int, into output: inout [UInt8]) -> Int {
         state = .notJSON
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...]))
         return bytes.count
@@ -205,18 +221,18 @@ struct StreamingJSONRedaction: Sendable {
 
     /// A value starts with `byte`: passed, held for a decision, or replaced whole, as ``Redaction/redactJSON(_:path:)``
     /// would treat it.
-    private mutating func startValue(_ byte: UInt8, into output: inout Data) {
+    private mutating func startValue(_ byte: UInt8, into output: inout [UInt8]) {
         let isContainer = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
         let path = childPath()
         let parentName = stack.last.flatMap { $0.isObject ? $0.name : nil }
         let pathReplacement = path.flatMap(redaction.jsonPathReplacement)
         if isContainer {
             var replacement = pathReplacement
-            if replacement == nil, let parentName, redaction.isSensitiveMember(parentName, value: .object([])) {
+            if replacement == nil, let parentName, redaction.isSensitiveMember(parentName, value: .object([]), verdict: verdict(parentName)) {
                 replacement = Redaction.placeholder
             }
             if let replacement {
-                output.append(CassetteJSON.serialize(.string(replacement)))
+                output.append(contentsOf: CassetteJSON.serialize(.string(replacement)))
                 state = .skipping(depth: 1, inString: false, escaped: false)
             } else {
                 output.append(byte)
@@ -225,13 +241,34 @@ struct StreamingJSONRedaction: Sendable {
             return
         }
         let isString = byte == UInt8(ascii: "\"")
-        let name = parentName.flatMap { redaction.mayRedactMember($0) ? $0 : nil }
+        let nameVerdict = parentName.map { verdict($0) } ?? .keep
+        let name = nameVerdict == .keep ? nil : parentName
         if pathReplacement != nil || name != nil {
-            state = .holding(Held(bytes: [byte], count: 1, isString: isString, name: name, replacement: pathReplacement))
+            state = .holding(Held(bytes: [byte], count: 1, isString: isString, name: name, verdict: nameVerdict, replacement: pathReplacement))
         } else {
             output.append(byte)
             state = isString ? .passingString(escaped: false) : .passingLiteral
         }
+    }
+
+    /// The name in `nameBytes`, decoded (`nil` when it is not a valid JSON string), remembered for the names met again.
+    private mutating func decodedName() -> String? {
+        guard nameBytes.count <= Self.rememberedNameLimit else { return Self.decodedString(nameBytes) }
+        if let known = decodedNames[nameBytes] { return known }
+        let name = Self.decodedString(nameBytes)
+        if decodedNames.count >= Self.rememberedNames { decodedNames.removeAll(keepingCapacity: true) }
+        decodedNames[nameBytes] = name
+        return name
+    }
+
+    /// What the built-in rules make of a member named `name`, remembered for the names met again.
+    private mutating func verdict(_ name: String) -> Redaction.NameVerdict {
+        guard name.utf8.count <= Self.rememberedNameLimit else { return redaction.memberVerdict(name) }
+        if let known = verdicts[name] { return known }
+        let verdict = redaction.memberVerdict(name)
+        if verdicts.count >= Self.rememberedNames { verdicts.removeAll(keepingCapacity: true) }
+        verdicts[name] = verdict
+        return verdict
     }
 
     /// The path of the value that starts next, when paths are tracked (`""` at the top level, as in a whole document).
@@ -251,7 +288,7 @@ struct StreamingJSONRedaction: Sendable {
             // Cut off, too long to decide on, or not JSON: a value under a sensitive name is not kept.
             return CassetteJSON.serialize(.string(Redaction.placeholder))
         }
-        guard redaction.isSensitiveMember(name, value: value) else { return Data(held.bytes) }
+        guard redaction.isSensitiveMember(name, value: value, verdict: held.verdict) else { return Data(held.bytes) }
         switch value {
         case .string(let text), .number(let text): Redaction.addSecret(text, to: &foundSecrets)
         default: break
@@ -278,22 +315,27 @@ struct StreamingJSONRedaction: Sendable {
     }
 
     /// Scans a string's bytes from `start` (after its opening quote): where the scan stopped (after the closing quote
-    /// when it closed), whether it closed, and whether it stopped right after a backslash.
+    /// when it closed), whether it closed, and whether it stopped right after a backslash. It jumps from quote to
+    /// quote (`memchr`), and a quote counts as closing when an even number of backslashes comes right before it.
     private static func scanString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, escaped: Bool) -> (end: Int, closed: Bool, escaped: Bool) {
-        var position = start
-        var escaped = escaped
+        guard let base = bytes.baseAddress, start < bytes.count else { return (start, false, escaped) }
+        // The byte after a backslash that ended the last chunk is taken as it is.
+        var position = escaped ? start + 1 : start
         while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                return (position, true, false)
-            }
+            guard let found = memchr(base + position, Int32(UInt8(ascii: "\"")), bytes.count - position) else { break }
+            let quote = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            if backslashes(bytes, before: quote, after: position) % 2 == 0 { return (quote + 1, true, false) }
+            position = quote + 1
         }
-        return (position, false, escaped)
+        let end = bytes.count
+        return (end, false, position < end && backslashes(bytes, before: end, after: position) % 2 == 1)
+    }
+
+    /// How many backslashes come right before `index`, counting back no further than `start`.
+    private static func backslashes(_ bytes: UnsafeBufferPointer<UInt8>, before index: Int, after start: Int) -> Int {
+        var count = 0
+        while index - count > start, bytes[index - count - 1] == UInt8(ascii: "\\") { count += 1 }
+        return count
     }
 
     /// Bytes a number or `true`/`false`/`null` is made of.

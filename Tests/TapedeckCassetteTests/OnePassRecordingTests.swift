@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import TapedeckCassette
+import TapedeckCore
+import TapedeckCurl
+import TapedeckStubServer
+import TapedeckTestSupport
+
+/// A body the upstream writes to a file is recorded as it arrives when the upstream reports its pieces
+/// (``HTTPRequest/reportsFileBodyChunks``), and read back from the file only when it does not.
+@Suite struct OnePassRecordingTests {
+    /// Writes `file` to the destination and, when the request asks for them, reports `reported` as the pieces it
+    /// wrote: the two differ, so that the recording shows which one it took.
+    struct FileWritingTransport: HTTPTransport {
+        let file: Data
+        let reported: [Data]
+
+        func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+            guard case .file(let destination) = request.responseBody else { throw URLError(.unsupportedURL) }
+            let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "text/plain"], url: request.url)
+            onEvent?(.responseHead(head))
+            try file.write(to: destination)
+            if request.reportsFileBodyChunks { for piece in reported { onEvent?(.bodyChunk(piece)) } }
+            let response = HTTPResponse(head: head, body: .file(destination, byteCount: Int64(file.count)))
+            onEvent?(.completed(response))
+            return response
+        }
+    }
+
+    @Test(arguments: [1 << 10, 64 << 10])
+    func reportedPiecesAreRecordedAndTheFileIsNotReadBack(size: Int) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let reported = Data(String(repeating: "r", count: size).utf8)
+        let upstream = FileWritingTransport(file: Data(String(repeating: "f", count: size).utf8),
+                                            reported: stride(from: 0, to: size, by: 4096).map { reported.subdata(in: $0..<min(size, $0 + 4096)) })
+        let cassette = directory.cassette("pieces.json")
+        var configuration = CassetteConfiguration()
+        configuration.sidecarThreshold = 2048
+        let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: upstream, configuration: configuration, environment: [:])
+        _ = try await recorder.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/export")!, responseBody: .file(directory.file("out.txt"))))
+        try recorder.finish()
+        let body = try #require(try CassetteFile.load(cassette).interactions.first?.response?.body)
+        #expect(try CassetteFile.bodyData(body, cassette: cassette) == reported)
+    }
+
+    @Test func aTransportThatReportsNothingHasItsFileReadBack() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = Data(String(repeating: "f", count: 8192).utf8)
+        let cassette = directory.cassette("file.json")
+        let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: FileWritingTransport(file: file, reported: []), environment: [:])
+        _ = try await recorder.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/export")!, responseBody: .file(directory.file("out.txt"))))
+        try recorder.finish()
+        let body = try #require(try CassetteFile.load(cassette).interactions.first?.response?.body)
+        #expect(try CassetteFile.bodyData(body, cassette: cassette) == file)
+    }
+
+    /// Over `CurlTransport`, a download to a file is captured from the pieces curl writes: the sidecar is the body,
+    /// and a resumed download records the part it fetched.
+    @Test func aCurlDownloadToAFileIsRecordedFromItsPieces() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try StubServer()
+        defer { server.stop() }
+        let text = (0..<300_000).map { "line \($0)\n" }.joined()
+        let body = Data(text.utf8)
+        server.route(.get, "/export", response: .text(text))
+        let cassette = directory.cassette("curl.json")
+        let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: CurlTransport(), environment: [:])
+        let download = directory.file("export.txt")
+        let response = try await recorder.send(HTTPRequest(url: server.url("/export"), responseBody: .file(download)))
+        #expect(response.statusCode == 200)
+        try recorder.finish()
+        #expect(try Data(contentsOf: download) == body)
+        let stored = try #require(try CassetteFile.load(cassette).interactions.first?.response?.body)
+        #expect(stored.sidecarPath != nil)
+        #expect(try CassetteFile.bodyData(stored, cassette: cassette) == body)
+        let folder = directory.url.appendingPathComponent(CassetteFile.sidecarFolder(cassette))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }.isEmpty, "a temporary file was left")
+    }
+}
