@@ -56,6 +56,35 @@ import TapedeckTestSupport
         #expect(try CassetteFile.bodyData(body, cassette: cassette) == file)
     }
 
+    /// A sidecar body replayed to a file: to a new file whole, and after the kept bytes of a resumed download answered
+    /// `206`, with progress up to the whole body.
+    @Test func aSidecarBodyReplaysIntoAFileAndAfterTheKeptBytes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cassette = directory.cassette("replay.json")
+        let body = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let folder = CassetteFile.sidecarFolder(cassette)
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(folder), withIntermediateDirectories: true)
+        try body.write(to: CassetteFile.sidecarURL(folder + "/body.bin", cassette: cassette))
+        let url = "http://127.0.0.1:9/big"
+        func interaction(_ status: Int) -> Interaction {
+            Interaction(request: .init(method: "GET", url: url),
+                        outcome: .response(.init(statusCode: status, body: CassetteBody(sidecar: folder + "/body.bin", byteCount: Int64(body.count)))))
+        }
+        try CassetteFile.save(Cassette(interactions: [interaction(200), interaction(206)]), to: cassette)
+        let player = try CassetteTransport(cassette: cassette, mode: .replay, environment: [:])
+        let whole = directory.file("whole.bin")
+        let log = TransportEventLog()
+        _ = try await player.send(HTTPRequest(url: URL(string: url)!, responseBody: .file(whole)), onEvent: log.handler)
+        #expect(try Data(contentsOf: whole) == body)
+        let progress = log.events.compactMap { event -> Int64? in if case .downloadProgress(let p) = event { p.completed } else { nil } }
+        #expect(progress.last == Int64(body.count))
+        let partial = directory.file("partial.bin")
+        try Data("kept".utf8).write(to: partial)
+        _ = try await player.send(HTTPRequest(url: URL(string: url)!, responseBody: .resumingFile(partial, existingLength: 4)))
+        #expect(try Data(contentsOf: partial) == Data("kept".utf8) + body)
+    }
+
     /// Over `CurlTransport`, a download to a file is captured from the pieces curl writes: the sidecar is the body,
     /// and a resumed download records the part it fetched.
     @Test func aCurlDownloadToAFileIsRecordedFromItsPieces() async throws {

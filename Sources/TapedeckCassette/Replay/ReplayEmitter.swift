@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TapedeckCore
 
 /// Turns a recorded interaction back into a response and the events a live transport would deliver on the way:
@@ -134,6 +137,10 @@ struct ReplayEmitter {
             defer { try? handle.close() }
             try handle.truncate(atOffset: UInt64(existing))
             try handle.seek(toOffset: UInt64(existing))
+            if plan == nil, case .sidecar(let path, _) = body.storage,
+               try copyInKernel(path, to: handle, emit: { emit(.downloadProgress(TransferProgress(completed: $0, total: total))) }) {
+                return
+            }
             try await forEachChunk(body, plan: plan, clock: &clock) { chunk, sent in
                 try handle.write(contentsOf: chunk)
                 emit(.downloadProgress(TransferProgress(completed: sent, total: total)))
@@ -146,6 +153,35 @@ struct ReplayEmitter {
             throw error
         } catch {
             throw URLError(.cannotWriteToFile, failingURL: request.url, reason: "cannot write \(destination.path): \(error)")
+        }
+    }
+}
+
+extension ReplayEmitter {
+    /// The most a kernel copy moves between two progress events.
+    static let kernelCopyStep = 8 << 20
+
+    /// Copies the sidecar file at `path` to `destination` inside the kernel (`sendfile`, file to file): no byte passes
+    /// through this process, and a progress event follows each step. Returns `false`, having copied nothing, where the
+    /// kernel cannot, for the caller to copy through memory instead.
+    fileprivate func copyInKernel(_ path: String, to destination: FileHandle, emit: (Int64) -> Void) throws -> Bool {
+        let file = try CassetteFile.sidecarToRead(path, cassette: cassette)
+        let source: FileHandle
+        do { source = try InputFile.openForReading(file) } catch {
+            throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)
+        }
+        defer { try? source.close() }
+        var sent: Int64 = 0
+        while true {
+            let copied = sendfile(destination.fileDescriptor, source.fileDescriptor, nil, Self.kernelCopyStep)
+            if copied == 0 { return true }
+            if copied < 0 {
+                if errno == EINTR { continue }
+                if sent == 0, [ENOSYS, EINVAL, EOPNOTSUPP].contains(errno) { return false }
+                throw URLError(.cannotWriteToFile, failingURL: request.url, reason: "cannot copy \(file.path): \(String(cString: strerror(errno)))")
+            }
+            sent += Int64(copied)
+            emit(sent)
         }
     }
 }
