@@ -85,6 +85,38 @@ import TapedeckTestSupport
         #expect(try Data(contentsOf: partial) == Data("kept".utf8) + body)
     }
 
+    /// Sends a streamed body past the sidecar threshold, then fails with `error` before the answer ends.
+    struct FailingStream: HTTPTransport {
+        let error: URLError
+
+        func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
+            let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "text/plain"], url: request.url)
+            onEvent?(.responseHead(head))
+            for _ in 0..<4 { onEvent?(.bodyChunk(Data(repeating: UInt8(ascii: "x"), count: 4096))) }
+            throw error
+        }
+    }
+
+    /// A body that had started spilling to its sidecar folder when its exchange was cancelled leaves no temporary
+    /// file there; one cut short by the network is recorded as far as it came, also with none left.
+    @Test(arguments: [URLError.Code.cancelled, .networkConnectionLost])
+    func anExchangeEndedEarlyLeavesNoTemporaryFile(code: URLError.Code) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cassette = directory.cassette("cut.json")
+        var configuration = CassetteConfiguration()
+        configuration.sidecarThreshold = 2048
+        let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: FailingStream(error: URLError(code)),
+                                             configuration: configuration, environment: [:])
+        await #expect(throws: URLError.self) {
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/stream")!, responseBody: .stream))
+        }
+        try recorder.finish()
+        let folder = directory.url.appendingPathComponent(CassetteFile.sidecarFolder(cassette))
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        #expect(left.filter { $0.hasPrefix(".") }.isEmpty, "left behind: \(left)")
+    }
+
     /// Over `CurlTransport`, a download to a file is captured from the pieces curl writes: the sidecar is the body,
     /// and a resumed download records the part it fetched.
     @Test func aCurlDownloadToAFileIsRecordedFromItsPieces() async throws {

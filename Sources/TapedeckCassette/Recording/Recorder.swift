@@ -105,8 +105,12 @@ struct Recorder {
     func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
         let (capture, outgoing) = begin(request)
         // A body captured for an exchange that is not committed (cancelled, or failed before its answer) leaves no
-        // file behind; after a commit there is nothing left to discard.
-        defer { capture.responseBody.reset() }
+        // file behind; after a commit there is nothing left to discard. (A file upload's body is stored by a task of
+        // its own, which may still be reading.)
+        defer {
+            capture.responseBody.reset()
+            if capture.storingRequestBody == nil { capture.requestBody.reset() }
+        }
         let recorder = self
         let committedEarly = Locked<Result<Bool, any Error>>(.success(false))
         let chunkTiming = session.configuration.chunkTiming

@@ -39,6 +39,15 @@ final class SpillWriter: @unchecked Sendable {
         outcome = Outcome(url: url, count: 0, hash: ContentHash(), giveUps: [])
     }
 
+    /// A writer dropped without ``finish()`` or ``discard()`` (its exchange ended another way) leaves no file behind.
+    /// Every chunk handed over holds the writer until it is written, so nothing is still being written here.
+    deinit {
+        if handle != nil {
+            closeFile()
+            unlink(outcome.url.path)
+        }
+    }
+
     /// Hands `chunk` over to be redacted and written; waits first while the backlog is full.
     func write(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
