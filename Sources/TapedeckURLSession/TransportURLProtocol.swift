@@ -52,9 +52,8 @@ import TapedeckSession
 /// - Cancelling the task (`stopLoading`) cancels the transfer's Swift task; nothing is reported afterwards.
 ///
 /// Client callbacks (`didReceive`, `didLoad`…, then `urlProtocolDidFinishLoading` or `didFailWithError`) are made in
-/// that order, from the transport's events as they come. The transfer starts on `startLoading`'s own thread
-/// (`Task.immediate`), so a replay that never waits is answered before `startLoading` returns, with no thread hop;
-/// a request that cannot be converted fails from the instance's serial queue.
+/// that order, from the transport's events as they come, in the transfer's own task (never on `startLoading`'s
+/// stack); a request that cannot be converted fails from the instance's serial queue.
 ///
 /// URLProtocol is not Sendable: an instance's own state sits behind a lock, and its transfer task and callback
 /// queue hold it weakly.
@@ -125,15 +124,14 @@ public class TransportURLProtocol: URLProtocol {
         let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
         let delivery = ResponseDelivery(owner: self, bridge: bridge, expectedUpload: converted.body.knownLength)
-        // Started at once on this thread: a transfer that never waits (a replay) is answered before `startLoading`
-        // returns, as a protocol answering from memory is; one that waits resumes wherever its transport resumes it.
-        let transfer = Task.immediate {
+        let transfer = Task {
             let outcome: Result<HTTPResponse, URLError>
             do {
                 outcome = .success(try await pipeline.send(converted, over: transport, onEvent: delivery.handle))
             } catch {
                 outcome = .failure(URLRequestConversion.urlError(from: error, url: converted.url))
             }
+            // Already off `startLoading`'s stack: report from here, without one more queue hop.
             delivery.finish(outcome)
         }
         let stoppedAlready = running.withLock { state in

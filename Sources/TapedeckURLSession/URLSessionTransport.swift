@@ -43,7 +43,10 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        session.withLock { $0?.invalidateAndCancel() }
+        // The last reference may go on one of FoundationNetworking's own queues (the door's configuration that held
+        // this transport going away there), and invalidating waits for the session's queue: done elsewhere.
+        guard let session = session.withLock({ $0 }) else { return }
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Sends `request` once through Foundation's URLSession (no redirect followed, no cookie, cache or credential

@@ -27,6 +27,20 @@ import TapedeckURLSession
         #expect(probe.log.requests.withLock { $0.map(\.url) } == [server.url("/get?a=1")])
     }
 
+    /// The door over a transport that is itself a URLSession (what `CassetteScope` records through when no upstream
+    /// is given): the transfer must not start on `startLoading`'s stack, which runs on FoundationNetworking's work
+    /// queue, where the inner session's `resume()` waits for the same queue (`Task.immediate` there trapped in
+    /// `__DISPATCH_WAIT_FOR_QUEUE__`).
+    @Test func aURLSessionTransportUnderTheDoorWorks() async throws {
+        let server = try StubServer.httpbin()
+        defer { server.stop() }
+        let session = makeSession(URLSessionTransport())
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(from: server.url("/get?inner=1"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try echo(data)["args"] as? [String: String] == ["inner": "1"])
+    }
+
     @Test func completionHandlerDataTask() async throws {
         let server = try StubServer.httpbin()
         defer { server.stop() }
