@@ -28,12 +28,11 @@ struct StreamingJSONRedaction: Sendable {
     private(set) var foundSecrets: [String] = []
     private var stack: [Frame] = []
     private var state = State.between
-    /// What the built-in rules make of each member name met so far (a large body repeats a few names).
-    private var verdicts: [String: Redaction.NameVerdict] = [:]
     /// The member name being read, quotes included (one buffer for every name).
     private var nameBytes: [UInt8] = []
-    /// The names met so far, decoded, by their bytes: a repeated name is looked up, not decoded again.
-    private var decodedNames: [[UInt8]: String?] = [:]
+    /// The names met so far by their bytes, decoded and with what the rules make of them: a repeated name is looked
+    /// up, not decoded and judged again.
+    private var knownNames: [[UInt8]: Member] = [:]
 
     /// An open object or array.
     private struct Frame {
@@ -42,6 +41,8 @@ struct StreamingJSONRedaction: Sendable {
         var expectsName: Bool
         /// The name of the member whose value comes next (objects).
         var name: String?
+        /// What the built-in rules make of `name` (``Redaction/memberVerdict(_:)``).
+        var verdict = Redaction.NameVerdict.keep
         /// The index of the element that comes next (arrays).
         var index = 0
         /// The dotted path of this container, when a JSON-path filter needs paths.
@@ -126,7 +127,9 @@ struct StreamingJSONRedaction: Sendable {
                 nameBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<min(end, start + Self.holdLimit - nameBytes.count)]))
             }
             if closed {
-                stack[stack.count - 1].name = decodedName()
+                let member = readMember()
+                stack[stack.count - 1].name = member.name
+                stack[stack.count - 1].verdict = member.verdict
                 stack[stack.count - 1].expectsName = false
                 state = .between
             } else {
@@ -187,6 +190,7 @@ struct StreamingJSONRedaction: Sendable {
                 if stack[stack.count - 1].isObject {
                     stack[stack.count - 1].expectsName = true
                     stack[stack.count - 1].name = nil
+                    stack[stack.count - 1].verdict = .keep
                 } else {
                     stack[stack.count - 1].index += 1
                 }
@@ -224,11 +228,13 @@ struct StreamingJSONRedaction: Sendable {
     private mutating func startValue(_ byte: UInt8, into output: inout [UInt8]) {
         let isContainer = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
         let path = childPath()
-        let parentName = stack.last.flatMap { $0.isObject ? $0.name : nil }
+        let parent = stack.last.flatMap { $0.isObject ? $0 : nil }
+        let parentName = parent?.name
+        let nameVerdict = parent?.verdict ?? .keep
         let pathReplacement = path.flatMap(redaction.jsonPathReplacement)
         if isContainer {
             var replacement = pathReplacement
-            if replacement == nil, let parentName, redaction.isSensitiveMember(parentName, value: .object([]), verdict: verdict(parentName)) {
+            if replacement == nil, let parentName, redaction.isSensitiveMember(parentName, value: .object([]), verdict: nameVerdict) {
                 replacement = Redaction.placeholder
             }
             if let replacement {
@@ -241,7 +247,6 @@ struct StreamingJSONRedaction: Sendable {
             return
         }
         let isString = byte == UInt8(ascii: "\"")
-        let nameVerdict = parentName.map { verdict($0) } ?? .keep
         let name = nameVerdict == .keep ? nil : parentName
         if pathReplacement != nil || name != nil {
             state = .holding(Held(bytes: [byte], count: 1, isString: isString, name: name, verdict: nameVerdict, replacement: pathReplacement))
@@ -251,24 +256,22 @@ struct StreamingJSONRedaction: Sendable {
         }
     }
 
-    /// The name in `nameBytes`, decoded (`nil` when it is not a valid JSON string), remembered for the names met again.
-    private mutating func decodedName() -> String? {
-        guard nameBytes.count <= Self.rememberedNameLimit else { return Self.decodedString(nameBytes) }
-        if let known = decodedNames[nameBytes] { return known }
-        let name = Self.decodedString(nameBytes)
-        if decodedNames.count >= Self.rememberedNames { decodedNames.removeAll(keepingCapacity: true) }
-        decodedNames[nameBytes] = name
-        return name
+    /// A member name and what the built-in rules make of it.
+    private struct Member {
+        /// The name decoded, `nil` when it is not a valid JSON string.
+        var name: String?
+        var verdict: Redaction.NameVerdict
     }
 
-    /// What the built-in rules make of a member named `name`, remembered for the names met again.
-    private mutating func verdict(_ name: String) -> Redaction.NameVerdict {
-        guard name.utf8.count <= Self.rememberedNameLimit else { return redaction.memberVerdict(name) }
-        if let known = verdicts[name] { return known }
-        let verdict = redaction.memberVerdict(name)
-        if verdicts.count >= Self.rememberedNames { verdicts.removeAll(keepingCapacity: true) }
-        verdicts[name] = verdict
-        return verdict
+    /// The name in `nameBytes`, decoded and judged, remembered for the names met again.
+    private mutating func readMember() -> Member {
+        if nameBytes.count <= Self.rememberedNameLimit, let known = knownNames[nameBytes] { return known }
+        let name = Self.decodedString(nameBytes)
+        let member = Member(name: name, verdict: name.map(redaction.memberVerdict) ?? .keep)
+        guard nameBytes.count <= Self.rememberedNameLimit else { return member }
+        if knownNames.count >= Self.rememberedNames { knownNames.removeAll(keepingCapacity: true) }
+        knownNames[nameBytes] = member
+        return member
     }
 
     /// The path of the value that starts next, when paths are tracked (`""` at the top level, as in a whole document).
