@@ -99,11 +99,7 @@ struct ReplayEmitter {
                 offset = end
             }
         case .sidecar(let path, _):
-            let file = try CassetteFile.sidecarToRead(path, cassette: cassette)
-            let handleFile: FileHandle
-            do { handleFile = try InputFile.openForReading(file) } catch {
-                throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)
-            }
+            let handleFile = try openSidecar(path).handle
             defer { try? handleFile.close() }
             while let chunk = try handleFile.read(upToCount: 1 << 20), !chunk.isEmpty {
                 sent += Int64(chunk.count)
@@ -158,6 +154,15 @@ struct ReplayEmitter {
 }
 
 extension ReplayEmitter {
+    /// The sidecar file at `path` as resolved, opened for reading; a refused or unreadable one throws naming the
+    /// cassette.
+    fileprivate func openSidecar(_ path: String) throws -> (url: URL, handle: FileHandle) {
+        let file = try CassetteFile.sidecarToRead(path, cassette: cassette)
+        do { return (file, try InputFile.openForReading(file)) } catch {
+            throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)
+        }
+    }
+
     /// The most a kernel copy moves between two progress events.
     static let kernelCopyStep = 8 << 20
 
@@ -165,11 +170,7 @@ extension ReplayEmitter {
     /// through this process, and a progress event follows each step. Returns `false`, having copied nothing, where the
     /// kernel cannot, for the caller to copy through memory instead.
     fileprivate func copyInKernel(_ path: String, to destination: FileHandle, emit: (Int64) -> Void) throws -> Bool {
-        let file = try CassetteFile.sidecarToRead(path, cassette: cassette)
-        let source: FileHandle
-        do { source = try InputFile.openForReading(file) } catch {
-            throw CassetteFile.sidecarFailure(path, cassette: cassette, reason: error.reason)
-        }
+        let (file, source) = try openSidecar(path)
         defer { try? source.close() }
         var sent: Int64 = 0
         while true {
