@@ -119,11 +119,13 @@ import TapedeckURLSession
     /// Through the OpenAPI client transport, the response's `HTTPBody` iterated as it arrives.
     static func overOpenAPI(_ transport: any HTTPTransport, _ root: URL, user: String, tag: String) async throws -> Reader {
         let client = TapedeckClientTransport(transport)
+        // Made before the request, like every other door's: arrivals count from the request, not from the response
+        // head's return (which a busy machine can delay past the first events' pace).
+        let reader = Reader()
         var request = HTTPTypes.HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/v1/chat/completions")
         request.headerFields[.contentType] = "application/json"
         let (response, body) = try await client.send(request, body: HTTPBody(Self.body(user: user, tag: tag)), baseURL: root, operationID: "createChatCompletion")
         #expect(response.status.code == 200)
-        let reader = Reader()
         if let body {
             for try await chunk in body { reader.read(Data(chunk)) }
         }
