@@ -17,29 +17,31 @@ struct ResponseHeadParser {
     private(set) var version = ""
     private(set) var headers = HTTPHeaders()
     /// Feeds one raw header line (with or without its CRLF). Returns the outcome when the line ends a block.
+    ///
+    /// Works on integer offsets into the line's bytes (libcurl calls this for every header of every response, so it
+    /// stays free of generic collection code).
     mutating func consume(line raw: UnsafeRawBufferPointer) -> BlockOutcome? {
-        var line = raw[...]
-        while let last = line.last, last == .lineFeed || last == .carriageReturn { line = line.dropLast() }
+        var end = raw.count
+        while end > 0, raw[end - 1] == .lineFeed || raw[end - 1] == .carriageReturn { end -= 1 }
 
-        if line.isEmpty {
+        if end == 0 {
             guard statusCode != 0 else { return nil }
             return (100..<200).contains(statusCode) ? .skipped : .final(statusCode: statusCode, reasonPhrase: reasonPhrase, version: version, headers: headers)
         }
-        if line.starts(with: "HTTP/".utf8) {
-            startResponse(statusLine: line)
+        if end >= 5, raw[0] == UInt8(ascii: "H"), raw[1] == UInt8(ascii: "T"), raw[2] == UInt8(ascii: "T"),
+           raw[3] == UInt8(ascii: "P"), raw[4] == UInt8(ascii: "/") {
+            startResponse(statusLine: raw, end: end)
             return nil
         }
-        if let first = line.first, HTTPFieldSyntax.isWhitespace(first), let lastIndex = headers.indices.last {
+        if HTTPFieldSyntax.isWhitespace(raw[0]), let lastIndex = headers.indices.last {
             // An obsolete folded continuation of the previous header.
             var fields = Array(headers)
-            fields[lastIndex].value += " " + Self.string(HTTPFieldSyntax.trimmingWhitespace(line))
+            fields[lastIndex].value += " " + Self.string(raw, Self.trimmed(raw, 0..<end))
             headers = HTTPHeaders(fields)
             return nil
         }
-        guard let colon = line.firstIndex(of: .colon) else { return nil }
-        let name = Self.string(line[..<colon])
-        let value = Self.string(HTTPFieldSyntax.trimmingWhitespace(line[(colon + 1)...]))
-        headers.add(name: name, value: value)
+        guard let colon = Self.firstIndex(of: .colon, in: raw, 0..<end) else { return nil }
+        headers.add(name: Self.string(raw, 0..<colon), value: Self.string(raw, Self.trimmed(raw, (colon + 1)..<end)))
         return nil
     }
 
@@ -49,32 +51,53 @@ struct ResponseHeadParser {
         return text.withUTF8 { consume(line: UnsafeRawBufferPointer($0)) }
     }
 
-    private typealias Bytes = Slice<UnsafeRawBufferPointer>
-
     /// `HTTP/1.1 200 OK`: version, code, and the rest (trimmed) as the reason; HTTP/2 lines have no reason.
-    private mutating func startResponse(statusLine line: Bytes) {
-        let versionEnd = line.firstIndex(where: HTTPFieldSyntax.isWhitespace) ?? line.endIndex
-        version = Self.string(line[..<versionEnd])
-        var rest = HTTPFieldSyntax.trimmingWhitespace(line[versionEnd...])
-        let codeEnd = rest.firstIndex(where: HTTPFieldSyntax.isWhitespace) ?? rest.endIndex
-        statusCode = Self.decimal(rest[..<codeEnd]) ?? 0
-        rest = HTTPFieldSyntax.trimmingWhitespace(rest[codeEnd...])
-        reasonPhrase = Self.string(rest)
+    private mutating func startResponse(statusLine line: UnsafeRawBufferPointer, end: Int) {
+        let versionEnd = Self.firstWhitespace(in: line, 0..<end)
+        version = Self.string(line, 0..<versionEnd)
+        let rest = Self.trimmed(line, versionEnd..<end)
+        let codeEnd = Self.firstWhitespace(in: line, rest)
+        statusCode = Self.decimal(line, rest.lowerBound..<codeEnd) ?? 0
+        reasonPhrase = Self.string(line, Self.trimmed(line, codeEnd..<rest.upperBound))
         headers = HTTPHeaders()
     }
 
-    private static func decimal(_ bytes: Bytes) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+    private static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func firstWhitespace(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int {
+        var index = range.lowerBound
+        while index < range.upperBound, !HTTPFieldSyntax.isWhitespace(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// `range` without leading and trailing optional whitespace (empty, at its end, when that is all there is).
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, HTTPFieldSyntax.isWhitespace(bytes[lower]) { lower += 1 }
+        while upper > lower, HTTPFieldSyntax.isWhitespace(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    private static func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, range.count <= 9 else { return nil }
         var value = 0
-        for byte in bytes {
+        for index in range {
+            let byte = bytes[index]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
     }
 
-    private static func string(_ bytes: Bytes) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
+    private static func string(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }
 
