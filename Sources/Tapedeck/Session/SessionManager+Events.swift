@@ -43,7 +43,8 @@ extension SessionManager {
         case .taskDidSuspend(let task):
             notificationCenter.post(name: .tapedeckTaskDidSuspend, object: task)
         case .taskDidComplete(let task, let result):
-            var info: [String: Any] = [:]
+            // Built as the notification's own dictionary type: a `[String: Any]` would be copied into one per post.
+            var info: [AnyHashable: Any] = [:]
             info[SessionNotificationKey.response] = result.response
             info[SessionNotificationKey.serializedResponse] = result.value
             info[SessionNotificationKey.responseData] = result.data
@@ -52,9 +53,9 @@ extension SessionManager {
             info[SessionNotificationKey.fileURL] = result.fileURL
             notificationCenter.post(name: .tapedeckTaskDidComplete, object: task, userInfo: info)
         case .downloadDidMoveFile(let task, let url):
-            notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [SessionNotificationKey.fileURL: url])
+            notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [AnyHashable(SessionNotificationKey.fileURL): url])
         case .downloadDidFailToMoveFile(let task, let error):
-            notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [SessionNotificationKey.error: error])
+            notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [AnyHashable(SessionNotificationKey.error): error])
         case .taskDidCreate, .taskWillPerformHTTPRedirection, .taskWillRetry, .taskDidFinishCollectingMetrics:
             break  // AFNetworking has no notification for these
         }

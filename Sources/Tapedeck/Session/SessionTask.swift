@@ -90,8 +90,12 @@ public final class SessionTask: Sendable {
         originalRequest = request
         self.handlers = handlers
         self.manager = manager
-        uploadProgress = Progress(totalUnitCount: request.body.knownLength ?? -1)
-        downloadProgress = Progress(totalUnitCount: -1)
+        // Parentless, as AFNetworking makes them (`initWithParent:nil`): not attached to a progress that happens to be
+        // current on the creating thread, and without looking one up for every task.
+        uploadProgress = Progress(parent: nil, userInfo: nil)
+        uploadProgress.totalUnitCount = request.body.knownLength ?? -1
+        downloadProgress = Progress(parent: nil, userInfo: nil)
+        downloadProgress.totalUnitCount = -1
         if let resumeData {
             storage.withLock {
                 $0.resumeFrom = resumeData

@@ -30,9 +30,11 @@ package enum JSONValueParser {
     /// Whether JSON text is UTF-16 or UTF-32 rather than UTF-8 (which ``parse(_:allowingFragments:)`` reads): a
     /// byte-order mark of those, or (RFC 4627's rule) a zero byte among the first four, which UTF-8 JSON text never has.
     package static func isUTF16or32(_ data: Data) -> Bool {
-        let prefix = data.prefix(4)
-        if prefix.starts(with: [0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE]) { return true }
-        return prefix.contains(0)
+        data.withUnsafeBytes { bytes in
+            let count = min(bytes.count, 4)
+            if count >= 2, (bytes[0], bytes[1]) == (0xFE, 0xFF) || (bytes[0], bytes[1]) == (0xFF, 0xFE) { return true }
+            return (0..<count).contains { bytes[$0] == 0 }
+        }
     }
 
     /// How the reader builds a ``JSONValue``: numbers as `Double`, a repeated member name keeping its last value.
