@@ -87,6 +87,26 @@ extension Loopback {
             again.stop()
         }
 
+        @Test func aDaemonThreadStartsWithTheFirstConnectionHandedToIt() async throws {
+            try await inIsolatedProcess("aDaemonThreadStartsWithTheFirstConnectionHandedToIt") { try countDaemonThreads() }
+        }
+
+        /// A server a test starts and stops without a request runs only its accepting thread; each daemon starts
+        /// with the first connection it is given.
+        private func countDaemonThreads() throws {
+            func daemonThreads() -> Int { threadNames().filter { $0.hasPrefix("MHD") && !$0.hasPrefix("MHD-accept") }.count }
+            let before = daemonThreads()
+            let server = try StubServer(configuration: .init(threadCount: 3))
+            defer { server.stop() }
+            server.route(.get, "/ping", response: .text("pong"))
+            #expect(threadNames().contains { $0.hasPrefix("MHD-accept") })
+            #expect(daemonThreads() == before)
+            for expected in 1...4 {
+                #expect(try rawGet(port: server.port, path: "/ping").hasSuffix("pong"))
+                #expect(daemonThreads() == before + min(expected, 3), "after \(expected) connection(s): \(threadNames())")
+            }
+        }
+
         @Test func connectionsOpenedTogetherAreSpreadOverTheThreads() throws {
             let server = try StubServer(configuration: .init(threadCount: 2))
             defer { server.stop() }

@@ -24,8 +24,8 @@ final class ConnectionAcceptor: Sendable {
     /// The bound port (the one the system chose for port 0).
     let port: UInt16
     private let stopping = Atomic(false)
-    private let running = Atomic(false)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The accepting thread, once started.
+    private let thread = Locked<JoinableThread?>(nil)
 
     /// Creates, binds and listens on a socket for `address`.
     init(address: UnsafePointer<sockaddr>, isIPv6: Bool, backlog: Int32) throws(SetupError) {
@@ -77,21 +77,18 @@ final class ConnectionAcceptor: Sendable {
     /// Starts accepting on its own thread; `handle` gets each accepted socket (blocking, close-on-exec) and its
     /// peer's address, on the accepting thread, and owns the socket from then on. Called again, it does nothing.
     func start(_ handle: @escaping @Sendable (_ socket: Int32, _ peer: UnsafePointer<sockaddr>, _ length: socklen_t) -> Void) {
-        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            ThreadName.setCurrent(Self.threadName)
-            acceptUntilStopped(handle)
-            exited.signal()
+        thread.withLock { thread in
+            guard thread == nil else { return }
+            thread = JoinableThread(name: Self.threadName) { [self] in acceptUntilStopped(handle) }
         }
-        thread.start()
     }
 
-    /// Stops accepting and waits for the thread; the socket closes with the acceptor. Pending, not yet accepted
-    /// connections are refused. Safe to call more than once.
+    /// Stops accepting and waits until the thread has ended; the socket closes with the acceptor. Pending, not yet
+    /// accepted connections are refused. Safe to call more than once.
     func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
-        if running.load(ordering: .acquiring) { exited.wait() }
+        thread.withLock { $0 }?.join()
     }
 
     private func acceptUntilStopped(_ handle: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void) {

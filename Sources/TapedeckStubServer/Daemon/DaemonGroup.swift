@@ -12,71 +12,90 @@ import TapedeckCore
 /// (One daemon with a thread pool would let whichever worker wakes first accept a burst of up to ten connections,
 /// and place added ones by socket number, which an in-process client's own sockets skew: either way, connections
 /// opened together can pile onto one thread.)
+///
+/// A daemon starts when the first connection is handed to it, so a server a test starts and stops without a request
+/// (or with one) starts no thread it does not use. With TLS the first daemon starts at once, so that a certificate or
+/// key libmicrohttpd refuses fails the start instead of the first connection.
 final class DaemonGroup: Sendable {
     /// Why the daemons could not start.
     struct StartError: Error {
         let reason: String
     }
 
-    private struct Pointers: @unchecked Sendable {
-        let values: [OpaquePointer]
+    /// The daemons started so far (`nil` where none started yet), and the core's reference they all share.
+    private struct Daemons: @unchecked Sendable {
+        var values: [OpaquePointer?]
+        let context: UnsafeMutableRawPointer
     }
 
     let core: StubServerCore
-    private let daemons: Locked<Pointers?>
+    private let daemons: Locked<Daemons?>
     private let next = Atomic(0)
     private let count: Int
 
-    /// Starts `core.configuration.threadCount` daemons (at least one) for `core`, which they keep alive until
-    /// ``stop()``.
+    /// A group of `core.configuration.threadCount` daemons (at least one) for `core`, which they keep alive until
+    /// ``stop()``; with TLS the first one starts now (see the type's description).
     init(core: StubServerCore) throws(StartError) {
         self.core = core
-        let configuration = core.configuration
-        // One reference for all the daemons, released by stop() after the last one has stopped.
+        count = max(1, core.configuration.threadCount)
+        // One reference for all the daemons, released by stop().
         let context = Unmanaged.passRetained(core).toOpaque()
-        var pointers: [OpaquePointer] = []
-        for _ in 0..<max(1, configuration.threadCount) {
-            guard let pointer = Self.startDaemon(core: core, context: context) else {
-                let reason = errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
-                pointers.forEach { MHD_stop_daemon($0) }
+        var values = [OpaquePointer?](repeating: nil, count: count)
+        if core.tlsStrings != nil {
+            guard let first = Self.startDaemon(core: core, context: context) else {
                 Unmanaged<StubServerCore>.fromOpaque(context).release()
-                throw StartError(reason: reason)
+                throw StartError(reason: Self.refusal)
             }
-            pointers.append(pointer)
+            values[0] = first
         }
-        count = pointers.count
-        daemons = Locked(Pointers(values: pointers))
+        daemons = Locked(Daemons(values: values, context: context))
     }
 
     deinit { stop() }
 
-    /// Hands an accepted socket to the next daemon; libmicrohttpd owns it from then on (and closes it when it
-    /// cannot take the connection, or when the group has stopped).
+    /// Hands an accepted socket to the next daemon, starting it when it is the first connection it gets;
+    /// libmicrohttpd owns the socket from then on (and closes it when it cannot take the connection). After ``stop()``,
+    /// or when no daemon can start, the socket is closed here.
     @discardableResult
     func add(_ socket: Int32, peer: UnsafePointer<sockaddr>, length: socklen_t) -> Bool {
         let index = next.add(1, ordering: .relaxed).oldValue % count
-        let added = daemons.withLock { pointers -> Bool in
-            guard let pointers else {
+        return daemons.withLock { daemons -> Bool in
+            guard var started = daemons else {
                 close(socket)
                 return false
             }
-            return MHD_add_connection(pointers.values[index], socket, peer, length) == .YES
+            if started.values[index] == nil {
+                started.values[index] = Self.startDaemon(core: core, context: started.context)
+                daemons = started
+            }
+            // A daemon that cannot start (out of threads or descriptors) leaves the connection to one that did.
+            guard let daemon = started.values[index] ?? started.values.lazy.compactMap({ $0 }).first else {
+                let line = "tapedeck stub server: no daemon could start (\(Self.refusal)); a connection was closed\n"
+                FileHandle.standardError.write(Data(line.utf8))
+                close(socket)
+                return false
+            }
+            return MHD_add_connection(daemon, socket, peer, length) == .YES
         }
-        return added
     }
 
-    /// Resumes suspended connections, stops every daemon (closing its connections and joining its thread), lets a
-    /// recording fallback save its cassette, and releases the core. Safe to call more than once.
+    /// Resumes suspended connections, stops every started daemon (closing its connections and joining its thread),
+    /// lets a recording fallback save its cassette, and releases the core. Safe to call more than once.
     func stop() {
-        guard let pointers = daemons.withLock({ current -> Pointers? in
+        guard let daemons = daemons.withLock({ current -> Daemons? in
             defer { current = nil }
             return current
         }) else { return }
         core.beginStopping()
         core.upgradedSockets.closeAll()
-        pointers.values.forEach { MHD_stop_daemon($0) }
+        daemons.values.forEach { if let daemon = $0 { MHD_stop_daemon(daemon) } }
         core.fallback.finishAtStop()
-        Unmanaged.passUnretained(core).release()
+        Unmanaged<StubServerCore>.fromOpaque(daemons.context).release()
+    }
+
+    /// What libmicrohttpd's refusal to start a daemon is put down to.
+    private static var refusal: String {
+        errno == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(errno))
     }
 
     /// One daemon with its own epoll thread, fed connections from outside (`MHD_add_connection`).

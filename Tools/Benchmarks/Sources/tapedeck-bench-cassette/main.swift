@@ -24,11 +24,13 @@ import TapedeckCore
 ///     tapedeck-bench-cassette large-download PAIRS tokens|plain|<N>MiB  a 160 MiB NDJSON or N MiB generated download live and recorded
 ///                                                  (redacted as it streams to its sidecar), PAIRS times, with peak
 ///                                                  memory; `tokens`: a session token in every record
+///     tapedeck-bench-cassette stub-lifecycle N -   N StubServer start + stop pairs, and N with one GET between,
+///                                                  in alternating blocks (medians in µs)
 ///     tapedeck-bench-cassette prune N RUNS         seconds to finish a newEpisodes run that prunes half of N
 ///     tapedeck-bench-cassette record N BLOCK       N recordings versus N passthrough requests, alternating blocks
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | re-record N BLOCK | client-replay N BLOCK | client-stages N ROUNDS | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | large-download PAIRS tokens|plain|<N>MiB | prune N RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: tapedeck-bench-cassette generate N FILE | load FILE RUNS | save FILE RUNS | replay FILE M | record N BLOCK | re-record N BLOCK | client-replay N BLOCK | client-stages N ROUNDS | stand-ins N BLOCK | defaults N BLOCK | features N BLOCK | cache-hits N BLOCK | urlsession N BLOCK | urlsession-floor[-nocache] N BLOCK | openapi N BLOCK | large-put PAIRS - | large-download PAIRS tokens|plain|<N>MiB | stub-lifecycle N - | prune N RUNS\n".utf8))
     exit(2)
 }
 guard arguments.count == 4 else { usage() }
@@ -195,6 +197,12 @@ do {
         let replayRatios = zip(result.replay, result.copy).map { $0 / $1 }
         print("replay median-ms \(median(result.replay)) cp median-ms \(median(result.copy))")
         print("replay/cp ratio median \(median(replayRatios)) min \(replayRatios.min() ?? 0) max \(replayRatios.max() ?? 0) pairs \(replayRatios.count)")
+    case "stub-lifecycle":
+        guard let count = Int(arguments[2]), count > 0 else { usage() }
+        let result = try runDetached { try await StubLifecycle(count: count).run() }
+        print("start-stop median-us \(median(result.bare)) min \(result.bare.min() ?? 0) max \(result.bare.max() ?? 0) blocks \(result.bare.count)")
+        print("start-get-stop median-us \(median(result.withRequest)) min \(result.withRequest.min() ?? 0) max \(result.withRequest.max() ?? 0) blocks \(result.withRequest.count)")
+        print("of which start median-us \(median(result.parts[0])) get median-us \(median(result.parts[1])) stop median-us \(median(result.parts[2]))")
     case "prune":
         guard let count = Int(arguments[2]), let runs = Int(arguments[3]), count > 1, runs > 0 else { usage() }
         var times: [Double] = []
