@@ -36,6 +36,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The four live clients in one process, interleaved: CurlTransport, HTTPSessionManager, AsyncHTTPClient and
+        // URLSession (Tools/bench/four-clients.sh).
+        .executableTarget(
+            name: "interop-bench-clients",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Tapedeck", package: "Tapedeck"),
+                .product(name: "TapedeckCurl", package: "Tapedeck"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,11 +34,12 @@ TARGET_RSS_GROWTH=0.10
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=pairs.sh
 source "$here/pairs.sh"
+# shellcheck source=nginx.sh
+source "$here/nginx.sh"
 repo="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tapedeck-stub-bench.XXXXXX")"
 server_pids=()
 server_fds=()
-nginx_pid=""
 
 # stop_servers: closes every helper's stdin FIFO (each then exits) and waits for it.
 stop_servers() {
@@ -55,11 +56,7 @@ stop_servers() {
 }
 cleanup() {
     stop_servers
-    if [[ -n "$nginx_pid" ]] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill -QUIT "$nginx_pid" 2>/dev/null || true
-        for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$nginx_pid" 2>/dev/null || true
-    fi
+    stop_nginx
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -70,7 +67,6 @@ sudo_cmd=()
 install_missing() {
     local missing=()
     command -v wrk >/dev/null || missing+=(wrk)
-    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
     ((${#missing[@]} == 0)) && return
     echo "installing ${missing[*]}…" >&2
     "${sudo_cmd[@]}" apt-get install -y "${missing[@]}" >/dev/null || {
@@ -78,6 +74,7 @@ install_missing() {
     }
 }
 install_missing
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || bash "$repo/Tools/dev/install-system-packages.sh" nginx >&2
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 
 free_port() {
@@ -171,31 +168,7 @@ check_body() {
 }
 
 nginx_port="$(free_port)"
-mkdir -p "$work/nginx/logs" "$work/nginx/tmp"
-cat >"$work/nginx/nginx.conf" <<NGINX
-worker_processes $THREADS;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $work/nginx/tmp;
-    proxy_temp_path $work/nginx/tmp;
-    fastcgi_temp_path $work/nginx/tmp;
-    uwsgi_temp_path $work/nginx/tmp;
-    scgi_temp_path $work/nginx/tmp;
-    keepalive_requests 10000000;
-    keepalive_timeout 65;
-    server {
-        listen 127.0.0.1:$nginx_port;
-        root $work/www;
-        location = /bench.json { default_type application/json; }
-    }
-}
-NGINX
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' 2>"$work/nginx/stderr" &
-nginx_pid=$!
-for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/bench.json" && break; sleep 0.1; done
+start_nginx "$work" "$nginx_port" "$THREADS"
 check_body "http://127.0.0.1:$nginx_port/bench.json"
 nginx_pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"
 echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') pids $nginx_pids on 127.0.0.1:$nginx_port" >&2
