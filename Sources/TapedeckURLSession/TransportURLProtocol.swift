@@ -123,7 +123,8 @@ public class TransportURLProtocol: URLProtocol {
         converted.responseBody = binding.cache == nil ? .stream : .memory
         let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
-        let delivery = ResponseDelivery(owner: self, bridge: bridge, expectedUpload: converted.body.knownLength)
+        let delivery = ResponseDelivery(owner: self, bridge: bridge, responses: binding.responses,
+                                        expectedUpload: converted.body.knownLength)
         let transfer = Task {
             let outcome: Result<HTTPResponse, URLError>
             do {
@@ -173,11 +174,12 @@ public class TransportURLProtocol: URLProtocol {
 
     /// Tells the client, in order, what came of a transfer whose head it has not heard of; nothing once the loading
     /// was stopped.
-    fileprivate func report(_ outcome: Result<HTTPResponse, URLError>) {
+    fileprivate func report(_ outcome: Result<HTTPResponse, URLError>, responses: URLResponseMemory? = nil) {
         switch outcome {
         case .success(let response):
+            let head = responses?.response(for: response.head) ?? URLRequestConversion.urlResponse(from: response.head)
             tell { client in
-                client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response.head), cacheStoragePolicy: .notAllowed)
+                client.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
                 if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
                     client.urlProtocol(self, didLoad: data)
                 }
@@ -212,6 +214,7 @@ public class TransportURLProtocol: URLProtocol {
 private final class ResponseDelivery: Sendable {
     private let owner: WeakProtocol
     private let bridge: URLSessionDelegateBridge
+    private let responses: URLResponseMemory
     private let expectedUpload: Int64
     private let state = Locked(State())
 
@@ -223,9 +226,10 @@ private final class ResponseDelivery: Sendable {
         var gathered = Data()
     }
 
-    init(owner: TransportURLProtocol, bridge: URLSessionDelegateBridge, expectedUpload: Int64?) {
+    init(owner: TransportURLProtocol, bridge: URLSessionDelegateBridge, responses: URLResponseMemory, expectedUpload: Int64?) {
         self.owner = WeakProtocol(owner)
         self.bridge = bridge
+        self.responses = responses
         self.expectedUpload = expectedUpload ?? -1
     }
 
@@ -236,7 +240,8 @@ private final class ResponseDelivery: Sendable {
         switch event {
         case .responseHead(let head):
             state.withLock { $0.headDelivered = true }
-            owner.tell { $0.urlProtocol(owner, didReceive: URLRequestConversion.urlResponse(from: head), cacheStoragePolicy: .notAllowed) }
+            let response = responses.response(for: head)
+            owner.tell { $0.urlProtocol(owner, didReceive: response, cacheStoragePolicy: .notAllowed) }
         case .bodyChunk(let data):
             guard !data.isEmpty else { return }
             state.withLock { $0.chunksArrived = true }
@@ -271,7 +276,7 @@ private final class ResponseDelivery: Sendable {
                 client.urlProtocolDidFinishLoading(owner)
             }
         } else {
-            owner.report(outcome)
+            owner.report(outcome, responses: responses)
         }
     }
 }
