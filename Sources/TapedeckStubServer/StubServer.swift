@@ -20,7 +20,8 @@ public final class StubServer: Sendable {
         public var host: String
         /// The port, or `0` for any free port (the default). The bound port is ``StubServer/port``.
         public var port: UInt16
-        /// Daemon threads, each running its own epoll loop. Connections are spread over them in turn. Default 2.
+        /// Daemon threads, each running its own epoll loop. Connections are spread over them in turn; each thread
+        /// starts with the first connection it gets, so a server that answers one request runs one. Default 2.
         public var threadCount: Int
         /// Requests kept in the journal before the oldest are dropped.
         public var journalCapacity: Int
