@@ -43,21 +43,24 @@ extension SessionManager {
         case .taskDidSuspend(let task):
             notificationCenter.post(name: .tapedeckTaskDidSuspend, object: task)
         case .taskDidComplete(let task, let result):
-            // Built as the notification's own dictionary type: a `[String: Any]` would be copied into one per post.
-            var info: [AnyHashable: Any] = [:]
-            info[SessionNotificationKey.response] = result.response
-            info[SessionNotificationKey.serializedResponse] = result.value
-            info[SessionNotificationKey.responseData] = result.data
-            info[SessionNotificationKey.error] = result.error
-            info[SessionNotificationKey.metrics] = result.metrics
-            info[SessionNotificationKey.fileURL] = result.fileURL
+            // Only what the result has: assigning `nil` would look each missing key up to remove it. (Built with
+            // `String` keys: measured cheaper, conversion to the notification's `[AnyHashable: Any]` included, than
+            // building that dictionary directly.)
+            var info = [String: Any](minimumCapacity: 6)
+            if let response = result.response { info[SessionNotificationKey.response] = response }
+            if let value = result.value { info[SessionNotificationKey.serializedResponse] = value }
+            if let data = result.data { info[SessionNotificationKey.responseData] = data }
+            if let error = result.error { info[SessionNotificationKey.error] = error }
+            if let metrics = result.metrics { info[SessionNotificationKey.metrics] = metrics }
+            if let fileURL = result.fileURL { info[SessionNotificationKey.fileURL] = fileURL }
             notificationCenter.post(name: .tapedeckTaskDidComplete, object: task, userInfo: info)
         case .downloadDidMoveFile(let task, let url):
-            notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [AnyHashable(SessionNotificationKey.fileURL): url])
+            notificationCenter.post(name: .tapedeckDownloadDidMoveFile, object: task, userInfo: [SessionNotificationKey.fileURL: url])
         case .downloadDidFailToMoveFile(let task, let error):
-            notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [AnyHashable(SessionNotificationKey.error): error])
+            notificationCenter.post(name: .tapedeckDownloadDidFailToMoveFile, object: task, userInfo: [SessionNotificationKey.error: error])
         case .taskDidCreate, .taskWillPerformHTTPRedirection, .taskWillRetry, .taskDidFinishCollectingMetrics:
             break  // AFNetworking has no notification for these
         }
     }
 }
+
