@@ -30,8 +30,6 @@ final class TransportBinding: @unchecked Sendable {
     let configuration: URLSessionConfiguration?
     /// The subclass bound to this binding while it lives.
     let protocolClass: TransportURLProtocol.Type
-    /// The response objects its requests were answered with, made once per distinct head (a replayed interaction).
-    let responses = URLResponseMemory()
 
     /// The key of the binding in a configuration's `connectionProxyDictionary`.
     static let key = "TapedeckTransportBinding"

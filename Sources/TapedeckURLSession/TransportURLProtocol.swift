@@ -123,8 +123,7 @@ public class TransportURLProtocol: URLProtocol {
         converted.responseBody = binding.cache == nil ? .stream : .memory
         let pipeline = Self.pipeline(for: binding, bridge: bridge)
         let transport = binding.transport
-        let delivery = ResponseDelivery(owner: self, bridge: bridge, responses: binding.responses,
-                                        expectedUpload: converted.body.knownLength)
+        let delivery = ResponseDelivery(owner: self, bridge: bridge, expectedUpload: converted.body.knownLength)
         let transfer = Task {
             let outcome: Result<HTTPResponse, URLError>
             do {
@@ -174,12 +173,11 @@ public class TransportURLProtocol: URLProtocol {
 
     /// Tells the client, in order, what came of a transfer whose head it has not heard of; nothing once the loading
     /// was stopped.
-    fileprivate func report(_ outcome: Result<HTTPResponse, URLError>, responses: URLResponseMemory? = nil) {
+    fileprivate func report(_ outcome: Result<HTTPResponse, URLError>) {
         switch outcome {
         case .success(let response):
-            let head = responses?.response(for: response.head) ?? URLRequestConversion.urlResponse(from: response.head)
             tell { client in
-                client.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+                client.urlProtocol(self, didReceive: URLRequestConversion.urlResponse(from: response.head), cacheStoragePolicy: .notAllowed)
                 if let data = URLRequestConversion.bodyData(of: response), !data.isEmpty {
                     client.urlProtocol(self, didLoad: data)
                 }
@@ -214,7 +212,6 @@ public class TransportURLProtocol: URLProtocol {
 private final class ResponseDelivery: Sendable {
     private let owner: WeakProtocol
     private let bridge: URLSessionDelegateBridge
-    private let responses: URLResponseMemory
     private let expectedUpload: Int64
     private let state = Locked(State())
 
@@ -226,10 +223,9 @@ private final class ResponseDelivery: Sendable {
         var gathered = Data()
     }
 
-    init(owner: TransportURLProtocol, bridge: URLSessionDelegateBridge, responses: URLResponseMemory, expectedUpload: Int64?) {
+    init(owner: TransportURLProtocol, bridge: URLSessionDelegateBridge, expectedUpload: Int64?) {
         self.owner = WeakProtocol(owner)
         self.bridge = bridge
-        self.responses = responses
         self.expectedUpload = expectedUpload ?? -1
     }
 
@@ -240,8 +236,7 @@ private final class ResponseDelivery: Sendable {
         switch event {
         case .responseHead(let head):
             state.withLock { $0.headDelivered = true }
-            let response = responses.response(for: head)
-            owner.tell { $0.urlProtocol(owner, didReceive: response, cacheStoragePolicy: .notAllowed) }
+            owner.tell { $0.urlProtocol(owner, didReceive: URLRequestConversion.urlResponse(from: head), cacheStoragePolicy: .notAllowed) }
         case .bodyChunk(let data):
             guard !data.isEmpty else { return }
             state.withLock { $0.chunksArrived = true }
@@ -276,7 +271,7 @@ private final class ResponseDelivery: Sendable {
                 client.urlProtocolDidFinishLoading(owner)
             }
         } else {
-            owner.report(outcome, responses: responses)
+            owner.report(outcome)
         }
     }
 }

@@ -41,22 +41,6 @@ import TapedeckURLSession
         #expect(try echo(data)["args"] as? [String: String] == ["inner": "1"])
     }
 
-    /// A replayed interaction answers with the same head every time; the door builds its `HTTPURLResponse` once and
-    /// hands the same object to every task it answers, and another head gets another object.
-    @Test func aHeadAnsweredAgainGetsTheResponseObjectMadeTheFirstTime() async throws {
-        let session = makeSession(SameHeadEveryTime())
-        defer { session.finishTasksAndInvalidate() }
-        let url = try #require(URL(string: "http://example.test/a"))
-        let (_, first) = try await session.data(from: url)
-        let (_, again) = try await session.data(from: url)
-        let (_, other) = try await session.data(from: try #require(URL(string: "http://example.test/b")))
-        let firstResponse = try #require(first as? HTTPURLResponse)
-        #expect(firstResponse.statusCode == 200 && firstResponse.value(forHTTPHeaderField: "X-Path") == "/a")
-        #expect(firstResponse === again as? HTTPURLResponse)
-        #expect(firstResponse !== other as? HTTPURLResponse)
-        #expect((other as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Path") == "/b")
-    }
-
     @Test func completionHandlerDataTask() async throws {
         let server = try StubServer.httpbin()
         defer { server.stop() }
@@ -309,16 +293,5 @@ import TapedeckURLSession
             break
         }
         #expect(probe.log.cancelledErrors.withLock { $0 } == 1)
-    }
-}
-
-/// Answers every request at once with a head that depends only on its URL, as a replayed interaction does.
-private struct SameHeadEveryTime: HTTPTransport {
-    func send(_ request: HTTPRequest, onEvent: HTTPEventHandler?) async throws -> HTTPResponse {
-        let head = HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headers: ["X-Path": request.url.path, "Content-Type": "text/plain"],
-                                    url: request.url)
-        onEvent?(.responseHead(head))
-        onEvent?(.bodyChunk(Data("ok".utf8)))
-        return HTTPResponse(head: head, body: .data(Data("ok".utf8)))
     }
 }
