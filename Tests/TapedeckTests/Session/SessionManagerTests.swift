@@ -82,6 +82,26 @@ import TapedeckTesting
         }
     }
 
+    /// AFNetworking makes a task's progress objects with no parent (`initWithParent:nil`): a `Progress` current on
+    /// the thread that creates the task does not adopt them, so it does not advance with the task.
+    @Test func aTasksProgressJoinsNoProgressThatIsCurrentWhenItIsMade() async throws {
+        let outer = Progress(totalUnitCount: 2)
+        let task = makeUploadTask(while: outer)
+        // Foundation completes a current progress's pending units at `resignCurrent` when no child joined meanwhile.
+        #expect(outer.completedUnitCount == 1, "the task's progress was adopted by the current one")
+        task.resume()
+        #expect(await task.result.error == nil)
+        #expect(task.uploadProgress.fractionCompleted == 1.0 && task.downloadProgress.fractionCompleted == 1.0)
+        #expect(outer.completedUnitCount == 1)
+    }
+
+    /// An upload task made while `outer` is the thread's current progress (which only synchronous code may set).
+    private func makeUploadTask(while outer: Progress) -> SessionTask {
+        outer.becomeCurrent(withPendingUnitCount: 1)
+        defer { outer.resignCurrent() }
+        return manager.uploadTask(with: HTTPRequest(method: .put, url: server.url("/put")), from: .data(Data(count: 1000)))
+    }
+
     @Test func aDownloadIsMovedToItsDestinationAndTheTemporaryFileRemoved() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
