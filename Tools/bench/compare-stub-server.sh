@@ -74,12 +74,7 @@ install_missing() {
     }
 }
 install_missing
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || bash "$repo/Tools/dev/install-system-packages.sh" nginx >&2
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
+nginx_bin="$(nginx_binary)"
 
 # The body both servers send: 1024 bytes of JSON. nginx's workers run as an unprivileged user when the script is
 # root, so the directory and file must be readable by everyone.
@@ -167,8 +162,7 @@ check_body() {
     cmp -s "$work/check.json" "$work/www/bench.json" || { echo "GET $1 returned other bytes" >&2; exit 1; }
 }
 
-nginx_port="$(free_port)"
-start_nginx "$work" "$nginx_port" "$THREADS"
+start_nginx "$work" "$THREADS"
 check_body "http://127.0.0.1:$nginx_port/bench.json"
 nginx_pids="$nginx_pid $(pgrep -P "$nginx_pid" | tr '\n' ' ')"
 echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') pids $nginx_pids on 127.0.0.1:$nginx_port" >&2

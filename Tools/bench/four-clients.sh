@@ -27,8 +27,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-
 # nginx's workers run as an unprivileged user when the script is root: the files must be readable by everyone.
 mkdir -p "$work/www"
 chmod 755 "$work" "$work/www"
@@ -44,8 +42,8 @@ text = text[:-1] + " " * (236 - len(text)) + "}"
 open(sys.argv[1], "w").write(text)
 PY
 chmod 644 "$work/www/small.json"
-start_nginx "$work" "$port" 1
-url="http://127.0.0.1:$port/small.json"
+start_nginx "$work" 1
+url="http://127.0.0.1:$nginx_port/small.json"
 [[ "$(curl -sf "$url" | wc -c)" -eq 236 ]] || { echo "nginx did not serve $url" >&2; exit 1; }
 
 (cd "$repo/Tools/Interop" && swift build -c release --product interop-bench-clients >&2)

@@ -4,21 +4,28 @@
 # work directory, on loopback, with keep-alive connections kept for as long as a benchmark runs.
 #
 #   source "$here/nginx.sh"
-#   start_nginx "$work" "$port" 2            # serves "$work/www" at http://127.0.0.1:$port/ with 2 workers
+#   start_nginx "$work" 2                    # serves "$work/www" at http://127.0.0.1:$nginx_port/ with 2 workers
 #   …                                        # nginx_pid is its master's process id
 #   stop_nginx                               # in the script's EXIT trap
 #
 # Files under "$work/www" must be readable by everyone: when the script runs as root, the workers do not.
 
 nginx_pid=""
+nginx_port=""
 
-# start_nginx WORK PORT WORKERS: starts nginx serving WORK/www on 127.0.0.1:PORT and waits until it answers.
-start_nginx() {
-    local work=$1 port=$2 workers=$3
+# nginx_binary: the path of nginx, installed first when missing.
+nginx_binary() {
     command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] \
         || bash "$(dirname "${BASH_SOURCE[0]}")/../dev/install-system-packages.sh" nginx >&2
-    local binary
-    binary="$(command -v nginx || echo /usr/sbin/nginx)"
+    command -v nginx || echo /usr/sbin/nginx
+}
+
+# start_nginx WORK WORKERS: starts nginx serving WORK/www on a free loopback port, which it sets in nginx_port, and
+# waits until it answers.
+start_nginx() {
+    local work=$1 workers=$2 binary
+    binary="$(nginx_binary)"
+    nginx_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
     mkdir -p "$work/nginx/logs" "$work/nginx/tmp"
     cat >"$work/nginx/nginx.conf" <<NGINX
 worker_processes $workers;
@@ -36,7 +43,7 @@ http {
     keepalive_requests 10000000;
     keepalive_timeout 65;
     server {
-        listen 127.0.0.1:$port;
+        listen 127.0.0.1:$nginx_port;
         root $work/www;
     }
 }
@@ -45,10 +52,10 @@ NGINX
     nginx_pid=$!
     local _
     for _ in $(seq 1 50); do
-        curl -s -o /dev/null "http://127.0.0.1:$port/" && return 0
+        curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && return 0
         sleep 0.1
     done
-    echo "nginx did not start on 127.0.0.1:$port" >&2
+    echo "nginx did not start on 127.0.0.1:$nginx_port" >&2
     cat "$work/nginx/stderr" >&2
     return 1
 }
