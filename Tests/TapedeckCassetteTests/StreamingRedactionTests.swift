@@ -210,6 +210,34 @@ import TapedeckTestSupport
         let again = try #require(SidecarRewrite.bodies(of: Cassette(interactions: interactions)).first)
         #expect(try !rewrite.replaceStreaming(again, through: BodyRedactionStream(scrubbing: [secret], as: Redaction()), in: &interactions))
     }
+
+    /// The read that decides whether a large sidecar must be rewritten finds a copy wherever it is: cut between two
+    /// reads (it reads a megabyte at a time), at either end, in any spelling; and no copy where there is none.
+    @Test func aCopyIsFoundInALargeSidecarWhereverItIs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cassette = directory.cassette("find.json")
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(CassetteFile.sidecarFolder(cassette)),
+                                                withIntermediateDirectories: true)
+        let secret = "late-learned/secret-91ab"
+        let secrets = SecretOccurrences(["another-secret-0000", secret])
+        func holds(_ copy: String, at offset: Int, in size: Int) throws -> Bool {
+            var bytes = [UInt8](repeating: UInt8(ascii: "z"), count: size)
+            bytes.replaceSubrange(offset..<(offset + copy.utf8.count), with: Array(copy.utf8))
+            let name = CassetteFile.sidecarFolder(cassette) + "/\(offset).bin"
+            try Data(bytes).write(to: CassetteFile.sidecarURL(name, cassette: cassette))
+            let body = SidecarRewrite.Body(index: 0, isRequest: false, path: name, contentType: nil, contentEncoding: nil, byteCount: Int64(size))
+            return try SidecarRewrite(cassette: cassette).holdsCopy(of: secrets, in: body)
+        }
+        let megabyte = 1 << 20
+        for offset in [0, megabyte - 10, megabyte - 1, megabyte, 2 * megabyte - 3, 3 * megabyte - secret.utf8.count] {
+            #expect(try holds(secret, at: offset, in: 3 * megabyte), "at \(offset)")
+        }
+        #expect(try holds(#"late-learned\/secret-91ab"#, at: megabyte - 7, in: 3 * megabyte))
+        #expect(try holds("late%2Dlearned%2Fsecret%2D91ab", at: 2 * megabyte - 20, in: 3 * megabyte))
+        #expect(try !holds(String(secret.dropLast()), at: megabyte - 10, in: 3 * megabyte))
+        #expect(try !holds("", at: 0, in: 0))
+    }
 }
 
 /// ``SecretOccurrences`` finds what scrubbing one secret at a time would find.
@@ -224,6 +252,45 @@ import TapedeckTestSupport
         let redaction = Redaction()
         #expect(redaction.scrub(text, secrets: secrets) == redaction.scrub(text, secrets: occurrences.present(in: text)))
         #expect(!redaction.scrub(text, secrets: secrets).contains("secret-with-slashes"))
+    }
+
+    /// Against a search for every spelling one by one, at every offset: long spellings alone (the scan skips
+    /// positions) and with medium ones (it reads every position), copies at the text's ends and cut short.
+    @Test(arguments: [false, true]) func itFindsWhatASearchOfEverySpellingFinds(withMediumSpellings: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdef0123456789-/_".utf8)
+        func word(_ length: Int) -> String { String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self) }
+        let lengths = withMediumSpellings ? Array(8...40) : Array(15...40)
+        let secrets = (0..<300).map { _ in word(lengths.randomElement(using: &generator)!) }
+        let occurrences = SecretOccurrences(secrets)
+        for _ in 0..<200 {
+            var text = word(Int.random(in: 0...60, using: &generator))
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                var spellings: [String] = []
+                let secret = secrets.randomElement(using: &generator)!
+                SecretOccurrences.forEachSpelling(of: secret) { spellings.append(String(decoding: $0, as: UTF8.self)) }
+                let spelling = spellings.randomElement(using: &generator)!
+                // Sometimes cut short, so that it is not a copy.
+                text += Bool.random(using: &generator) ? spelling : String(spelling.dropLast())
+                text += word(Int.random(in: 0...20, using: &generator))
+            }
+            let expected = secrets.filter { secret in
+                var found = false
+                SecretOccurrences.forEachSpelling(of: secret) { if text.contains(String(decoding: $0, as: UTF8.self)) { found = true } }
+                return found
+            }
+            #expect(occurrences.present(in: text) == expected, "in \(text)")
+            let any = Array(text.utf8).withUnsafeBufferPointer { occurrences.occursAny(in: $0) }
+            #expect(any == !expected.isEmpty)
+        }
+    }
+
+    @Test func itHoldsEachSecretOnce() {
+        var occurrences = SecretOccurrences(["tok-1234567890", "tiny"])
+        #expect(occurrences.add(["tok-1234567890", "tok-1234567891", "tiny", "tinier", "tok%2D1234567890"]) == ["tok-1234567891", "tinier", "tok%2D1234567890"])
+        #expect(occurrences.secrets == ["tok-1234567890", "tiny", "tok-1234567891", "tinier", "tok%2D1234567890"])
+        let insertedAgain = occurrences.insert("tok%2D1234567890")
+        #expect(!insertedAgain)
     }
 
     /// The ASCII path spells a secret as Foundation's `addingPercentEncoding(withAllowedCharacters: .alphanumerics)`.

@@ -24,7 +24,6 @@ struct BodyRedactionStream: Sendable {
     private let isForm: Bool
     /// The secrets known so far, indexed for one scan per segment.
     private var secrets = SecretOccurrences()
-    private var known: Set<String> = []
     /// Bytes kept back at the end of the pending text: a copy of a secret cut there is whole with the next chunk.
     private var holdBack = 1
     private var json: StreamingJSONRedaction?
@@ -37,15 +36,26 @@ struct BodyRedactionStream: Sendable {
     /// A stream for a body of `contentType`, scrubbing `secrets` from it; `noteSecrets` hears of the secrets found in
     /// it (values of sensitive members), so that the rest of the cassette is scrubbed of them too.
     init(redaction: Redaction, contentType: String?, secrets: [String], noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }) {
+        self.init(redaction: redaction, contentType: contentType, secrets: SecretOccurrences(secrets), noteSecrets: noteSecrets)
+    }
+
+    private init(redaction: Redaction, contentType: String?, secrets: SecretOccurrences,
+                 noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }) {
         self.redaction = redaction
         self.isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         self.noteSecrets = noteSecrets
-        add(secrets)
+        self.secrets = secrets
+        holdBack = secrets.longestSpelling + 1
     }
 
     /// A stream that only scrubs copies of `secrets`, spelled as `redaction` spells them (its stand-ins), for a body
     /// already redacted that a secret learned later may still be in.
     init(scrubbing secrets: [String], as redaction: Redaction) {
+        self.init(scrubbing: SecretOccurrences(secrets), as: redaction)
+    }
+
+    /// The same, for secrets already indexed (a session's ledger).
+    init(scrubbing secrets: SecretOccurrences, as redaction: Redaction) {
         var scrubOnly = redaction
         scrubOnly.redactsDefaults = false
         scrubOnly.filters = []
@@ -99,7 +109,7 @@ struct BodyRedactionStream: Sendable {
     /// Adds secrets to scrub, and holds back as many bytes as the longest spelling
     /// ``Redaction/scrub(_:secrets:placeholder:)`` replaces, plus one.
     private mutating func add(_ newSecrets: [String]) {
-        secrets.add(newSecrets.filter { known.insert($0).inserted })
+        secrets.add(newSecrets)
         holdBack = secrets.longestSpelling + 1
     }
 
@@ -132,7 +142,7 @@ struct BodyRedactionStream: Sendable {
     /// Replaces every whole copy of a known secret in the pending text (up to its last whole UTF-8 character); a copy
     /// still being received stays for the next call. Pending bytes that are not UTF-8 text are left as they are.
     private mutating func scrubPending() {
-        guard !known.isEmpty else { return }
+        guard !secrets.isEmpty else { return }
         let boundary = Self.utf8Boundary(pending, before: pending.count)
         let present = pending.withUnsafeBufferPointer { secrets.present(in: UnsafeBufferPointer(rebasing: $0[..<boundary])) }
         guard !present.isEmpty, let text = String(validating: pending[..<boundary], as: UTF8.self) else { return }

@@ -59,7 +59,7 @@ extension Redaction {
         }
         for (body, data) in sidecars {
             let redacted = try Self.refusingGiveUps(file: url.path, place: body.place) {
-                redaction.redactBody(data, contentType: body.contentType, scrubbing: ledger.secrets)
+                redaction.scrubBytes(redaction.redactBodyBytes(data, contentType: body.contentType), secrets: ledger.index)
             }
             _ = try rewrite.replace(body, original: data, with: redacted, in: &cassette.interactions, writing: writing)
         }

@@ -133,7 +133,10 @@ extension Redaction {
     /// the Unicode space separators), with no Foundation call: secrets are collected on every replayed request.
     private static func trimmingSpaces(_ value: some StringProtocol) -> String {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
-        let text = String(value), scalars = text.unicodeScalars
+        let text = String(value)
+        // Most values start and end with an ASCII byte that is no space: nothing to trim, no scalar to look up.
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
+        let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
         if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
         return String(scalars[first...last])
@@ -165,12 +168,10 @@ extension Redaction {
 
     /// `text` with every copy of `secrets` (as written, percent-encoded, or with `/` escaped as in JSON) replaced.
     /// Text that holds none of them (the common case, checked without allocating) is returned as it is.
-    func scrub(_ text: String, secrets: [String], placeholder: String = Redaction.placeholder) -> String {
+    func scrub(_ text: String, secrets: some SecretsToScrub, placeholder: String = Redaction.placeholder) -> String {
+        guard !secrets.isEmpty else { return text }
         var result = text
-        // Many secrets (an export whose every record held a token) and a long text: one scan finds those present.
-        let indexed = secrets.count > Self.secretsCheckedOneByOne && text.utf8.count > Self.textScannedPerSecret
-        let secrets = indexed ? SecretOccurrences(secrets).present(in: text) : secrets
-        for secret in secrets where Self.mayHoldCopy(result, of: secret) {
+        for secret in secrets.candidates(in: text) where Self.mayHoldCopy(result, of: secret) {
             let standIn = standInSalt.map { StandIn.make(for: secret, salt: $0) }
             result = result.replacingOccurrences(of: secret, with: standIn ?? placeholder)
             if secret.contains("/") { result = result.replacingOccurrences(of: secret.replacingOccurrences(of: "/", with: "\\/"), with: standIn ?? placeholder) }
@@ -214,7 +215,7 @@ extension Redaction {
     }
 
     /// A body with copies of `secrets` scrubbed, when it is text.
-    func scrub(_ body: CassetteBody, secrets: [String], headers: inout HTTPHeaders) -> CassetteBody {
+    func scrub(_ body: CassetteBody, secrets: some SecretsToScrub, headers: inout HTTPHeaders) -> CassetteBody {
         guard !secrets.isEmpty, let data = body.inlineData, !data.isEmpty else { return body }
         let scrubbed = scrubBytes(data, secrets: secrets)
         guard scrubbed != data else { return body }
@@ -226,7 +227,7 @@ extension Redaction {
 
     /// Body bytes with copies of `secrets` scrubbed, when they are UTF-8 text (inline bodies, and sidecar bodies before
     /// they are written).
-    func scrubBytes(_ data: Data, secrets: [String]) -> Data {
+    func scrubBytes(_ data: Data, secrets: some SecretsToScrub) -> Data {
         guard !secrets.isEmpty, let text = String(validating: data, as: UTF8.self) else { return data }
         let scrubbed = scrub(text, secrets: secrets)
         return scrubbed == text ? data : Data(scrubbed.utf8)
@@ -234,13 +235,13 @@ extension Redaction {
 
     /// An interaction with every copy of `secrets` scrubbed (URLs, headers, bodies, error messages), whatever the
     /// policy: for secrets put into a request on its way out (``PlaceholderSecrets``), which must never be written.
-    func scrub(_ interaction: inout Interaction, secrets: [String]) {
+    func scrub(_ interaction: inout Interaction, secrets: some SecretsToScrub) {
         scrub(&interaction.request, secrets: secrets)
         scrubOutcome(&interaction, secrets: secrets)
     }
 
     /// Header values with copies of `secrets` scrubbed.
-    func scrub(_ headers: HTTPHeaders, secrets: [String]) -> HTTPHeaders {
+    func scrub(_ headers: HTTPHeaders, secrets: some SecretsToScrub) -> HTTPHeaders {
         guard !secrets.isEmpty else { return headers }
         var fields = headers.fields
         var changed = false
@@ -256,7 +257,7 @@ extension Redaction {
 
     /// Scrubs copies of `secrets` from every part of a request: its URL (path, query and fragment), header values and
     /// inline body.
-    func scrub(_ request: inout Interaction.Request, secrets: [String]) {
+    func scrub(_ request: inout Interaction.Request, secrets: some SecretsToScrub) {
         guard !secrets.isEmpty else { return }
         request.url = scrub(request.url, secrets: secrets, placeholder: Redaction.encodedPlaceholder)
         request.headers = scrub(request.headers, secrets: secrets)
@@ -266,7 +267,7 @@ extension Redaction {
     /// Scrubs copies of `secrets` from every part of an interaction held in memory (URLs, header values, inline
     /// bodies, error messages): used on interactions stored before the secrets were learned. Returns whether
     /// anything changed.
-    func scrubCopies(in interaction: inout Interaction, of secrets: [String]) -> Bool {
+    func scrubCopies(in interaction: inout Interaction, of secrets: some SecretsToScrub) -> Bool {
         guard !secrets.isEmpty else { return false }
         let before = interaction
         scrub(&interaction, secrets: secrets)
@@ -274,7 +275,7 @@ extension Redaction {
     }
 
     /// Scrubs copies of `secrets` from a response's URL, header values and inline body, or from an error's messages.
-    func scrubOutcome(_ interaction: inout Interaction, secrets: [String]) {
+    func scrubOutcome(_ interaction: inout Interaction, secrets: some SecretsToScrub) {
         guard !secrets.isEmpty else { return }
         switch interaction.outcome {
         case .response(var response):

@@ -14,7 +14,7 @@ extension Redaction {
 
     /// A WebSocket conversation with copies of `secrets` scrubbed from its text payloads, close reasons, and binary
     /// payloads that are UTF-8 text (as from bodies, ``scrubBytes(_:secrets:)``).
-    func scrubWebSocket(_ transcript: WebSocketTranscript, secrets: [String]) -> WebSocketTranscript {
+    func scrubWebSocket(_ transcript: WebSocketTranscript, secrets: some SecretsToScrub) -> WebSocketTranscript {
         guard !secrets.isEmpty else { return transcript }
         return map(transcript) { scrub($0, secrets: secrets) } reason: { scrub($0, secrets: secrets) } binary: { scrubBytes($0, secrets: secrets) }
     }

@@ -216,7 +216,7 @@ public struct Redaction: Sendable {
     }
 
     /// Redacts a request, scrubbing copies of `secrets` from its URL, headers and body.
-    func redact(_ request: inout Interaction.Request, secrets: [String]) {
+    func redact(_ request: inout Interaction.Request, secrets: some SecretsToScrub) {
         guard redactsDefaults || !filters.isEmpty else { return }
         request.url = redactURL(request.url)
         request.headers = redactHeaders(request.headers)
@@ -248,9 +248,9 @@ public struct Redaction: Sendable {
         if !keepingHeaders {
             request.headers = HTTPHeaders(request.headers.fields.filter { $0.name.caseInsensitiveEquals("Content-Type") })
         }
-        redact(&request, secrets: ledger.secrets)
+        redact(&request, secrets: ledger.index)
         if let unmarkedBody {
-            request.body = ledger.secrets.isEmpty ? unmarkedBody : scrub(unmarkedBody, secrets: ledger.secrets, headers: &request.headers)
+            request.body = ledger.isEmpty ? unmarkedBody : scrub(unmarkedBody, secrets: ledger.index, headers: &request.headers)
         }
     }
 
@@ -321,13 +321,13 @@ public struct Redaction: Sendable {
     /// stored before must be scrubbed of them too (``scrubCopies(in:of:)``).
     func redact(_ interaction: inout Interaction, ledger: inout SecretLedger) -> [String] {
         let learned = ledger.learn(secretValues(of: interaction))
-        redact(&interaction.request, secrets: ledger.secrets)
-        redactOutcome(&interaction, secrets: ledger.secrets)
+        redact(&interaction.request, secrets: ledger.index)
+        redactOutcome(&interaction, secrets: ledger.index)
         return learned
     }
 
     /// Redacts the response or error of an interaction, then runs the interaction filters.
-    private func redactOutcome(_ interaction: inout Interaction, secrets: [String]) {
+    private func redactOutcome(_ interaction: inout Interaction, secrets: some SecretsToScrub) {
         guard redactsDefaults || !filters.isEmpty else { return }
         switch interaction.outcome {
         case .response(var response):

@@ -66,6 +66,30 @@ struct SidecarRewrite {
         return true
     }
 
+    /// Whether the file of `body` holds a copy of one of `secrets` (or may, for a secret too short to index), read a
+    /// megabyte at a time: a copy cut between two reads is whole in the second, which starts again that far back.
+    func holdsCopy(of secrets: SecretOccurrences, in body: Body) throws(CassetteError) -> Bool {
+        let path = CassetteFile.sidecarURL(body.path, cassette: cassette).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(file: path, operation: "read", reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let overlap = max(0, secrets.longestSpelling - 1)
+        var buffer = [UInt8](repeating: 0, count: (1 << 20) + overlap)
+        var kept = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + kept, $0.count - kept) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .io(file: path, operation: "read", reason: String(cString: strerror(errno))) }
+            guard count > 0 else { return false }
+            let filled = kept + count
+            if buffer.withUnsafeBufferPointer({ secrets.occursAny(in: UnsafeBufferPointer(rebasing: $0[..<filled])) }) { return true }
+            kept = min(overlap, filled)
+            buffer.withUnsafeMutableBytes { bytes in
+                if kept > 0 { memmove(bytes.baseAddress!, bytes.baseAddress! + filled - kept, kept) }
+            }
+        }
+    }
+
     /// Passes the file of `body` through `stream` chunk by chunk, for a body too large to hold in memory, and points
     /// `body` at the result when its bytes differ. Returns whether it changed.
     mutating func replaceStreaming(_ body: Body, through stream: BodyRedactionStream,

@@ -10,7 +10,7 @@ extension CassetteSession {
     /// points at it, and the old file goes once nothing refers to it. Returns whether any interaction changed.
     /// Called under ``disk``: the files are read and written outside the state's lock.
     func scrubSidecars() throws(CassetteError) -> Bool {
-        let (secrets, cassette, positions) = state.withLock { ($0.secrets.secrets, $0.player.cassette, $0.sidecarPositions) }
+        let (secrets, cassette, positions) = state.withLock { ($0.secrets.index, $0.player.cassette, $0.sidecarPositions) }
         guard !secrets.isEmpty, !positions.isEmpty else { return false }
         var rewrite = SidecarRewrite(cassette: url)
         var interactions = cassette.interactions
@@ -21,7 +21,9 @@ extension CassetteSession {
                 let data = try rewrite.data(of: body)
                 replaced = try rewrite.replace(body, original: data, with: redaction.scrubBytes(data, secrets: secrets), in: &interactions)
             } else {
-                // Too large to hold in memory: scrubbed as it streams from the old file to the new one.
+                // Too large to hold in memory: read once to see whether it holds a copy (it seldom does: the secrets
+                // known when it was written were scrubbed as it streamed), then scrubbed from the old file to a new one.
+                guard try rewrite.holdsCopy(of: secrets, in: body) else { continue }
                 replaced = try rewrite.replaceStreaming(body, through: BodyRedactionStream(scrubbing: secrets, as: redaction), in: &interactions)
             }
             if replaced { changed.insert(body.index) }

@@ -100,7 +100,7 @@ extension CassetteSession {
             var interaction = interaction
             let learned = secrets.learn(ownSecrets + pendingSecrets)
             pendingSecrets = []
-            _ = redaction.scrubCopies(in: &interaction, of: secrets.secrets)
+            _ = redaction.scrubCopies(in: &interaction, of: secrets.index)
             let position = player.cassette.interactions.count
             try checkReadable(interaction, at: position)
             let scrubbedStored = scrubStored(of: learned, redaction: redaction)
@@ -206,7 +206,14 @@ extension CassetteSession {
         /// any changed (the file must then be written again).
         @discardableResult
         mutating func scrubStored(of secrets: [String], redaction: Redaction) -> Bool {
-            guard !secrets.isEmpty else { return false }
+            guard !secrets.isEmpty, !player.cassette.interactions.isEmpty else { return false }
+            // Many learned at once (a token from every record of an export): the ledger, which holds them indexed, is
+            // scrubbed again whole (the secrets learned before were scrubbed already, so it changes nothing more).
+            guard secrets.count <= Redaction.secretsCheckedOneByOne else { return scrubStoredCopies(of: self.secrets.index, redaction: redaction) }
+            return scrubStoredCopies(of: secrets, redaction: redaction)
+        }
+
+        private mutating func scrubStoredCopies(of secrets: some SecretsToScrub, redaction: Redaction) -> Bool {
             var changed = false
             for index in player.cassette.interactions.indices {
                 var stored = player.cassette.interactions[index]

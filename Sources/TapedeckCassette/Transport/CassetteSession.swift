@@ -199,9 +199,9 @@ final class CassetteSession: Sendable {
     }
 
     /// The secrets learned from the interactions recorded so far, for bodies redacted before their interaction is
-    /// committed (sidecar bodies).
+    /// committed (sidecar bodies), in the order they were learned.
     var learnedSecrets: [String] {
-        state.withLock { $0.secrets.secrets }
+        state.withLock { $0.secrets.index.secrets }
     }
 
     /// Notes secrets a sidecar body held where a rule redacted it (a large JSON body's `password`), so that their
