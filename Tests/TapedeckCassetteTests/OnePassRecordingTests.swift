@@ -27,6 +27,37 @@ import TapedeckTestSupport
         }
     }
 
+    /// A token first seen in a body streamed to a sidecar file (the session takes that body's index of secrets
+    /// instead of indexing them again) is scrubbed from an interaction stored before, where nothing marked it.
+    @Test func aSecretLearnedFromAStreamedBodyIsScrubbedFromEarlierInteractions() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let token = "tok-0123456789abcdef"
+        let server = try StubServer()
+        defer { server.stop() }
+        server.route(.get, "/echo", response: StubResponse(body: .data(Data("your token is \(token)".utf8))))
+        let export = #"{"session_token":"\#(token)","pad":"\#(String(repeating: "x", count: 200_000))"}"#
+        server.route(.get, "/export", response: .json(Data(export.utf8)))
+        let cassette = directory.cassette("learned.json")
+        var configuration = CassetteConfiguration()
+        configuration.sidecarThreshold = 2048
+        let recorder = try CassetteTransport(cassette: cassette, mode: .all, upstream: CurlTransport(), configuration: configuration, environment: [:])
+        _ = try await recorder.send(HTTPRequest(url: server.url("/echo")))
+        // Downloaded to a file: the body is captured as curl writes it, through the streaming redaction.
+        _ = try await recorder.send(HTTPRequest(url: server.url("/export"), responseBody: .file(directory.file("export.json"))))
+        let journal = (try? Data(contentsOf: URL(fileURLWithPath: cassette.path + ".journal"))) ?? Data()
+        #expect(!String(decoding: try Data(contentsOf: cassette) + journal, as: UTF8.self).contains(token))
+        try recorder.finish()
+        for file in try FileManager.default.subpathsOfDirectory(atPath: directory.url.path) where file != "export.json" {
+            let contents = (try? Data(contentsOf: directory.url.appendingPathComponent(file))) ?? Data()
+            #expect(!String(decoding: contents, as: UTF8.self).contains(token), "in \(file)")
+        }
+        let stored = try CassetteFile.load(cassette).interactions
+        #expect(stored.count == 2)
+        #expect(stored.first?.response?.body.inlineData.map { String(decoding: $0, as: UTF8.self).hasPrefix("your token is ") } == true)
+        #expect(stored.last?.response?.body.sidecarPath != nil)
+    }
+
     @Test(arguments: [1 << 10, 64 << 10])
     func reportedPiecesAreRecordedAndTheFileIsNotReadBack(size: Int) async throws {
         let directory = try TemporaryDirectory()

@@ -263,26 +263,37 @@ struct Recorder {
             // The body's own secrets are redacted here and, through the session, scrubbed from everything else.
             let own = redaction.secretValues(ofBody: data, contentType: contentType)
             session.notePendingSecrets(own)
-            return redaction.redactBody(data, contentType: contentType, scrubbing: Redaction.ordered(known() + own))
+            let (learned, exchange, _) = known()
+            let secrets = IndexAndList(index: learned, list: Redaction.ordered(exchange + own))
+            return redaction.scrubBytes(redaction.redactBodyBytes(data, contentType: contentType), secrets: secrets)
         }
     }
 
-    /// The same redaction for a body too large to hold in memory, applied as it streams to disk.
+    /// The same redaction for a body too large to hold in memory, applied as it streams to disk. The session takes
+    /// the index the stream ends with, so that the body's secrets (a token in every record) are indexed once.
     private func streamingRedaction(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> BodyRedactionStream {
         let session = self.session
+        let (learned, exchange, count) = knownSecrets(request, responseHeaders: responseHeaders)()
+        var secrets = learned
+        secrets.add(exchange)
         return BodyRedactionStream(redaction: session.redaction, contentType: (responseHeaders ?? request.headers)["Content-Type"],
-                                   secrets: knownSecrets(request, responseHeaders: responseHeaders)(),
-                                   noteSecrets: { session.notePendingSecrets($0) })
+                                   secrets: secrets, noteSecrets: { session.notePendingSecrets($0) },
+                                   whenFinished: { session.adoptSecrets($0, extending: count) })
     }
 
     /// The secrets a body of this exchange is scrubbed of, asked when the body is redacted: those the cassette
-    /// learned so far, and those of the request's headers and URL and of the cookies the response sets.
-    private func knownSecrets(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> @Sendable () -> [String] {
+    /// learned so far (the session's index, and how many it holds), and those of the request's headers and URL and of
+    /// the cookies the response sets.
+    private func knownSecrets(_ request: HTTPRequest, responseHeaders: HTTPHeaders?)
+        -> @Sendable () -> (learned: SecretOccurrences, exchange: [String], count: Int) {
         let redaction = session.redaction
         let session = self.session
         let exchange = Interaction(request: recordedRequest(request, body: .empty),
                                    outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
-        return { session.learnedSecrets + redaction.secretValues(of: exchange) }
+        return {
+            let (index, count) = session.learnedSecrets
+            return (index, redaction.secretValues(of: exchange), count)
+        }
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {

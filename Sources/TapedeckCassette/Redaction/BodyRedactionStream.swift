@@ -32,6 +32,7 @@ struct BodyRedactionStream: Sendable {
     /// Text not yet redacted: the start of a segment.
     private var pending: [UInt8] = []
     private let noteSecrets: @Sendable ([String]) -> Void
+    private let whenFinished: (@Sendable (SecretOccurrences) -> Void)?
 
     /// A stream for a body of `contentType`, scrubbing `secrets` from it; `noteSecrets` hears of the secrets found in
     /// it (values of sensitive members), so that the rest of the cassette is scrubbed of them too.
@@ -39,11 +40,14 @@ struct BodyRedactionStream: Sendable {
         self.init(redaction: redaction, contentType: contentType, secrets: SecretOccurrences(secrets), noteSecrets: noteSecrets)
     }
 
-    private init(redaction: Redaction, contentType: String?, secrets: SecretOccurrences,
-                 noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }) {
+    /// The same, for secrets already indexed (a session's, shared until the stream adds one); `whenFinished` gets the
+    /// index the stream ends with, the body's secrets added.
+    init(redaction: Redaction, contentType: String?, secrets: SecretOccurrences,
+         noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }, whenFinished: (@Sendable (SecretOccurrences) -> Void)? = nil) {
         self.redaction = redaction
         self.isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         self.noteSecrets = noteSecrets
+        self.whenFinished = whenFinished
         self.secrets = secrets
         holdBack = secrets.longestSpelling + 1
     }
@@ -79,7 +83,9 @@ struct BodyRedactionStream: Sendable {
             json = stage
             learn(stage.takeFoundSecrets())
         }
-        return redactSegments(final: true)
+        let rest = redactSegments(final: true)
+        whenFinished?(secrets)
+        return rest
     }
 
     private mutating func decide(_ chunk: Data) {

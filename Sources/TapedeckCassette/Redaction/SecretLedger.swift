@@ -14,4 +14,15 @@ struct SecretLedger: Sendable {
     mutating func learn(_ values: [String]) -> [String] {
         index.add(values)
     }
+
+    /// Takes `extended` as its index when it is this ledger's index, as it stood with `count` secrets, with more added
+    /// (a large body's stream started from a copy of it and learned the body's secrets): the secrets are not indexed
+    /// a second time. Returns those it did not hold before, or `nil`, changing nothing, when the ledger learned
+    /// something since (`extended` is then not known to hold all it holds).
+    mutating func adopt(_ extended: SecretOccurrences, extending count: Int) -> [String]? {
+        guard index.secrets.count == count, extended.secrets.count >= count else { return nil }
+        let learned = Array(extended.secrets[count...])
+        index = extended
+        return learned
+    }
 }

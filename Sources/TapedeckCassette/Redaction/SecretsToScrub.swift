@@ -20,3 +20,17 @@ extension SecretOccurrences: SecretsToScrub {
         present(in: text).sorted(by: Redaction.comesFirst)
     }
 }
+
+/// An index and a few secrets more (a body's own), scrubbed together, longest first across both, without copying the
+/// index to add them.
+struct IndexAndList: SecretsToScrub {
+    let index: SecretOccurrences
+    let list: [String]
+
+    var isEmpty: Bool { index.isEmpty && list.isEmpty }
+
+    func candidates(in text: String) -> [String] {
+        let indexed = index.present(in: text)
+        return indexed.isEmpty ? list.candidates(in: text) : Redaction.ordered(indexed + list.candidates(in: text))
+    }
+}

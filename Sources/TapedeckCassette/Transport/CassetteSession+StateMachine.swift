@@ -48,6 +48,9 @@ extension CassetteSession {
         /// Secrets found in sidecar bodies as they were redacted (before their interaction is committed): the next
         /// commit, or the finish, learns them into ``secrets``.
         var pendingSecrets: [String] = []
+        /// Secrets the ledger took with a large body's index (``SecretLedger/adopt(_:extending:)``) that the stored
+        /// interactions are not yet scrubbed of: the next commit, or the finish, scrubs them.
+        var adoptedSecrets: [String] = []
         /// Positions of the interactions recorded with a sidecar body, scrubbed again when finishing of the secrets
         /// learned after their bodies were written.
         var sidecarPositions: [Int] = []
@@ -98,8 +101,8 @@ extension CassetteSession {
                              volatileHeaders: Set<String>, ticket: UInt64 = 0) throws(CassetteError) -> Commit {
             try checkRecording()
             var interaction = interaction
-            let learned = secrets.learn(ownSecrets + pendingSecrets)
-            pendingSecrets = []
+            let learned = adoptedSecrets + secrets.learn(ownSecrets + pendingSecrets)
+            (pendingSecrets, adoptedSecrets) = ([], [])
             _ = redaction.scrubCopies(in: &interaction, of: secrets.index)
             let position = player.cassette.interactions.count
             try checkReadable(interaction, at: position)
@@ -186,8 +189,8 @@ extension CassetteSession {
                 return .conflict(conflict)
             }
             if closed { return .closed }
-            let pending = secrets.learn(pendingSecrets)
-            pendingSecrets = []
+            let pending = adoptedSecrets + secrets.learn(pendingSecrets)
+            (pendingSecrets, adoptedSecrets) = ([], [])
             let scrubbed = scrubStored(of: pending, redaction: redaction)
             return .open(rewrite: putRecordingsInSendingOrder() || scrubbed)
         }

@@ -198,10 +198,19 @@ final class CassetteSession: Sendable {
         state.withLock { $0.drift.append(line) }
     }
 
-    /// The secrets learned from the interactions recorded so far, for bodies redacted before their interaction is
-    /// committed (sidecar bodies), in the order they were learned.
-    var learnedSecrets: [String] {
-        state.withLock { $0.secrets.index.secrets }
+    /// The secrets learned from the interactions recorded so far, indexed, for bodies redacted before their
+    /// interaction is committed (sidecar bodies), and how many there are (for ``adoptSecrets(_:extending:)``).
+    var learnedSecrets: (index: SecretOccurrences, count: Int) {
+        state.withLock { ($0.secrets.index, $0.secrets.index.secrets.count) }
+    }
+
+    /// Offers the index a large body's stream ended with, which started from ``learnedSecrets`` when it held `count`
+    /// secrets: the ledger takes it instead of indexing the body's secrets again, unless it learned something since.
+    func adoptSecrets(_ index: SecretOccurrences, extending count: Int) {
+        state.withLock { state in
+            guard let learned = state.secrets.adopt(index, extending: count) else { return }
+            state.adoptedSecrets += learned
+        }
     }
 
     /// Notes secrets a sidecar body held where a rule redacted it (a large JSON body's `password`), so that their
