@@ -150,20 +150,26 @@ extension PlaceholderSecrets {
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
             return text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
         }
-        let hex = Array("0123456789ABCDEF".utf8)
+        return String(decoding: percentEncodedASCII(text.utf8), as: UTF8.self)
+    }
+
+    /// ASCII bytes encoded as ``percentEncoded(_:)`` encodes them: letters and digits stay, every other byte is `%XX`.
+    static func percentEncodedASCII(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var encoded: [UInt8] = []
-        encoded.reserveCapacity(text.utf8.count * 3)
-        for byte in text.utf8 {
+        encoded.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
             if byte.isASCIIAlphanumeric {
                 encoded.append(byte)
             } else {
                 encoded.append(UInt8(ascii: "%"))
-                encoded.append(hex[Int(byte >> 4)])
-                encoded.append(hex[Int(byte & 0x0F)])
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: encoded, as: UTF8.self)
+        return encoded
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     // MARK: - Body
 

@@ -87,10 +87,10 @@ struct SecretOccurrences: Sendable {
         var secret = secret
         secret.withUTF8 { bytes in
             body(bytes)
-            var slashes = 0, encodedLength = 0, isASCII = true
+            var slashes = 0, allAlphanumeric = true, isASCII = true
             for byte in bytes {
                 if byte == UInt8(ascii: "/") { slashes += 1 }
-                encodedLength += byte.isASCIIAlphanumeric ? 1 : 3
+                if !byte.isASCIIAlphanumeric { allAlphanumeric = false }
                 if byte >= 0x80 { isASCII = false }
             }
             if slashes > 0 {
@@ -102,31 +102,14 @@ struct SecretOccurrences: Sendable {
                 }
                 escaped.withUnsafeBufferPointer(body)
             }
-            guard encodedLength != bytes.count else { return }
+            guard !allAlphanumeric else { return }  // percent-encoding changes nothing
             guard isASCII else {
                 var encoded = PlaceholderSecrets.percentEncoded(String(decoding: bytes, as: UTF8.self))
                 return encoded.withUTF8(body)
             }
-            // As ``PlaceholderSecrets/percentEncoded(_:)`` spells ASCII: letters and digits stay, the rest is `%XX`.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encodedLength) { encoded in
-                var end = 0
-                for byte in bytes {
-                    if byte.isASCIIAlphanumeric {
-                        encoded[end] = byte
-                        end += 1
-                    } else {
-                        encoded[end] = UInt8(ascii: "%")
-                        encoded[end + 1] = hexDigits[Int(byte >> 4)]
-                        encoded[end + 2] = hexDigits[Int(byte & 0x0F)]
-                        end += 3
-                    }
-                }
-                body(UnsafeBufferPointer(encoded))
-            }
+            PlaceholderSecrets.percentEncodedASCII(bytes).withUnsafeBufferPointer(body)
         }
     }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private mutating func index(_ bytes: UnsafeBufferPointer<UInt8>, secret: Int) {
         longestSpelling = max(longestSpelling, bytes.count)
