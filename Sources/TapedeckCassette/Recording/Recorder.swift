@@ -263,7 +263,7 @@ struct Recorder {
             // The body's own secrets are redacted here and, through the session, scrubbed from everything else.
             let own = redaction.secretValues(ofBody: data, contentType: contentType)
             session.notePendingSecrets(own)
-            let (learned, exchange, _) = known()
+            let (learned, exchange) = known()
             let secrets = IndexAndList(index: learned, list: Redaction.ordered(exchange + own))
             return redaction.scrubBytes(redaction.redactBodyBytes(data, contentType: contentType), secrets: secrets)
         }
@@ -273,7 +273,8 @@ struct Recorder {
     /// the index the stream ends with, so that the body's secrets (a token in every record) are indexed once.
     private func streamingRedaction(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> BodyRedactionStream {
         let session = self.session
-        let (learned, exchange, count) = knownSecrets(request, responseHeaders: responseHeaders)()
+        let (learned, exchange) = knownSecrets(request, responseHeaders: responseHeaders)()
+        let count = learned.secrets.count
         var secrets = learned
         secrets.add(exchange)
         return BodyRedactionStream(redaction: session.redaction, contentType: (responseHeaders ?? request.headers)["Content-Type"],
@@ -282,18 +283,14 @@ struct Recorder {
     }
 
     /// The secrets a body of this exchange is scrubbed of, asked when the body is redacted: those the cassette
-    /// learned so far (the session's index, and how many it holds), and those of the request's headers and URL and of
-    /// the cookies the response sets.
-    private func knownSecrets(_ request: HTTPRequest, responseHeaders: HTTPHeaders?)
-        -> @Sendable () -> (learned: SecretOccurrences, exchange: [String], count: Int) {
+    /// learned so far (the session's index), and those of the request's headers and URL and of the cookies the
+    /// response sets.
+    private func knownSecrets(_ request: HTTPRequest, responseHeaders: HTTPHeaders?) -> @Sendable () -> (learned: SecretOccurrences, exchange: [String]) {
         let redaction = session.redaction
         let session = self.session
         let exchange = Interaction(request: recordedRequest(request, body: .empty),
                                    outcome: .response(Interaction.Response(statusCode: 0, headers: responseHeaders ?? [:])))
-        return {
-            let (index, count) = session.learnedSecrets
-            return (index, redaction.secretValues(of: exchange), count)
-        }
+        return { (session.learnedSecrets, redaction.secretValues(of: exchange)) }
     }
 
     private func recordedRequest(_ request: HTTPRequest, body: CassetteBody) -> Interaction.Request {

@@ -199,12 +199,12 @@ final class CassetteSession: Sendable {
     }
 
     /// The secrets learned from the interactions recorded so far, indexed, for bodies redacted before their
-    /// interaction is committed (sidecar bodies), and how many there are (for ``adoptSecrets(_:extending:)``).
-    var learnedSecrets: (index: SecretOccurrences, count: Int) {
-        state.withLock { ($0.secrets.index, $0.secrets.index.secrets.count) }
+    /// interaction is committed (sidecar bodies).
+    var learnedSecrets: SecretOccurrences {
+        state.withLock { $0.secrets.index }
     }
 
-    /// Offers the index a large body's stream ended with, which started from ``learnedSecrets`` when it held `count`
+    /// Offers the index a large body's stream ended with, which started from ``learnedSecrets`` when they were `count`
     /// secrets: the ledger takes it instead of indexing the body's secrets again, unless it learned something since.
     func adoptSecrets(_ index: SecretOccurrences, extending count: Int) {
         state.withLock { state in
