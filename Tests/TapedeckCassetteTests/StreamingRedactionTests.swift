@@ -77,6 +77,22 @@ import TapedeckTestSupport
         }
     }
 
+    /// A replacement is written between quotes as it is when it needs no escape (a stand-in, the placeholder), and
+    /// escaped as the whole-document writer escapes it otherwise.
+    @Test func replacementsAreEscapedAsTheWholeBodyEscapesThem() throws {
+        let replacements = [#"say "no""#, #"back\slash"#, "a/b", "tab\there", "é-ü", "line\u{1}", "REDACTED-plain"]
+        for replacement in replacements {
+            let salt = RedactionSalt.random()
+            var redaction = Redaction().standingIn(salt)
+            redaction.filters = [.jsonPath("account.iban", replacement: replacement)]
+            let body = Data(#"{"account":{"iban":"DE44500105175407324931"},"password":"pw-long-enough-1"}"#.utf8)
+            let whole = redaction.redactBody(body, contentType: "application/json", scrubbing: [])
+            let (streamed, _) = Self.streamed(body, redaction: redaction, chunkSizes: [5])
+            #expect(try CassetteJSON.parse(streamed) == CassetteJSON.parse(whole), "replacement \(replacement)")
+            #expect(String(decoding: streamed, as: UTF8.self).contains(StandIn.make(for: "pw-long-enough-1", salt: salt)))
+        }
+    }
+
     @Test func ndjsonIsRedactedLineByLineAndTheSecretsItHoldsAreNoted() {
         let lines = (0..<200).map { #"{"seq":\#($0),"session_token":"st-\#(String(repeating: "q", count: 12))-\#($0)"}"# }
         let body = Data(lines.joined(separator: "\n").utf8)

@@ -24,6 +24,12 @@ struct SecretOccurrences: Sendable {
     /// adding them cost more than the scan saved; 1 and 2 scanned slower).
     static let stride = 4
 
+    /// A slot of the exact table; `head` is -1 for an empty one.
+    private struct Slot {
+        var key: UInt64 = 0
+        var head: Int32 = -1
+    }
+
     /// A spelling's bytes in ``arena``, its secret, and the next spelling whose first window is the same.
     private struct Spelling {
         var start: Int
@@ -38,10 +44,9 @@ struct SecretOccurrences: Sendable {
     private(set) var longestSpelling = 0
     private var arena: [UInt8] = []
     private var spellings: [Spelling] = []
-    /// The exact table: the first window of a spelling (``keys``) and the first spelling that starts with it
-    /// (``heads``, -1 for an empty slot), open addressing.
-    private var keys: [UInt64] = []
-    private var heads: [Int32] = []
+    /// The exact table, open addressing: a slot holds the first window of a spelling and the first spelling that starts
+    /// with it, side by side (one memory access a probe).
+    private var slots: [Slot] = []
     private var tableCount = 0
     /// Two bits, in one word, per window the filter knows, of `1 << filterBits` bits: a window costs one memory access.
     private var filter: [UInt64] = []
@@ -121,16 +126,16 @@ struct SecretOccurrences: Sendable {
         spellings.append(Spelling(start: arena.count, length: Int32(bytes.count), secret: Int32(secret), next: -1))
         arena.append(contentsOf: bytes)
         let key = Self.key(base)
-        if (tableCount + 1) * 2 > keys.count { growTable() }
-        var slot = Self.hash(key, bits: keys.count.trailingZeroBitCount)
-        while heads[slot] >= 0 && keys[slot] != key { slot = (slot + 1) & (keys.count - 1) }
-        if heads[slot] < 0 {
-            keys[slot] = key
+        if (tableCount + 1) * 2 > slots.count { growTable() }
+        var slot = Self.hash(key, bits: slots.count.trailingZeroBitCount)
+        while slots[slot].head >= 0 && slots[slot].key != key { slot = (slot + 1) & (slots.count - 1) }
+        if slots[slot].head < 0 {
+            slots[slot].key = key
             tableCount += 1
         } else {
-            spellings[Int(spelling)].next = heads[slot]
+            spellings[Int(spelling)].next = slots[slot].head
         }
-        heads[slot] = spelling
+        slots[slot].head = spelling
         if !hasMediumSpelling && bytes.count < Self.window + Self.stride - 1 {
             hasMediumSpelling = true
         }
@@ -149,15 +154,13 @@ struct SecretOccurrences: Sendable {
     }
 
     private mutating func growTable() {
-        let capacity = max(64, keys.count * 2)
-        let (oldKeys, oldHeads) = (keys, heads)
-        keys = [UInt64](repeating: 0, count: capacity)
-        heads = [Int32](repeating: -1, count: capacity)
-        for (key, head) in zip(oldKeys, oldHeads) where head >= 0 {
-            var slot = Self.hash(key, bits: capacity.trailingZeroBitCount)
-            while heads[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
-            keys[slot] = key
-            heads[slot] = head
+        let capacity = max(64, slots.count * 2)
+        let old = slots
+        slots = [Slot](repeating: Slot(), count: capacity)
+        for filled in old where filled.head >= 0 {
+            var slot = Self.hash(filled.key, bits: capacity.trailingZeroBitCount)
+            while slots[slot].head >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = filled
         }
     }
 
@@ -183,7 +186,7 @@ struct SecretOccurrences: Sendable {
 
     /// The secret whose as-written spelling is exactly `bytes` (eight bytes or more).
     private func find(exactly bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = bytes.baseAddress, !keys.isEmpty else { return nil }
+        guard let base = bytes.baseAddress, !slots.isEmpty else { return nil }
         var found: Int?
         arena.withUnsafeBufferPointer { arena in
             forEachSpelling(startingWith: Self.key(base)) { spelling in
@@ -198,10 +201,10 @@ struct SecretOccurrences: Sendable {
 
     /// Calls `body` with each spelling whose first window is `key`, until it returns false.
     private func forEachSpelling(startingWith key: UInt64, _ body: (Spelling) -> Bool) {
-        var slot = Self.hash(key, bits: keys.count.trailingZeroBitCount)
-        while heads[slot] >= 0 {
-            if keys[slot] == key {
-                var next = heads[slot]
+        var slot = Self.hash(key, bits: slots.count.trailingZeroBitCount)
+        while slots[slot].head >= 0 {
+            if slots[slot].key == key {
+                var next = slots[slot].head
                 while next >= 0 {
                     let spelling = spellings[Int(next)]
                     guard body(spelling) else { return }
@@ -209,7 +212,7 @@ struct SecretOccurrences: Sendable {
                 }
                 return
             }
-            slot = (slot + 1) & (keys.count - 1)
+            slot = (slot + 1) & (slots.count - 1)
         }
     }
 
@@ -246,7 +249,7 @@ struct SecretOccurrences: Sendable {
     /// Calls `found` with the secret of each copy in `text` (a secret may come more than once) until it returns false.
     private func scan(_ text: UnsafeBufferPointer<UInt8>, found: (Int) -> Bool) {
         guard !secrets.isEmpty else { return }
-        if let base = text.baseAddress, text.count >= Self.window, !keys.isEmpty {
+        if let base = text.baseAddress, text.count >= Self.window, !slots.isEmpty {
             let step = hasMediumSpelling ? 1 : Self.stride
             let bits = filterBits
             let stop = arena.withUnsafeBufferPointer { arena in

@@ -32,7 +32,7 @@ struct StreamingJSONRedaction: Sendable {
     private var nameBytes: [UInt8] = []
     /// The names met so far by their bytes, decoded and with what the rules make of them: a repeated name is looked
     /// up, not decoded and judged again.
-    private var knownNames: [[UInt8]: Member] = [:]
+    private var knownNames: [NameKey: Member] = [:]
 
     /// An open object or array.
     private struct Frame {
@@ -91,7 +91,7 @@ struct StreamingJSONRedaction: Sendable {
 
     /// Appends what is still held at the end of the body: a scalar cut off there is decided as it stands.
     mutating func finish(into output: inout [UInt8]) {
-        if case .holding(let held) = state { output.append(contentsOf: resolve(held, complete: false)) }
+        if case .holding(let held) = state { resolve(held, complete: false, into: &output) }
         state = .between
     }
 
@@ -150,7 +150,7 @@ struct StreamingJSONRedaction: Sendable {
             held.bytes.append(contentsOf: bytes[start..<min(end, start + room)])
             held.count += end - start
             if complete {
-                output.append(contentsOf: resolve(held, complete: true))
+                resolve(held, complete: true, into: &output)
                 state = .between
             } else {
                 state = .holding(held)
@@ -256,6 +256,15 @@ struct StreamingJSONRedaction: Sendable {
         }
     }
 
+    /// A member name's bytes as a dictionary key, hashed in one piece (an array of bytes hashes each byte on its own).
+    private struct NameKey: Hashable {
+        var bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
     /// A member name and what the built-in rules make of it.
     private struct Member {
         /// The name decoded, `nil` when it is not a valid JSON string.
@@ -265,12 +274,12 @@ struct StreamingJSONRedaction: Sendable {
 
     /// The name in `nameBytes`, decoded and judged, remembered for the names met again.
     private mutating func readMember() -> Member {
-        if nameBytes.count <= Self.rememberedNameLimit, let known = knownNames[nameBytes] { return known }
+        if nameBytes.count <= Self.rememberedNameLimit, let known = knownNames[NameKey(bytes: nameBytes)] { return known }
         let name = Self.decodedString(nameBytes)
         let member = Member(name: name, verdict: name.map(redaction.memberVerdict) ?? .keep)
         guard nameBytes.count <= Self.rememberedNameLimit else { return member }
         if knownNames.count >= Self.rememberedNames { knownNames.removeAll(keepingCapacity: true) }
-        knownNames[nameBytes] = member
+        knownNames[NameKey(bytes: nameBytes)] = member
         return member
     }
 
@@ -282,21 +291,38 @@ struct StreamingJSONRedaction: Sendable {
         return Redaction.child(step, of: parent.path ?? "")
     }
 
-    /// The bytes a held scalar becomes: a JSON-path filter's replacement, the built-in replacement of a sensitive
+    /// Appends what a held scalar becomes: a JSON-path filter's replacement, the built-in replacement of a sensitive
     /// member's value (noting it as a secret), or the scalar as it came.
-    private mutating func resolve(_ held: Held, complete: Bool) -> Data {
-        if let replacement = held.replacement { return CassetteJSON.serialize(.string(replacement)) }
-        guard let name = held.name else { return Data(held.bytes) }
+    private mutating func resolve(_ held: Held, complete: Bool, into output: inout [UInt8]) {
+        if let replacement = held.replacement { return Self.appendString(replacement, to: &output) }
+        guard let name = held.name else { return output.append(contentsOf: held.bytes) }
         guard complete, held.count <= Self.holdLimit, let value = Self.scalar(held) else {
             // Cut off, too long to decide on, or not JSON: a value under a sensitive name is not kept.
-            return CassetteJSON.serialize(.string(Redaction.placeholder))
+            return Self.appendString(Redaction.placeholder, to: &output)
         }
-        guard redaction.isSensitiveMember(name, value: value, verdict: held.verdict) else { return Data(held.bytes) }
+        guard redaction.isSensitiveMember(name, value: value, verdict: held.verdict) else { return output.append(contentsOf: held.bytes) }
         switch value {
         case .string(let text), .number(let text): Redaction.addSecret(text, to: &foundSecrets)
         default: break
         }
-        return CassetteJSON.serialize(.string(redaction.replacement(forMember: value)))
+        Self.appendString(redaction.replacement(forMember: value), to: &output)
+    }
+
+    /// Appends `text` as a JSON string, spelled as ``CassetteJSON/serialize(_:style:)`` spells it. A replacement is
+    /// usually a stand-in or the placeholder, printable ASCII that needs no escape: copied between quotes.
+    private static func appendString(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        let copied = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }) else {
+                return false
+            }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "\""))
+            return true
+        }
+        guard !copied else { return }
+        CassetteJSON.serialize(.string(text)).withUnsafeBytes { output.append(contentsOf: $0) }
     }
 
     private static func scalar(_ held: Held) -> CassetteJSON? {
