@@ -7,11 +7,16 @@
 #    CurlTransport, in PAIRS interleaved pairs; then the recording replayed to a file against `cp` of its sidecar.
 #    Prints the medians, the ratios with min and max, and how far the process's peak resident set rose above what it
 #    held before the first download (the server's own copy of the NDJSON body is held before, so not counted).
-# 2. Through the proxy: curl fetches a SIZE_MIB file from `python3 -m http.server` directly and through
+# 2. Through the proxy: curl fetches a SIZE_MIB file to a file from `python3 -m http.server` directly and through
 #    `tapedeck record --upstream` (A then B alternating over PAIRS pairs): time to first byte, total time, and the
 #    proxy's peak RSS (VmHWM). Pass a second tapedeck binary to compare two builds (each proxied run once per pair).
+# 3. Serving it: the last recording of step 2 served by `tapedeck serve` (the last binary given) against nginx serving
+#    the same file, curl fetching it from each in turn over PAIRS pairs (the first of each pair alternating): total
+#    times, the median of nginx's time over serve's (serve's throughput as a share of nginx's) with min and max, and
+#    serve's peak RSS.
 #
 #   bash Tools/bench/big-bodies.sh [TAPEDECK [TAPEDECK_B]]   # PAIRS=7 SIZE_MIB=256; default .build/release/tapedeck
+#   IN_PROCESS=0 bash Tools/bench/big-bodies.sh …            # steps 2 and 3 only
 # Build first: swift build -c release --product tapedeck. Everything listens on 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,16 +24,21 @@ PAIRS=${PAIRS:-7}
 SIZE_MIB=${SIZE_MIB:-256}
 # shellcheck source=bench-cassette.sh
 source "$root/Tools/bench/bench-cassette.sh"
-for body in plain tokens 1024MiB; do
-    echo "== in process: $body ($PAIRS pairs)"
-    "$TOOL" large-download "$PAIRS" "$body"
-done
+# shellcheck source=nginx.sh
+source "$root/Tools/bench/nginx.sh"
+if [ "${IN_PROCESS:-1}" != 0 ]; then
+    for body in plain tokens 1024MiB; do
+        echo "== in process: $body ($PAIRS pairs)"
+        "$TOOL" large-download "$PAIRS" "$body"
+    done
+fi
 
 tapedecks=("${1:-$root/.build/release/tapedeck}")
 [ $# -lt 2 ] || tapedecks+=("$2")
 work="$(mktemp -d)"
 upstream=""
-trap '[ -n "$upstream" ] && kill "$upstream" 2>/dev/null; rm -rf "$work"' EXIT
+server=""
+trap '[ -n "$upstream" ] && kill "$upstream" 2>/dev/null; [ -n "$server" ] && kill "$server" 2>/dev/null; stop_nginx; rm -rf "$work"' EXIT
 head -c "$((SIZE_MIB << 20))" /dev/urandom > "$work/big.bin"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 (cd "$work" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
@@ -51,14 +61,59 @@ proxied() {
     echo "$line $hwm"
 }
 
+# median_line LABEL VALUES…: the median of VALUES with min and max.
+median_line() {
+    python3 - "$@" <<'PY'
+import statistics, sys
+values = [float(value) for value in sys.argv[2:]]
+print(f"{sys.argv[1]}: median {statistics.median(values):.3f} min {min(values):.3f} max {max(values):.3f}")
+PY
+}
+
 echo "== through the proxy: $SIZE_MIB MiB, $PAIRS pairs (seconds; peak RSS in MiB)"
+recorded_ratios=()
 for pair in $(seq "$PAIRS"); do
-    direct=$(curl -fsS -o /dev/null -w '%{time_starttransfer} %{time_total}' "http://127.0.0.1:$port/big.bin")
+    direct=$(curl -fsS -o "$work/direct.bin" -w '%{time_starttransfer} %{time_total}' "http://127.0.0.1:$port/big.bin")
     printf 'pair %d: direct ttfb/total %s' "$pair" "$direct"
     label=A
     for tapedeck in "${tapedecks[@]}"; do
-        printf ' | %s ttfb/total/peak %s' "$label" "$(proxied "$tapedeck")"
+        through=$(proxied "$tapedeck")
+        printf ' | %s ttfb/total/peak %s' "$label" "$through"
+        if [ "$label" = A ]; then
+            read -r _ direct_total <<<"$direct"
+            read -r _ through_total _ <<<"$through"
+            recorded_ratios+=("$(python3 -c "print($through_total / $direct_total)")")
+        fi
         label=B
     done
     echo
 done
+median_line "A recorded / direct, total time" "${recorded_ratios[@]}"
+
+echo "== serving it: $SIZE_MIB MiB, $PAIRS pairs (seconds; serve's peak RSS in MiB)"
+# nginx's workers do not run as root: the file and the folders above it must be readable by everyone.
+chmod 755 "$work"
+mkdir -p "$work/www"
+ln "$work/big.bin" "$work/www/big.bin"
+chmod 644 "$work/big.bin"
+start_nginx "$work" 1
+serve_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"${tapedecks[-1]}" serve "$work/c.json" --port "$serve_port" --allow-playback-repeats >"$work/serve.log" 2>&1 &
+server=$!
+for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$serve_port/" 2>/dev/null && break; sleep 0.05; done
+curl -fsS -o "$work/served.bin" "http://127.0.0.1:$serve_port/big.bin"
+cmp -s "$work/big.bin" "$work/served.bin" || { echo "the served body differs from the file" >&2; exit 1; }
+rm -f "$work/served.bin"
+fetch() { curl -fsS -o /dev/null -w '%{time_total}' "$1"; }
+ratios=()
+for pair in $(seq "$PAIRS"); do
+    if (( pair % 2 )); then
+        nginx_time=$(fetch "http://127.0.0.1:$nginx_port/big.bin"); serve_time=$(fetch "http://127.0.0.1:$serve_port/big.bin")
+    else
+        serve_time=$(fetch "http://127.0.0.1:$serve_port/big.bin"); nginx_time=$(fetch "http://127.0.0.1:$nginx_port/big.bin")
+    fi
+    ratios+=("$(python3 -c "print($nginx_time / $serve_time)")")
+    echo "pair $pair: nginx $nginx_time serve $serve_time"
+done
+median_line "serve's throughput / nginx's" "${ratios[@]}"
+echo "serve's peak RSS: $(awk '/^VmHWM:/ {print int($2 / 1024)}' "/proc/$server/status") MiB"
