@@ -8,7 +8,8 @@
 # transport) carry no comment of ours and would otherwise make up most of the undocumented share.
 # Every target goes to one plugin run: one build of their symbol graphs, and the plugin started once.
 #
-# Usage: bash Tools/dev/docs.sh [TARGET…]      (default: every library product; archives in .build/docs/<Target>.doccarchive)
+# Usage: bash Tools/dev/docs.sh [TARGET…]      (default: every library product)
+# Archives go to .build/docs/<Target>.doccarchive, the plugin's output to .build/docs/docs.log.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 targets=("$@")

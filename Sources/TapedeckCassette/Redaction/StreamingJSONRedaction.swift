@@ -313,9 +313,7 @@ struct StreamingJSONRedaction: Sendable {
     private static func appendString(_ text: String, to output: inout [UInt8]) {
         var text = text
         let copied = text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }) else {
-                return false
-            }
+            guard bytes.allSatisfy(isWrittenAsItIs) else { return false }
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "\""))
@@ -323,6 +321,12 @@ struct StreamingJSONRedaction: Sendable {
         }
         guard !copied else { return }
         CassetteJSON.serialize(.string(text)).withUnsafeBytes { output.append(contentsOf: $0) }
+    }
+
+    /// Whether a JSON writer writes `byte` inside a string as it is: printable ASCII but a quote, a backslash, and a
+    /// slash (which a style may escape).
+    private static func isWrittenAsItIs(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "/")
     }
 
     private static func scalar(_ held: Held) -> CassetteJSON? {
