@@ -10,7 +10,7 @@ import TapedeckTestSupport
     private static func streamed(_ body: Data, redaction: Redaction = Redaction(), contentType: String? = "application/json",
                                  secrets: [String] = [], chunkSizes: [Int]) -> (Data, [String]) {
         let noted = Locked<[String]>([])
-        var stream = BodyRedactionStream(redaction: redaction, contentType: contentType, secrets: secrets,
+        var stream = BodyRedactionStream(redaction: redaction, contentType: contentType, secrets: SecretOccurrences(secrets),
                                          noteSecrets: { found in noted.withLock { $0 += found } })
         var output = Data()
         var offset = 0, turn = 0
@@ -161,7 +161,7 @@ import TapedeckTestSupport
         let cassette = directory.cassette("big.json")
         let password = "pw-never-on-disk-0b7d55"
         let capture = BodyCapture(cassette: cassette, threshold: 1024) {
-            BodyRedactionStream(redaction: Redaction(), contentType: "application/json", secrets: [])
+            BodyRedactionStream(redaction: Redaction(), contentType: "application/json", secrets: SecretOccurrences())
         }
         let record = #"{"user":"u","password":"\#(password)","filler":"\#(String(repeating: "f", count: 200))"}"#
         let records = Array(repeating: record, count: 2000)
@@ -194,7 +194,7 @@ import TapedeckTestSupport
         let cassette = directory.cassette("bad.json")
         let redaction = Redaction(filters: [try .regex(#"(a+)+$"#, replacement: "X")])
         let capture = BodyCapture(cassette: cassette, threshold: 1024) {
-            BodyRedactionStream(redaction: redaction, contentType: "text/plain", secrets: [])
+            BodyRedactionStream(redaction: redaction, contentType: "text/plain", secrets: SecretOccurrences())
         }
         capture.append(Data((String(repeating: "a", count: 30_000) + "!").utf8))
         #expect(throws: CassetteError.self) { try capture.finish() }
@@ -217,14 +217,14 @@ import TapedeckTestSupport
                                         outcome: .response(.init(statusCode: 200, body: CassetteBody(sidecar: oldName, byteCount: Int64(old.count)))))]
         var rewrite = SidecarRewrite(cassette: cassette)
         let body = try #require(SidecarRewrite.bodies(of: Cassette(interactions: interactions)).first)
-        #expect(try rewrite.replaceStreaming(body, through: BodyRedactionStream(scrubbing: [secret], as: Redaction()), in: &interactions))
+        #expect(try rewrite.replaceStreaming(body, through: BodyRedactionStream(scrubbing: SecretOccurrences([secret]), as: Redaction()), in: &interactions))
         let new = try #require(interactions[0].response?.body)
         let bytes = try CassetteFile.bodyData(new, cassette: cassette)
         #expect(bytes.range(of: Data(secret.utf8)) == nil)
         #expect(bytes == Data(String(decoding: old, as: UTF8.self).replacingOccurrences(of: secret, with: Redaction.placeholder).utf8))
         // Nothing left to scrub: the body stays where it is.
         let again = try #require(SidecarRewrite.bodies(of: Cassette(interactions: interactions)).first)
-        #expect(try !rewrite.replaceStreaming(again, through: BodyRedactionStream(scrubbing: [secret], as: Redaction()), in: &interactions))
+        #expect(try !rewrite.replaceStreaming(again, through: BodyRedactionStream(scrubbing: SecretOccurrences([secret]), as: Redaction()), in: &interactions))
     }
 
     /// The read that decides whether a large sidecar must be rewritten finds a copy wherever it is: cut between two
@@ -321,7 +321,7 @@ import TapedeckTestSupport
         // 20,000 records, each with its own token: each becomes a secret to scrub from the rest of the body.
         let lines = (0..<20_000).map { #"{"n":\#($0),"session_token":"st-\#($0)-9f8e7d6c5b4a","p":"\#(String(repeating: "p", count: 100))"}"# }
         let body = Data((lines + ["trailer echoing st-19999-9f8e7d6c5b4a"]).joined(separator: "\n").utf8)
-        var stream = BodyRedactionStream(redaction: Redaction(), contentType: "application/x-ndjson", secrets: [])
+        var stream = BodyRedactionStream(redaction: Redaction(), contentType: "application/x-ndjson", secrets: SecretOccurrences())
         var output = Data()
         for start in stride(from: 0, to: body.count, by: 1 << 16) { output.append(stream.feed(body.subdata(in: start..<min(body.count, start + (1 << 16))))) }
         output.append(stream.finish())

@@ -34,14 +34,10 @@ struct BodyRedactionStream: Sendable {
     private let noteSecrets: @Sendable ([String]) -> Void
     private let whenFinished: (@Sendable (SecretOccurrences) -> Void)?
 
-    /// A stream for a body of `contentType`, scrubbing `secrets` from it; `noteSecrets` hears of the secrets found in
-    /// it (values of sensitive members), so that the rest of the cassette is scrubbed of them too.
-    init(redaction: Redaction, contentType: String?, secrets: [String], noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }) {
-        self.init(redaction: redaction, contentType: contentType, secrets: SecretOccurrences(secrets), noteSecrets: noteSecrets)
-    }
-
-    /// The same, for secrets already indexed (a session's, shared until the stream adds one); `whenFinished` gets the
-    /// index the stream ends with, the body's secrets added.
+    /// A stream for a body of `contentType`, scrubbing `secrets` from it (a session's index, shared until the stream
+    /// adds one); `noteSecrets` hears of the secrets found in it (values of sensitive members), so that the rest of
+    /// the cassette is scrubbed of them too, and `whenFinished` gets the index the stream ends with, the body's
+    /// secrets added.
     init(redaction: Redaction, contentType: String?, secrets: SecretOccurrences,
          noteSecrets: @escaping @Sendable ([String]) -> Void = { _ in }, whenFinished: (@Sendable (SecretOccurrences) -> Void)? = nil) {
         self.redaction = redaction
@@ -52,13 +48,8 @@ struct BodyRedactionStream: Sendable {
         holdBack = secrets.longestSpelling + 1
     }
 
-    /// A stream that only scrubs copies of `secrets`, spelled as `redaction` spells them (its stand-ins), for a body
-    /// already redacted that a secret learned later may still be in.
-    init(scrubbing secrets: [String], as redaction: Redaction) {
-        self.init(scrubbing: SecretOccurrences(secrets), as: redaction)
-    }
-
-    /// The same, for secrets already indexed (a session's ledger).
+    /// A stream that only scrubs copies of `secrets` (a session's ledger), spelled as `redaction` spells them (its
+    /// stand-ins), for a body already redacted that a secret learned later may still be in.
     init(scrubbing secrets: SecretOccurrences, as redaction: Redaction) {
         var scrubOnly = redaction
         scrubOnly.redactsDefaults = false
