@@ -26,6 +26,8 @@ SIZE_MIB=${SIZE_MIB:-256}
 source "$root/Tools/bench/bench-cassette.sh"
 # shellcheck source=nginx.sh
 source "$root/Tools/bench/nginx.sh"
+# shellcheck source=pairs.sh
+source "$root/Tools/bench/pairs.sh"
 if [ "${IN_PROCESS:-1}" != 0 ]; then
     for body in plain tokens 1024MiB; do
         echo "== in process: $body ($PAIRS pairs)"
@@ -61,17 +63,8 @@ proxied() {
     echo "$line $hwm"
 }
 
-# median_line LABEL VALUES…: the median of VALUES with min and max.
-median_line() {
-    python3 - "$@" <<'PY'
-import statistics, sys
-values = [float(value) for value in sys.argv[2:]]
-print(f"{sys.argv[1]}: median {statistics.median(values):.3f} min {min(values):.3f} max {max(values):.3f}")
-PY
-}
-
 echo "== through the proxy: $SIZE_MIB MiB, $PAIRS pairs (seconds; peak RSS in MiB)"
-recorded_ratios=()
+: >"$work/recorded-ratios"
 for pair in $(seq "$PAIRS"); do
     direct=$(curl -fsS -o "$work/direct.bin" -w '%{time_starttransfer} %{time_total}' "http://127.0.0.1:$port/big.bin")
     printf 'pair %d: direct ttfb/total %s' "$pair" "$direct"
@@ -82,13 +75,13 @@ for pair in $(seq "$PAIRS"); do
         if [ "$label" = A ]; then
             read -r _ direct_total <<<"$direct"
             read -r _ through_total _ <<<"$through"
-            recorded_ratios+=("$(python3 -c "print($through_total / $direct_total)")")
+            awk -v a="$through_total" -v b="$direct_total" 'BEGIN { print a / b }' >>"$work/recorded-ratios"
         fi
         label=B
     done
     echo
 done
-median_line "A recorded / direct, total time" "${recorded_ratios[@]}"
+echo "A recorded / direct, total time: $(ratio_summary "$work/recorded-ratios")"
 
 echo "== serving it: $SIZE_MIB MiB, $PAIRS pairs (seconds; serve's peak RSS in MiB)"
 # nginx's workers do not run as root: the file and the folders above it must be readable by everyone.
@@ -105,15 +98,15 @@ curl -fsS -o "$work/served.bin" "http://127.0.0.1:$serve_port/big.bin"
 cmp -s "$work/big.bin" "$work/served.bin" || { echo "the served body differs from the file" >&2; exit 1; }
 rm -f "$work/served.bin"
 fetch() { curl -fsS -o /dev/null -w '%{time_total}' "$1"; }
-ratios=()
+: >"$work/serve-ratios"
 for pair in $(seq "$PAIRS"); do
-    if (( pair % 2 )); then
+    if [ "$(pair_order "$pair")" = ab ]; then
         nginx_time=$(fetch "http://127.0.0.1:$nginx_port/big.bin"); serve_time=$(fetch "http://127.0.0.1:$serve_port/big.bin")
     else
         serve_time=$(fetch "http://127.0.0.1:$serve_port/big.bin"); nginx_time=$(fetch "http://127.0.0.1:$nginx_port/big.bin")
     fi
-    ratios+=("$(python3 -c "print($nginx_time / $serve_time)")")
+    awk -v a="$nginx_time" -v b="$serve_time" 'BEGIN { print a / b }' >>"$work/serve-ratios"
     echo "pair $pair: nginx $nginx_time serve $serve_time"
 done
-median_line "serve's throughput / nginx's" "${ratios[@]}"
+echo "serve's throughput / nginx's: $(ratio_summary "$work/serve-ratios")"
 echo "serve's peak RSS: $(awk '/^VmHWM:/ {print int($2 / 1024)}' "/proc/$server/status") MiB"
